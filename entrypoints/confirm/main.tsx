@@ -1,0 +1,5 @@
+import "@/components/styles.css";
+import { ConfirmView } from "@/components/ConfirmView";
+import { mount } from "@/lib/ui/mount";
+
+mount(<ConfirmView />);

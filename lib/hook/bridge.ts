@@ -1,0 +1,55 @@
+import {
+  type HookToRelay,
+  type PageMethods,
+  type PageRequest,
+  type RelayToHook,
+  TO_PAGE,
+  TO_RELAY,
+  type WireError,
+} from "../messages";
+
+/** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
+export class ProviderRpcError extends Error {
+  override name = "ProviderRpcError";
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(error: WireError) {
+    super(error.message);
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+export type Requester = <M extends keyof PageMethods>(
+  request: Extract<PageRequest, { method: M }>,
+) => Promise<PageMethods[M]["result"]>;
+
+/**
+ * The page side of the hook ⇄ relay channel. Captures the window's own
+ * postMessage/addEventListener at install time (document_start), before any
+ * page script can replace them.
+ */
+export function createBridge(win: Window): Requester {
+  const post = win.postMessage.bind(win);
+  const pending = new Map<string, { resolve(v: unknown): void; reject(e: unknown): void }>();
+
+  win.addEventListener("message", (event: MessageEvent) => {
+    if (event.source !== win) return;
+    const data = event.data as Partial<RelayToHook> | null;
+    if (!data || data.tag !== TO_PAGE || typeof data.id !== "string") return;
+    const waiter = pending.get(data.id);
+    if (!waiter || !data.response) return;
+    pending.delete(data.id);
+    if (data.response.ok) waiter.resolve(data.response.result);
+    else waiter.reject(new ProviderRpcError(data.response.error));
+  });
+
+  return ((request: PageRequest) =>
+    new Promise((resolve, reject) => {
+      const id = crypto.randomUUID();
+      pending.set(id, { resolve, reject });
+      const message: HookToRelay = { tag: TO_RELAY, id, request };
+      post(message, "*");
+    })) as Requester;
+}

@@ -1,0 +1,38 @@
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "wxt";
+
+// Firefox 140 is the first release that knows `data_collection_permissions`;
+// it also covers MAIN-world content scripts (128) and storage.session (115).
+const FIREFOX_MIN_VERSION = "140.0";
+export const GECKO_ID = "wallet@stipendex.dev";
+
+export default defineConfig({
+  modules: ["@wxt-dev/module-react"],
+  manifestVersion: 3,
+  vite: () => ({
+    plugins: [tailwindcss()],
+  }),
+  manifest: ({ browser }) => ({
+    name: "Stipendex Wallet",
+    description:
+      "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
+    permissions: ["storage", "alarms", "tabs"],
+    host_permissions: ["http://*/*", "https://*/*"],
+    action: { default_title: "Stipendex Wallet" },
+    ...(browser === "firefox"
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: GECKO_ID,
+              strict_min_version: FIREFOX_MIN_VERSION,
+              data_collection_permissions: { required: ["none"] },
+            },
+          },
+        }
+      : {}),
+  }),
+  zip: {
+    artifactTemplate: "{{name}}-{{version}}-{{browser}}-mv{{manifestVersion}}.zip",
+    sourcesTemplate: "{{name}}-{{version}}-sources.zip",
+  },
+});
