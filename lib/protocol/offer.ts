@@ -1,0 +1,60 @@
+/**
+ * The one shape every price the wallet meets is read into: a Stipendex Quote
+ * (HTTP 402 body or MCP -32402), an x402 v1 body, an x402 v2
+ * `PAYMENT-REQUIRED` header, or an x402 MCP `isError` result. Policy, the
+ * confirmation window and the signer work on this and never on wire formats.
+ */
+
+export type Address = `0x${string}`;
+export type Hex = `0x${string}`;
+
+/** CAIP-2 chain id, e.g. "eip155:8453". x402 v1 names are mapped to it on read. */
+export type Caip2 = `eip155:${number}`;
+
+export type OfferProtocol = "stipendex" | "x402-v1" | "x402-v2";
+export type OfferTransport = "http" | "mcp";
+
+export type OfferResource =
+  | { kind: "http"; method: string; url: string }
+  | { kind: "mcp"; server: string; tool: string; argsHash: string };
+
+/** One way to pay: an EIP-3009 `exact` transfer on an EVM chain. */
+export interface PaymentOption {
+  scheme: "exact";
+  network: Caip2;
+  chainId: number;
+  asset: Address;
+  /** Atomic units of the asset. */
+  amount: bigint;
+  decimals: number;
+  symbol: string;
+  payTo: Address;
+  maxTimeoutSeconds: number;
+  /** EIP-712 domain name and version of the asset contract. */
+  eip712: { name: string; version: string };
+  /** The rail / requirement exactly as received, to echo back verbatim. */
+  raw: Readonly<Record<string, unknown>>;
+}
+
+export interface Offer {
+  protocol: OfferProtocol;
+  transport: OfferTransport;
+  /** Who is paid: the Quote's verified `iss`, or for x402 the origin that served the 402. */
+  receiver: string;
+  resource: OfferResource;
+  description: string;
+  /** Display total as the receiver states it (Stipendex `total`); never used for budgets. */
+  displayTotal?: { amount: string; currency: string };
+  options: PaymentOption[];
+  /** Stipendex only: the verified Quote. */
+  quote?: {
+    jws: string;
+    id: string;
+    hash: string;
+    issuedAt: number;
+    expiresAt: number;
+    profile?: "L0" | "L1" | "L2";
+  };
+  /** x402 only: the decoded PaymentRequired object, kept for the answer. */
+  x402?: { version: 1 | 2; paymentRequired: Readonly<Record<string, unknown>> };
+}
