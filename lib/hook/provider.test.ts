@@ -1,0 +1,66 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from "vitest";
+import {
+  ANNOUNCE_EVENT,
+  PROVIDER_VERSION,
+  REQUEST_PROVIDER_EVENT,
+  TO_PAGE,
+  TO_RELAY,
+} from "../messages";
+import { installProvider } from "./provider";
+
+type Win = Window & typeof globalThis;
+
+function freshWindow(): Win {
+  // Each test gets its own happy-dom window so `stipendex` can be defined again.
+  const { Window } = globalThis as unknown as { Window: new () => Win };
+  return new Window();
+}
+
+describe("installProvider", () => {
+  it("defines a frozen, non-writable window.stipendex", () => {
+    const win = freshWindow();
+    const provider = installProvider(win);
+    const target = win as unknown as { stipendex: unknown };
+    expect(target.stipendex).toBe(provider);
+    expect(provider).toMatchObject({ isStipendex: true, version: PROVIDER_VERSION });
+    expect(Object.isFrozen(provider)).toBe(true);
+    expect(() => {
+      target.stipendex = {};
+    }).toThrow(TypeError);
+    expect(() => Object.defineProperty(win, "stipendex", { value: 1 })).toThrow(TypeError);
+    expect(Reflect.deleteProperty(win, "stipendex")).toBe(false);
+    expect(target.stipendex).toBe(provider);
+  });
+
+  it("announces itself at install and again on request", () => {
+    const win = freshWindow();
+    const seen: unknown[] = [];
+    win.addEventListener(ANNOUNCE_EVENT, (event) => seen.push((event as CustomEvent).detail));
+    const provider = installProvider(win);
+    expect(seen).toHaveLength(1);
+    win.dispatchEvent(new win.Event(REQUEST_PROVIDER_EVENT));
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toMatchObject({ info: { rdns: "dev.stipendex.wallet" }, provider });
+  });
+
+  it("sends requests to the relay and settles them with the relay's answer", async () => {
+    const win = freshWindow();
+    const provider = installProvider(win);
+    win.addEventListener("message", (event) => {
+      const data = event.data as { tag?: string; id?: string };
+      if (data.tag !== TO_RELAY) return;
+      win.postMessage(
+        {
+          tag: TO_PAGE,
+          id: data.id,
+          response: { ok: false, error: { code: 4001, message: "no" } },
+        },
+        "*",
+      );
+    });
+    await expect(
+      provider.request({ method: "stipendex_status", params: undefined }),
+    ).rejects.toMatchObject({ name: "ProviderRpcError", code: 4001, message: "no" });
+  });
+});
