@@ -1,0 +1,41 @@
+import type { Caip2 } from "../offer";
+import { UnknownNetworkError } from "./errors";
+
+export interface Network {
+  caip2: Caip2;
+  chainId: number;
+  /** x402 v1 names that mean this chain; the first is the one shown. */
+  names: readonly string[];
+  testnet: boolean;
+}
+
+function network(chainId: number, names: readonly string[], testnet: boolean): Network {
+  return { caip2: `eip155:${chainId}`, chainId, names, testnet };
+}
+
+/** EVM chains the wallet pays on. The local chain is for the demo and end-to-end tests. */
+export const NETWORKS: readonly Network[] = [
+  network(8453, ["base"], false),
+  network(84532, ["base-sepolia"], true),
+  network(1, ["ethereum"], false),
+  network(137, ["polygon"], false),
+  network(42161, ["arbitrum"], false),
+  network(43114, ["avalanche"], false),
+  network(43113, ["avalanche-fuji"], true),
+  network(196, ["x-layer"], false),
+  network(31337, ["localhost", "anvil"], true),
+];
+
+const CAIP2_EVM = /^eip155:([1-9][0-9]{0,15})$/;
+
+/** Find a network by CAIP-2 id ("eip155:8453") or x402 v1 name ("base"). */
+export function resolveNetwork(id: unknown): Network {
+  if (typeof id === "string") {
+    const chainId = CAIP2_EVM.exec(id)?.[1];
+    const found = NETWORKS.find((n) =>
+      chainId === undefined ? n.names.includes(id) : n.chainId === Number(chainId),
+    );
+    if (found) return found;
+  }
+  throw new UnknownNetworkError(id);
+}

@@ -1,0 +1,89 @@
+import { getAddress, isAddress } from "viem";
+import { InvalidTokenError, MissingDecimalsError, UnknownAssetError } from "./errors";
+import { type Network, resolveNetwork } from "./networks";
+import { KNOWN_TOKENS, type Token } from "./tokens";
+
+export interface Registry {
+  /** A network by CAIP-2 id or x402 v1 name; throws UnknownNetworkError. */
+  network(id: unknown): Network;
+  /**
+   * A token on a network by contract address (any letter case) or, when exactly one token
+   * there has that symbol, by symbol (seed 004 servers send `asset: "USDT0"`).
+   * Throws UnknownAssetError.
+   */
+  token(network: Network, asset: unknown): Token;
+  tokens(): readonly Token[];
+}
+
+const MAX_DECIMALS = 36;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(entry: Record<string, unknown>, field: string, value: unknown): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64) {
+    throw new InvalidTokenError(field, entry[field] ?? value);
+  }
+  return value;
+}
+
+/** Check a token that came from storage or a test at runtime (local chains, user-added tokens). */
+export function readToken(entry: unknown): Token {
+  if (!isRecord(entry)) throw new InvalidTokenError("entry", entry);
+  const network = resolveNetwork(entry.network);
+  const address = entry.address;
+  if (typeof address !== "string" || !isAddress(address, { strict: false })) {
+    throw new InvalidTokenError("address", address);
+  }
+  const decimals = entry.decimals;
+  if (
+    typeof decimals !== "number" ||
+    !Number.isInteger(decimals) ||
+    decimals < 0 ||
+    decimals > MAX_DECIMALS
+  ) {
+    throw new MissingDecimalsError(network.caip2, address, decimals);
+  }
+  const eip712 = isRecord(entry.eip712) ? entry.eip712 : {};
+  const token: Token = {
+    network: network.caip2,
+    address: getAddress(address),
+    symbol: nonEmpty(entry, "symbol", entry.symbol),
+    decimals,
+    eip712: {
+      name: nonEmpty(entry, "eip712.name", eip712.name),
+      version: nonEmpty(entry, "eip712.version", eip712.version),
+    },
+  };
+  if (entry.currency !== undefined) token.currency = nonEmpty(entry, "currency", entry.currency);
+  return token;
+}
+
+/**
+ * A registry of the known networks and tokens plus `extraTokens` (checked with readToken).
+ * An extra token with the address of a known one replaces it. No global state: each caller
+ * builds the registry it needs.
+ */
+export function createRegistry(extraTokens: readonly unknown[] = []): Registry {
+  const byKey = new Map<string, Token>();
+  const key = (network: string, address: string) => `${network}/${address.toLowerCase()}`;
+  for (const token of [...KNOWN_TOKENS, ...extraTokens.map(readToken)]) {
+    byKey.set(key(token.network, token.address), token);
+  }
+  const all = [...byKey.values()];
+  return {
+    network: resolveNetwork,
+    token(network, asset) {
+      if (typeof asset === "string") {
+        const exact = byKey.get(key(network.caip2, asset));
+        if (exact) return exact;
+        const bySymbol = all.filter((t) => t.network === network.caip2 && t.symbol === asset);
+        const only = bySymbol.length === 1 ? bySymbol[0] : undefined;
+        if (only) return only;
+      }
+      throw new UnknownAssetError(network.caip2, asset);
+    },
+    tokens: () => all,
+  };
+}
