@@ -27,6 +27,8 @@ export default defineConfig({
               strict_min_version: FIREFOX_MIN_VERSION,
               data_collection_permissions: { required: ["none"] },
             },
+            // Firefox for Android learnt `data_collection_permissions` in 142.
+            gecko_android: { strict_min_version: "142.0" },
           },
         }
       : {}),
