@@ -1,0 +1,43 @@
+import { base64url } from "jose";
+import { bytesToHex } from "viem";
+import { describe, expect, it } from "vitest";
+import { WeakKdfParamsError } from "./errors";
+import { deriveVaultKey, MIN_PBKDF2_ITERATIONS, newKdfParams } from "./kdf";
+
+describe("newKdfParams", () => {
+  it("defaults to 600,000 PBKDF2-SHA256 iterations with a random 16-byte salt", () => {
+    const a = newKdfParams();
+    const b = newKdfParams();
+    expect(a).toMatchObject({ name: "PBKDF2", hash: "SHA-256", iterations: 600_000 });
+    expect(MIN_PBKDF2_ITERATIONS).toBe(600_000);
+    expect(base64url.decode(a.salt)).toHaveLength(16);
+    expect(a.salt).not.toBe(b.salt);
+  });
+
+  it("keeps a higher iteration count", () => {
+    expect(newKdfParams(700_000).iterations).toBe(700_000);
+  });
+
+  it("refuses fewer than 600,000 iterations, naming the value", () => {
+    expect(() => newKdfParams(599_999)).toThrow(WeakKdfParamsError);
+    expect(() => newKdfParams(599_999)).toThrow(/at least 600000, got 599999/);
+    expect(() => newKdfParams(600_000.5)).toThrow(WeakKdfParamsError);
+  });
+});
+
+describe("deriveVaultKey", () => {
+  it("is PBKDF2-HMAC-SHA256 (RFC 7914 section 11 vector, first 32 bytes)", async () => {
+    const params = {
+      name: "PBKDF2",
+      hash: "SHA-256",
+      iterations: 1,
+      salt: base64url.encode(new TextEncoder().encode("salt")),
+    } as const;
+    const key = await deriveVaultKey("passwd", params);
+    expect(key.algorithm).toMatchObject({ name: "AES-GCM", length: 256 });
+    const raw = new Uint8Array(await crypto.subtle.exportKey("raw", key));
+    expect(bytesToHex(raw)).toBe(
+      "0x55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc",
+    );
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Where the vault and the session key live. Injected so the wallet core stays pure:
+ * the extension passes browser.storage.local / storage.session, tests an in-memory map.
+ */
+export interface KeyValueStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+/** The slice of a WebExtension `storage.StorageArea` this adapter needs. */
+export interface StorageAreaLike {
+  get(keys: string): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+  remove(keys: string): Promise<void>;
+}
+
+export function storageAreaStore(area: StorageAreaLike): KeyValueStore {
+  return {
+    get: async (key) => (await area.get(key))[key],
+    set: (key, value) => area.set({ [key]: value }),
+    remove: (key) => area.remove(key),
+  };
+}
+
+/** Values are cloned in and out, as a real storage area would, so callers cannot alias them. */
+export function memoryStore(): KeyValueStore {
+  const map = new Map<string, unknown>();
+  return {
+    get: async (key) => (map.has(key) ? structuredClone(map.get(key)) : undefined),
+    set: async (key, value) => {
+      map.set(key, structuredClone(value));
+    },
+    remove: async (key) => {
+      map.delete(key);
+    },
+  };
+}
