@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { InvalidTokenError, MissingDecimalsError, UnknownAssetError } from "./errors";
+import { isRecord } from "./is-record";
 import { type Network, resolveNetwork } from "./networks";
 import { KNOWN_TOKENS, type Token } from "./tokens";
 
@@ -16,10 +17,6 @@ export interface Registry {
 }
 
 const MAX_DECIMALS = 36;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function nonEmpty(entry: Record<string, unknown>, field: string, value: unknown): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 64) {

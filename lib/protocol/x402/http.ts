@@ -1,0 +1,22 @@
+import type { Offer } from "../offer";
+import { NotX402PaymentRequiredError } from "./errors";
+import { type HeaderReader, X402_HEADERS } from "./headers";
+import { type ReadContext, readPaymentRequired } from "./payment-required";
+import { decodeBase64Json, parseJsonText } from "./wire";
+
+/**
+ * Read an HTTP 402 answer: the v2 `PAYMENT-REQUIRED` header when present (v2 servers may put
+ * anything in the body), else a v1 JSON body `{ x402Version: 1, accepts }`.
+ */
+export function readHttp402(
+  response: { headers: HeaderReader; body: string },
+  context: ReadContext,
+): Offer {
+  const header = response.headers.get(X402_HEADERS.paymentRequired);
+  if (header !== null) {
+    const decoded = decodeBase64Json(header, `${X402_HEADERS.paymentRequired} header`);
+    return readPaymentRequired(decoded, "http", context);
+  }
+  if (response.body.trim() === "") throw new NotX402PaymentRequiredError("402 response");
+  return readPaymentRequired(parseJsonText(response.body, "402 body"), "http", context);
+}

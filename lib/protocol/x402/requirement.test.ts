@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { createRegistry } from "../rails/registry";
+import { readRequirement } from "./requirement";
+import { PAY_TO, v1Requirement, v2Requirement } from "./test-fixtures";
+
+const registry = createRegistry();
+
+describe("readRequirement", () => {
+  it("reads a v2 requirement into a PaymentOption and keeps it verbatim in raw", () => {
+    const option = readRequirement(v2Requirement, 2, 0, registry);
+    expect(option).toEqual({
+      scheme: "exact",
+      network: "eip155:84532",
+      chainId: 84532,
+      asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+      amount: 10000n,
+      decimals: 6,
+      symbol: "USDC",
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 60,
+      eip712: { name: "USDC", version: "2" },
+      raw: v2Requirement,
+    });
+    expect(option.raw).toBe(v2Requirement);
+  });
+
+  it("reads v1 maxAmountRequired and v1 network names", () => {
+    const option = readRequirement(v1Requirement, 1, 0, registry);
+    expect(option.amount).toBe(10000n);
+    expect(option.network).toBe("eip155:84532");
+  });
+
+  it("reads seed 004's X Layer form: v1 name, symbol asset, `amount`", () => {
+    const seed = {
+      scheme: "exact",
+      network: "x-layer",
+      amount: "10000",
+      asset: "USDT0",
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 60,
+      extra: { name: "USDTToken", version: "1" },
+    };
+    expect(readRequirement(seed, 1, 0, registry)).toMatchObject({
+      chainId: 196,
+      asset: "0x779Ded0c9e1022225f8E0630b35a9b54bE713736",
+      amount: 10000n,
+      symbol: "USDT0",
+      eip712: { name: "USDTToken", version: "1" },
+    });
+  });
+
+  it("signs with the requirement's domain even when the registry knows another", () => {
+    const option = readRequirement(
+      { ...v2Requirement, extra: { name: "Other", version: "9" } },
+      2,
+      0,
+      registry,
+    );
+    expect(option.eip712).toEqual({ name: "Other", version: "9" });
+  });
+
+  it("names the index and field in errors", () => {
+    expect(() => readRequirement({ ...v2Requirement, amount: 5 }, 2, 3, registry)).toThrow(
+      expect.objectContaining({
+        code: "amount-not-integer",
+        message: expect.stringContaining("accepts[3].amount"),
+      }),
+    );
+    expect(() =>
+      readRequirement({ ...v2Requirement, extra: { version: "2" } }, 2, 1, registry),
+    ).toThrow(
+      expect.objectContaining({
+        code: "domain-missing",
+        message: expect.stringContaining("accepts[1].extra.name"),
+      }),
+    );
+  });
+});

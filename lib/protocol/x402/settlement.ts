@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { MalformedSettleResponseError } from "./errors";
+import { type HeaderReader, X402_HEADERS } from "./headers";
+import { decodeBase64Json } from "./wire";
+
+const settleResponseSchema = z.object({
+  success: z.boolean(),
+  transaction: z.string().max(200),
+  network: z.string().max(100),
+  payer: z.string().max(200).optional(),
+  errorReason: z.string().max(500).optional(),
+  errorMessage: z.string().max(2000).optional(),
+  amount: z
+    .string()
+    .regex(/^[0-9]{1,78}$/)
+    .optional(),
+});
+
+/** A facilitator's settle result as the server relays it (v1 and v2 share the shape). */
+export type SettleResponse = z.infer<typeof settleResponseSchema>;
+
+export function readSettleResponse(value: unknown): SettleResponse {
+  const result = settleResponseSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path.join(".") || "(root)";
+  const field = issue?.path.reduce<unknown>(
+    (node, key) => (typeof node === "object" && node !== null ? Reflect.get(node, key) : undefined),
+    value,
+  );
+  throw new MalformedSettleResponseError(path, issue?.path.length ? field : value);
+}
+
+/** `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1), or undefined when neither is sent. */
+export function readSettleResponseHeaders(headers: HeaderReader): SettleResponse | undefined {
+  for (const name of [X402_HEADERS.paymentResponse, X402_HEADERS.xPaymentResponse]) {
+    const header = headers.get(name);
+    if (header !== null) return readSettleResponse(decodeBase64Json(header, `${name} header`));
+  }
+  return undefined;
+}
