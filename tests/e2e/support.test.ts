@@ -32,8 +32,8 @@ describe("e2e support: test server", () => {
     const missing = await fetch(server.url("/nope.html"));
     assert.equal(missing.status, 404);
     assert.equal(await missing.text(), "No such test resource: /nope.html");
-    const escape = await fetch(server.url("/..%2Fsupport%2Fserver.ts"));
-    assert.equal(escape.status, 404);
+    const traversal = await fetch(server.url("/..%2Fsupport%2Fserver.ts"));
+    assert.equal(traversal.status, 404);
   });
 
   it("serves custom routes and the fixed /api/hello response", async () => {
