@@ -30,7 +30,7 @@ export function readToken(entry: unknown): Token {
   if (!isRecord(entry)) throw new InvalidTokenError("entry", entry);
   const network = resolveNetwork(entry.network);
   const address = entry.address;
-  if (typeof address !== "string" || !isAddress(address, { strict: false })) {
+  if (typeof address !== "string" || !isAddress(address)) {
     throw new InvalidTokenError("address", address);
   }
   const decimals = entry.decimals;

@@ -14,7 +14,11 @@ function looksLikePaymentRequired(value: unknown): boolean {
 /** Find the PaymentRequired in a tools/call result, as the x402 MCP transport spec places it. */
 function findPaymentRequired(result: Record<string, unknown>): unknown {
   // The extension binding (MCP 2026-07-28) answers with a result type of its own.
-  if (result.resultType === "payment_required") return result.paymentRequired;
+  if (result.resultType === "payment_required") {
+    const value = result.paymentRequired ?? null;
+    assertInputSize(JSON.stringify(value), "MCP paymentRequired");
+    return value;
+  }
   if (result.isError !== true) return undefined;
   const structured = result.structuredContent;
   if (looksLikePaymentRequired(structured)) {

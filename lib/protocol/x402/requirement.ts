@@ -47,7 +47,7 @@ export function readRequirement(
   const amount = parseAtomicAmount(entry[amountField], `${at}.${amountField}`);
   assertSaneAmount(amount, token.decimals, `${at}.${amountField}`);
   const payTo = entry.payTo;
-  if (typeof payTo !== "string" || !isAddress(payTo, { strict: false })) {
+  if (typeof payTo !== "string" || !isAddress(payTo)) {
     throw new InvalidAddressError(`${at}.payTo`, payTo);
   }
   const timeout = entry.maxTimeoutSeconds;
