@@ -1,0 +1,166 @@
+import type { PaymentOption } from "../protocol/offer";
+import { formatMicro, toMicro } from "./micro";
+import { type BudgetPeriod, periodKey } from "./periods";
+import type { AllowedAsset, PolicySettings } from "./policy-settings";
+
+/**
+ * The running limits a payment counts against, shared by the policy (decides
+ * before asking) and the ledger (re-checks inside the charging transaction).
+ * Sums are keyed `<limit id>:<period key>`, e.g. "global:USD:day:2026-11-30" or
+ * "origin:https://agent.example:USD:week:2026-11-30".
+ */
+
+export type ChargeOption = Pick<PaymentOption, "network" | "asset" | "amount" | "decimals">;
+
+export type ChargeRefusalRule =
+  | "network-not-allowed"
+  | "asset-not-allowed"
+  | "asset-decimals-mismatch"
+  | "amount-not-positive";
+
+export type ResolvedCharge =
+  | { ok: true; asset: AllowedAsset; currency: string; micro: bigint }
+  | { ok: false; rule: ChargeRefusalRule; reason: string };
+
+/** What a payment costs in the user's currency terms, or why it cannot be counted at all. */
+export function resolveCharge(settings: PolicySettings, option: ChargeOption): ResolvedCharge {
+  if (!settings.networks.includes(option.network)) {
+    return {
+      ok: false,
+      rule: "network-not-allowed",
+      reason: `network ${option.network} is not among the allowed networks`,
+    };
+  }
+  const asset = settings.assets.find(
+    (a) => a.network === option.network && a.asset.toLowerCase() === option.asset.toLowerCase(),
+  );
+  if (asset === undefined) {
+    return {
+      ok: false,
+      rule: "asset-not-allowed",
+      reason: `asset ${option.asset} on ${option.network} is not among the allowed assets`,
+    };
+  }
+  if (asset.decimals !== option.decimals) {
+    return {
+      ok: false,
+      rule: "asset-decimals-mismatch",
+      reason: `the offer says ${asset.symbol} has ${option.decimals} decimals; it has ${asset.decimals}`,
+    };
+  }
+  if (option.amount <= 0n) {
+    return {
+      ok: false,
+      rule: "amount-not-positive",
+      reason: `amount must be positive, got ${option.amount}`,
+    };
+  }
+  return {
+    ok: true,
+    asset,
+    currency: asset.currency,
+    micro: toMicro(option.amount, asset.decimals),
+  };
+}
+
+export type CapRule = "global-day-cap" | "global-month-cap" | "origin-budget";
+
+export interface CapLimit {
+  /** "global:USD:day", "origin:https://x:USD:week": the name shown in `remaining`. */
+  id: string;
+  rule: CapRule;
+  /** The running sum this limit reads, for the period that contains now. */
+  sumKey: string;
+  cap: bigint;
+  currency: string;
+}
+
+const globalId = (currency: string, period: BudgetPeriod) => `global:${currency}:${period}`;
+const originId = (origin: string, currency: string, period: BudgetPeriod) =>
+  `origin:${origin}:${currency}:${period}`;
+const sumKey = (id: string, period: BudgetPeriod, at: number) => `${id}:${periodKey(period, at)}`;
+
+/** The caps the user set that apply to a payment by `origin` in `currency` at `at`. */
+export function capLimits(
+  settings: PolicySettings,
+  origin: string,
+  currency: string,
+  at: number,
+): CapLimit[] {
+  const limits: CapLimit[] = [];
+  const global = settings.globalCaps[currency];
+  for (const [period, rule] of [
+    ["day", "global-day-cap"],
+    ["month", "global-month-cap"],
+  ] as const) {
+    const cap = global?.[period];
+    if (cap === undefined) continue;
+    const id = globalId(currency, period);
+    limits.push({ id, rule, sumKey: sumKey(id, period, at), cap, currency });
+  }
+  const budget = settings.origins[origin];
+  if (budget !== undefined && budget.currency === currency) {
+    const id = originId(origin, currency, budget.period);
+    limits.push({
+      id,
+      rule: "origin-budget",
+      sumKey: sumKey(id, budget.period, at),
+      cap: budget.amount,
+      currency,
+    });
+  }
+  return limits;
+}
+
+/**
+ * Every running sum a charge adds to, whether or not a cap reads it today, so a cap
+ * or a budget period the user sets later already sees this period's spending.
+ */
+export function sumKeysToCharge(origin: string, currency: string, at: number): string[] {
+  return [
+    sumKey(globalId(currency, "day"), "day", at),
+    sumKey(globalId(currency, "month"), "month", at),
+    ...(["day", "week", "month", "none"] as const).map((period) =>
+      sumKey(originId(origin, currency, period), period, at),
+    ),
+  ];
+}
+
+const spentOf = (spent: ReadonlyMap<string, bigint>, limit: CapLimit) =>
+  spent.get(limit.sumKey) ?? 0n;
+
+/** The first limit that `micro` more would overrun, if any. */
+export function exceededCap(
+  limits: readonly CapLimit[],
+  spent: ReadonlyMap<string, bigint>,
+  micro: bigint,
+): CapLimit | undefined {
+  return limits.find((limit) => spentOf(spent, limit) + micro > limit.cap);
+}
+
+/** What is left of each limit once `micro` is charged (pass 0n for "without this payment"). */
+export function remainingAfter(
+  limits: readonly CapLimit[],
+  spent: ReadonlyMap<string, bigint>,
+  micro: bigint,
+): Record<string, bigint> {
+  const remaining: Record<string, bigint> = {};
+  for (const limit of limits) {
+    const left = limit.cap - spentOf(spent, limit) - micro;
+    remaining[limit.id] = left > 0n ? left : 0n;
+  }
+  return remaining;
+}
+
+/** The one wording for an overrun cap, used by the policy and by the ledger's re-check. */
+export function budgetExhaustedReason(
+  limit: CapLimit,
+  spent: ReadonlyMap<string, bigint>,
+  micro: bigint,
+): string {
+  const used = spentOf(spent, limit);
+  return (
+    `budget exhausted: ${limit.id} is ${formatMicro(limit.cap, limit.currency)}, ` +
+    `${formatMicro(used, limit.currency)} spent, this payment is ${formatMicro(micro, limit.currency)}`
+  );
+}

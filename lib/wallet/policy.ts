@@ -1,0 +1,116 @@
+import {
+  budgetExhaustedReason,
+  type CapRule,
+  type ChargeOption,
+  type ChargeRefusalRule,
+  capLimits,
+  exceededCap,
+  remainingAfter,
+  resolveCharge,
+} from "./limits";
+import { formatMicro } from "./micro";
+import type { PolicySettings } from "./policy-settings";
+
+export type PolicyRule =
+  | "receiver-denied"
+  | ChargeRefusalRule
+  | "origin-per-call-max"
+  | CapRule
+  | "origin-no-budget"
+  | "receiver-not-allowed"
+  | "origin-above-auto-approve"
+  | "origin-auto-approve";
+
+export interface PolicyInput {
+  /** The agent page's origin as the browser reported it. */
+  origin: string;
+  receiver: string;
+  option: ChargeOption;
+  /** Running sums by sum key (see limits.ts); absent keys count as 0. */
+  spent: ReadonlyMap<string, bigint>;
+  now: number;
+}
+
+export interface PolicyDecision {
+  action: "auto" | "ask" | "refuse";
+  rule: PolicyRule;
+  reason: string;
+  /**
+   * Each running limit in micro units: after this payment when it may go ahead,
+   * as it stands without it when refused.
+   */
+  remaining: Record<string, bigint>;
+}
+
+/**
+ * Decides a payment. Checks run from hardest to softest, and the first that fires is
+ * the `rule`: refusals (deny list, network/asset, per-call maximum, caps), then reasons
+ * to ask (no budget for this origin, receiver outside a non-empty allow list, above
+ * the auto-approve threshold); only a payment that passes all of them is "auto".
+ */
+export function decidePayment(settings: PolicySettings, input: PolicyInput): PolicyDecision {
+  const { origin, receiver, spent, now } = input;
+  const refuse = (rule: PolicyRule, reason: string, remaining = {}): PolicyDecision => ({
+    action: "refuse",
+    rule,
+    reason,
+    remaining,
+  });
+
+  if (settings.receivers.deny.includes(receiver)) {
+    return refuse("receiver-denied", `receiver ${receiver} is on your deny list`);
+  }
+  const charge = resolveCharge(settings, input.option);
+  if (!charge.ok) return refuse(charge.rule, charge.reason);
+  const { currency, micro } = charge;
+  const limits = capLimits(settings, origin, currency, now);
+  const budget = settings.origins[origin];
+  const hasBudget = budget !== undefined && budget.currency === currency;
+  const price = formatMicro(micro, currency);
+
+  if (hasBudget && micro > budget.perCallMax) {
+    return refuse(
+      "origin-per-call-max",
+      `${price} is above the per-call maximum of ${formatMicro(budget.perCallMax, currency)} for ${origin}`,
+      remainingAfter(limits, spent, 0n),
+    );
+  }
+  const overrun = exceededCap(limits, spent, micro);
+  if (overrun !== undefined) {
+    return refuse(
+      overrun.rule,
+      budgetExhaustedReason(overrun, spent, micro),
+      remainingAfter(limits, spent, 0n),
+    );
+  }
+
+  const remaining = remainingAfter(limits, spent, micro);
+  const ask = (rule: PolicyRule, reason: string): PolicyDecision => ({
+    action: "ask",
+    rule,
+    reason,
+    remaining,
+  });
+  if (!hasBudget) {
+    return ask(
+      "origin-no-budget",
+      `${origin} has no ${currency} budget yet: ask before paying ${price}`,
+    );
+  }
+  const { allow } = settings.receivers;
+  if (allow.length > 0 && !allow.includes(receiver)) {
+    return ask("receiver-not-allowed", `receiver ${receiver} is not on your allow list`);
+  }
+  if (micro > budget.autoApproveUpTo) {
+    return ask(
+      "origin-above-auto-approve",
+      `${price} is above the ${formatMicro(budget.autoApproveUpTo, currency)} ${origin} may spend without asking`,
+    );
+  }
+  return {
+    action: "auto",
+    rule: "origin-auto-approve",
+    reason: `${price} is within what ${origin} may spend without asking`,
+    remaining,
+  };
+}
