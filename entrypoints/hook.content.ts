@@ -1,5 +1,7 @@
+import { createBridge } from "@/lib/hook/bridge";
 import { installFetchHook } from "@/lib/hook/fetch";
 import { installProvider } from "@/lib/hook/provider";
+import { createWalletLink } from "@/lib/hook/wallet-link";
 
 export default defineContentScript({
   matches: ["http://*/*", "https://*/*"],
@@ -7,7 +9,9 @@ export default defineContentScript({
   runAt: "document_start",
   allFrames: true,
   main() {
-    installProvider(window);
-    installFetchHook(window);
+    const request = createBridge(window);
+    const wallet = createWalletLink(request);
+    installFetchHook(window, wallet);
+    installProvider(window, request, wallet);
   },
 });

@@ -25,9 +25,88 @@ export interface StatusResult {
   origin: string;
 }
 
+/**
+ * A price the page met, as the hook saw it. Every field is a claim: the
+ * background parses and verifies it before anything is shown or signed.
+ */
+export type PaymentChallenge =
+  | {
+      transport: "http";
+      /** The URL the page requested, and its method. */
+      url: string;
+      method: string;
+      /** The 402's body text (capped by the hook) and its PAYMENT-REQUIRED header. */
+      body: string;
+      paymentRequiredHeader: string | null;
+    }
+  | {
+      transport: "mcp";
+      /** The endpoint URL the page's MCP client POSTs to. */
+      server: string;
+      tool: string;
+      arguments: unknown;
+      /** A -32402 error, or a tools/call result flagged `isError` (x402 MCP). */
+      error?: { code: number; message: string; data?: unknown };
+      result?: unknown;
+    };
+
+/** How to retry the call with the payment attached. */
+export interface PaymentAnswer {
+  paymentId: string;
+  /** HTTP: a header to add to the retried request. */
+  header?: { name: "Stipendex-Payment" | "X-PAYMENT" | "PAYMENT-SIGNATURE"; value: string };
+  /** MCP: an entry to add to the retried tools/call `params._meta`. */
+  meta?: { key: "stipendex/payment" | "x402/payment"; value: unknown };
+}
+
+export interface PayParams {
+  /** Chosen by the hook; asking again with the same id after a wallet restart resumes, never pays twice. */
+  requestId: string;
+  challenge: PaymentChallenge;
+}
+
+export interface ReceiptParams {
+  paymentId: string;
+  /** HTTP status (or 200 for MCP) of the paid retry. */
+  status: number;
+  /** The receipt as received: a header value (HTTP) or the result `_meta` value (MCP); null when none came. */
+  receipt: unknown;
+  /** MCP: the retried call's error when the server still refused the payment. */
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** An MCP `elicitation/create` request's params, as the server sent them. */
+export interface ElicitParams {
+  server: string;
+  params: { message?: string; requestedSchema?: unknown; _meta?: Record<string, unknown> };
+}
+
+/** MCP's ElicitResult. */
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean>;
+}
+
+export interface McpToolPricing {
+  name: string;
+  pricing: { model?: string; estimate?: string } | undefined;
+}
+
+export interface McpServerReport {
+  server: string;
+  /** `capabilities.experimental["stipendex/payments"]` from initialize, when declared. */
+  stipendexPayments?: { version?: string };
+  tools?: McpToolPricing[];
+}
+
 /** Methods a page may call. Each entry: the params it sends, the result it gets. */
 export interface PageMethods {
   stipendex_status: { params: undefined; result: StatusResult };
+  stipendex_pay: { params: PayParams; result: PaymentAnswer };
+  stipendex_receipt: { params: ReceiptParams; result: { state: string } };
+  stipendex_reportMcpServer: { params: McpServerReport; result: null };
+  stipendex_getPricing: { params: { server: string }; result: McpServerReport | null };
+  stipendex_elicit: { params: ElicitParams; result: ElicitResult };
 }
 
 /** Methods only the wallet's own pages may call. */

@@ -1,25 +1,212 @@
-// @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
+import type { PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
 import { installFetchHook } from "./fetch";
+import { formatSseMessage } from "./sse";
+import type { WalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
+type Handler = (request: Request) => Response | Promise<Response>;
 
-describe("installFetchHook", () => {
-  it("returns the native fetch's own Response and rejection, called on the window", async () => {
-    const calls: { self: unknown; args: unknown[] }[] = [];
-    const response = new Response("body", { status: 201 });
-    const failure = new TypeError("Failed to fetch");
-    const win = {
-      fetch(this: unknown, ...args: unknown[]) {
-        calls.push({ self: this, args });
-        return args[0] === "bad" ? Promise.reject(failure) : Promise.resolve(response);
+/** A window whose native fetch is a real in-process server, and a wallet that records calls. */
+function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer | undefined) {
+  const seen: Request[] = [];
+  const win = {
+    location: { href: "https://agent.example/app" },
+    fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(
+        new URL(String(input instanceof Request ? input.url : input), "https://agent.example/app"),
+        input instanceof Request ? input : init,
+      );
+      const copy =
+        input instanceof Request && init === undefined ? input : new Request(request, init);
+      seen.push(copy.clone());
+      return Promise.resolve().then(() => server(copy));
+    },
+  } as unknown as Win;
+  const challenges: PaymentChallenge[] = [];
+  const receipts: ReceiptParams[] = [];
+  const wallet: WalletLink = {
+    pay: async (challenge) => {
+      challenges.push(challenge);
+      const answer = decide(challenge);
+      if (!answer) throw Object.assign(new Error("User rejected"), { code: 4001 });
+      return answer;
+    },
+    receipt: (params) => receipts.push(params),
+    elicit: async () => ({ action: "decline" }),
+    reportMcpServer: () => undefined,
+  };
+  installFetchHook(win, wallet);
+  return { win, seen, challenges, receipts };
+}
+
+const quoteBody = JSON.stringify({ quote: { stipendex: "quote/0.1", jws: "a.b.c" } });
+const pay: PaymentAnswer = {
+  paymentId: "p1",
+  header: { name: "Stipendex-Payment", value: "proof" },
+};
+
+describe("installFetchHook: HTTP 402", () => {
+  const server: Handler = async (request) =>
+    request.headers.get("stipendex-payment") === "proof"
+      ? new Response(`paid:${await request.text()}`, { headers: { "Stipendex-Receipt": "rcpt" } })
+      : new Response(quoteBody, { status: 402, headers: { "content-type": "application/json" } });
+
+  it("passes non-402 answers through as the very same Response", async () => {
+    const original = new Response("ok");
+    const { win, challenges } = setup(
+      () => original,
+      () => pay,
+    );
+    expect(await win.fetch("/free")).toBe(original);
+    expect(challenges).toEqual([]);
+  });
+
+  it("pays a 402, retries once with the same method and body plus the header, and reports the receipt", async () => {
+    const { win, seen, challenges, receipts } = setup(server, () => pay);
+    const response = await win.fetch("/api/search?q=1", { method: "POST", body: "hello" });
+    expect(await response.text()).toBe("paid:hello");
+    expect(challenges).toEqual([
+      {
+        transport: "http",
+        url: "https://agent.example/api/search?q=1",
+        method: "POST",
+        body: quoteBody,
+        paymentRequiredHeader: null,
       },
-    } as unknown as Win;
-    installFetchHook(win);
-    const init = { method: "POST", body: "x" };
-    expect(await win.fetch("https://a.example/", init)).toBe(response);
-    await expect(win.fetch("bad")).rejects.toBe(failure);
-    expect(calls[0]).toEqual({ self: win, args: ["https://a.example/", init] });
-    expect(win.fetch.name).toBe("fetch");
+    ]);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]?.method).toBe("POST");
+    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "rcpt" }]);
+  });
+
+  it("retries a stream body and a Request body without consuming the page's copy", async () => {
+    const { win } = setup(server, () => pay);
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("streamed"));
+        c.close();
+      },
+    });
+    const viaStream = await win.fetch("/s", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(await viaStream.text()).toBe("paid:streamed");
+    const request = new Request("https://agent.example/r", { method: "PUT", body: "req" });
+    expect(await (await win.fetch(request)).text()).toBe("paid:req");
+  });
+
+  it("gives the page the original, unread 402 when the wallet declines", async () => {
+    const { win, seen } = setup(server, () => undefined);
+    const response = await win.fetch("/api/search");
+    expect(response.status).toBe(402);
+    expect(await response.text()).toBe(quoteBody);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("gives the page the original 402 when the paid retry is refused, and reports the refusal", async () => {
+    let calls = 0;
+    const { win, receipts } = setup(
+      () => new Response(calls++ === 0 ? quoteBody : '{"error":"expired"}', { status: 402 }),
+      () => pay,
+    );
+    const response = await win.fetch("/x");
+    expect(await response.text()).toBe(quoteBody);
+    expect(receipts).toEqual([
+      {
+        paymentId: "p1",
+        status: 402,
+        receipt: null,
+        error: { code: 402, message: '{"error":"expired"}' },
+      },
+    ]);
+  });
+
+  it("leaves 402s without a price alone", async () => {
+    const { win, challenges } = setup(
+      () => new Response("no", { status: 402 }),
+      () => pay,
+    );
+    expect((await win.fetch("/x")).status).toBe(402);
+    expect(challenges).toEqual([]);
+  });
+
+  it("keeps fetch's own rejections", async () => {
+    const failure = new TypeError("Failed to fetch");
+    const { win } = setup(
+      () => {
+        throw failure;
+      },
+      () => pay,
+    );
+    await expect(win.fetch("/x")).rejects.toBe(failure);
+  });
+});
+
+describe("installFetchHook: MCP", () => {
+  const call = {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "web_search", arguments: { q: "x" } },
+  };
+  const refusal = {
+    jsonrpc: "2.0",
+    id: 7,
+    error: { code: -32402, message: "Payment required", data: { quote: {} } },
+  };
+  const paid = {
+    jsonrpc: "2.0",
+    id: 7,
+    result: { content: [], _meta: { "stipendex/receipt": { jws: "r" } } },
+  };
+  const mcpPay: PaymentAnswer = {
+    paymentId: "m1",
+    meta: { key: "stipendex/payment", value: { jws: "p" } },
+  };
+  const init = { method: "POST", headers: { "mcp-session-id": "s1" }, body: JSON.stringify(call) };
+
+  function mcpServer(sse: boolean): Handler {
+    return async (request) => {
+      const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
+      const answer = body.params._meta?.["stipendex/payment"] ? paid : refusal;
+      return sse
+        ? new Response(
+            `: ping\n\n${formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" })}${formatSseMessage(answer)}`,
+            {
+              headers: { "content-type": "text/event-stream" },
+            },
+          )
+        : Response.json(answer);
+    };
+  }
+
+  it("pays a -32402 answered in JSON and gives the page the paid JSON", async () => {
+    const { win, seen, challenges, receipts } = setup(mcpServer(false), () => mcpPay);
+    const response = await win.fetch("https://mcp.example/mcp", init);
+    expect(await response.json()).toEqual(paid);
+    expect(challenges[0]).toMatchObject({
+      transport: "mcp",
+      server: "https://mcp.example/mcp",
+      tool: "web_search",
+    });
+    expect(seen[1]?.headers.get("mcp-session-id")).toBe("s1");
+    expect(receipts).toEqual([{ paymentId: "m1", status: 200, receipt: { jws: "r" } }]);
+  });
+
+  it("pays a -32402 inside an SSE answer and passes the other events through in order", async () => {
+    const { win } = setup(mcpServer(true), () => mcpPay);
+    const text = await (await win.fetch("https://mcp.example/mcp", init)).text();
+    expect(text).toBe(
+      `: ping\n\n${formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" })}: ping\n\n${formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" })}${formatSseMessage(paid)}`,
+    );
+  });
+
+  it("gives the page the original -32402 when the wallet declines", async () => {
+    const { win } = setup(mcpServer(true), () => undefined);
+    const text = await (await win.fetch("https://mcp.example/mcp", init)).text();
+    expect(text).toContain('"code":-32402');
   });
 });

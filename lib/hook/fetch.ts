@@ -1,13 +1,46 @@
+import { payHttp402 } from "./http-payment";
+import { readJsonRpcRequest } from "./jsonrpc";
+import { handleMcpResponse } from "./mcp-payment";
+import { makeReplayable } from "./replay";
+import type { WalletLink } from "./wallet-link";
+
 /**
- * Replaces `window.fetch` with a wrapper that, for now, hands every call to
- * the browser's own fetch unchanged: same Response object, same rejection,
- * same streaming. It is the seam where 402 handling attaches.
+ * Replaces `window.fetch` with a wrapper that hands every call to the
+ * browser's own fetch and gives back the very same Response or rejection —
+ * unless the answer is a price: an HTTP 402, or an MCP tools/call refused with
+ * -32402 / an x402 PaymentRequired result. Those go to the wallet, and on
+ * approval the page receives the paid retry instead.
  */
-export function installFetchHook(win: Window & typeof globalThis): void {
+export function installFetchHook(win: Window & typeof globalThis, wallet: WalletLink): void {
   const nativeFetch = win.fetch;
+  const callNative = ((...args: Parameters<typeof fetch>) =>
+    Reflect.apply(nativeFetch, win, args)) as typeof fetch;
   const wrapped = {
     fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
-      return Reflect.apply(nativeFetch, win, args);
+      const [input, init] = args;
+      let replayable: ReturnType<typeof makeReplayable>;
+      try {
+        replayable = makeReplayable(input, init, win.location.href);
+      } catch {
+        // Whatever made the copy fail (a used body, a bad URL) makes fetch fail the same way.
+        return Reflect.apply(nativeFetch, win, args);
+      }
+      const sent = replayable.first ?? args;
+      return Reflect.apply(nativeFetch, win, sent).then((response: Response) => {
+        if (response.status === 402) {
+          const { url, method } = describeRequest(input, init, win);
+          return payHttp402(response, { url, method, replayable }, wallet, callNative);
+        }
+        const mcpRequest = response.ok ? readJsonRpcRequest(init?.body) : undefined;
+        if (!mcpRequest) return response;
+        const { url } = describeRequest(input, init, win);
+        return handleMcpResponse(
+          response,
+          { server: url, request: mcpRequest, replayable },
+          wallet,
+          callNative,
+        );
+      });
     },
   }.fetch;
   Object.defineProperty(wrapped, "length", { value: nativeFetch.length });
@@ -17,4 +50,16 @@ export function installFetchHook(win: Window & typeof globalThis): void {
     configurable: true,
     enumerable: true,
   });
+}
+
+/** URL and method without building a Request (which would consume a stream body). */
+function describeRequest(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  win: Window,
+): { url: string; method: string } {
+  const isRequest = input instanceof Request;
+  const url = isRequest ? input.url : new URL(String(input), win.location.href).href;
+  const method = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
+  return { url, method };
 }

@@ -7,9 +7,16 @@ import {
   TO_PAGE,
   TO_RELAY,
 } from "../messages";
+import { createBridge } from "./bridge";
 import { installProvider } from "./provider";
+import { createWalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
+
+function install(win: Win) {
+  const request = createBridge(win);
+  return installProvider(win, request, createWalletLink(request));
+}
 
 function freshWindow(): Win {
   // Each test gets its own happy-dom window so `stipendex` can be defined again.
@@ -20,7 +27,7 @@ function freshWindow(): Win {
 describe("installProvider", () => {
   it("defines a frozen, non-writable window.stipendex", () => {
     const win = freshWindow();
-    const provider = installProvider(win);
+    const provider = install(win);
     const target = win as unknown as { stipendex: unknown };
     expect(target.stipendex).toBe(provider);
     expect(provider).toMatchObject({ isStipendex: true, version: PROVIDER_VERSION });
@@ -37,7 +44,7 @@ describe("installProvider", () => {
     const win = freshWindow();
     const seen: unknown[] = [];
     win.addEventListener(ANNOUNCE_EVENT, (event) => seen.push((event as CustomEvent).detail));
-    const provider = installProvider(win);
+    const provider = install(win);
     expect(seen).toHaveLength(1);
     win.dispatchEvent(new win.Event(REQUEST_PROVIDER_EVENT));
     expect(seen).toHaveLength(2);
@@ -46,7 +53,7 @@ describe("installProvider", () => {
 
   it("sends requests to the relay and settles them with the relay's answer", async () => {
     const win = freshWindow();
-    const provider = installProvider(win);
+    const provider = install(win);
     win.addEventListener("message", (event) => {
       const data = event.data as { tag?: string; id?: string };
       if (data.tag !== TO_RELAY) return;
@@ -62,5 +69,6 @@ describe("installProvider", () => {
     await expect(
       provider.request({ method: "stipendex_status", params: undefined }),
     ).rejects.toMatchObject({ name: "ProviderRpcError", code: 4001, message: "no" });
+    await expect(provider.pay({ quote: {} })).rejects.toMatchObject({ code: 4001 });
   });
 });

@@ -1,11 +1,14 @@
 import {
   ANNOUNCE_EVENT,
-  type PageMethods,
-  type PageRequest,
+  type ElicitParams,
+  type ElicitResult,
+  type McpServerReport,
+  type PaymentAnswer,
   PROVIDER_VERSION,
   REQUEST_PROVIDER_EVENT,
 } from "../messages";
-import { createBridge } from "./bridge";
+import type { Requester } from "./bridge";
+import type { WalletLink } from "./wallet-link";
 
 export interface ProviderInfo {
   name: string;
@@ -16,9 +19,23 @@ export interface ProviderInfo {
 export interface StipendexProvider {
   readonly isStipendex: true;
   readonly version: string;
-  request<M extends keyof PageMethods>(
-    request: Extract<PageRequest, { method: M }>,
-  ): Promise<PageMethods[M]["result"]>;
+  /** Any wallet method by name, EIP-1193 style. */
+  request: Requester;
+  /**
+   * Pays a price the page holds: a 402 body (`{ quote }` or x402 v1), an x402
+   * PaymentRequired object, or a Quote's JSON form. Resolves with the header
+   * to send (and the payment id to report the receipt under).
+   */
+  pay(
+    paymentRequired: unknown,
+    resource?: { url?: string; method?: string },
+  ): Promise<PaymentAnswer>;
+  /** `fetch` that pays 402s through the wallet (the page's `fetch` already does). */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Shows an MCP elicitation carrying `_meta["stipendex/quote"]` in the wallet's window. */
+  elicit(params: ElicitParams["params"], server?: string): Promise<ElicitResult>;
+  /** Price hints the wallet has seen from an MCP server's tools/list. */
+  getPricing(server: string): Promise<McpServerReport | null>;
 }
 
 const INFO: ProviderInfo = Object.freeze({
@@ -29,14 +46,32 @@ const INFO: ProviderInfo = Object.freeze({
 
 /**
  * Defines `window.stipendex` (frozen, not writable, not configurable) and
- * announces it, EIP-6963 style, now and whenever a page asks.
+ * announces it, EIP-6963 style, now and whenever a page asks. Call after the
+ * fetch hook so `provider.fetch` is the paying one.
  */
-export function installProvider(win: Window & typeof globalThis): StipendexProvider {
-  const request = createBridge(win);
+export function installProvider(
+  win: Window & typeof globalThis,
+  request: Requester,
+  wallet: WalletLink,
+): StipendexProvider {
+  const payingFetch = win.fetch;
   const provider: StipendexProvider = Object.freeze({
     isStipendex: true as const,
     version: PROVIDER_VERSION,
     request,
+    pay: (paymentRequired: unknown, resource?: { url?: string; method?: string }) =>
+      wallet.pay({
+        transport: "http" as const,
+        url: new URL(resource?.url ?? win.location.href, win.location.href).href,
+        method: (resource?.method ?? "GET").toUpperCase(),
+        body: JSON.stringify(paymentRequired),
+        paymentRequiredHeader: null,
+      }),
+    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+      Reflect.apply(payingFetch, win, [input, init]),
+    elicit: (params: ElicitParams["params"], server?: string) =>
+      wallet.elicit({ server: server ?? win.location.origin, params }),
+    getPricing: (server: string) => request({ method: "stipendex_getPricing", params: { server } }),
   });
   Object.defineProperty(win, "stipendex", {
     value: provider,

@@ -1,0 +1,90 @@
+import type { PaymentChallenge } from "../messages";
+import type { ReplayableRequest } from "./replay";
+import { MAX_CHALLENGE_BYTES, RECEIPT_HEADERS, type WalletLink } from "./wallet-link";
+
+/**
+ * Reads a 402 into a challenge for the wallet, from a clone so the page can
+ * still read the original. Undefined when the 402 carries no price the
+ * wallet speaks (a cheap look; the wallet does the real parsing).
+ */
+export async function readHttpChallenge(
+  response: Response,
+  url: string,
+  method: string,
+): Promise<PaymentChallenge | undefined> {
+  const paymentRequiredHeader = response.headers.get("payment-required");
+  const body = await readCapped(response.clone(), MAX_CHALLENGE_BYTES);
+  if (body === undefined) return undefined;
+  if (paymentRequiredHeader === null && !/"(quote|accepts)"/.test(body)) return undefined;
+  return { transport: "http", url, method, body, paymentRequiredHeader };
+}
+
+/**
+ * The HTTP binding: hands a 402 to the wallet, retries once with the payment
+ * header, reports the receipt, and gives the page the paid response. On a
+ * decline, a refusal, or a second 402, the page gets the original 402.
+ */
+export async function payHttp402(
+  response: Response,
+  request: { url: string; method: string; replayable: ReplayableRequest },
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): Promise<Response> {
+  const challenge = await readHttpChallenge(response, request.url, request.method);
+  if (!challenge) return response;
+  let answer: Awaited<ReturnType<WalletLink["pay"]>>;
+  try {
+    answer = await wallet.pay(challenge);
+  } catch {
+    return response;
+  }
+  if (!answer.header) return response;
+  let retry: Response;
+  try {
+    retry = await nativeFetch(
+      request.replayable.replay({ [answer.header.name]: answer.header.value }),
+    );
+  } catch (error) {
+    wallet.receipt({ paymentId: answer.paymentId, status: 0, receipt: null });
+    throw error;
+  }
+  const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);
+  const refusal =
+    retry.status === 402 ? await readCapped(retry.clone(), MAX_CHALLENGE_BYTES) : undefined;
+  wallet.receipt({
+    paymentId: answer.paymentId,
+    status: retry.status,
+    receipt: receipt ?? null,
+    ...(refusal === undefined ? {} : { error: { code: 402, message: refusal } }),
+  });
+  return retry.status === 402 ? response : retry;
+}
+
+/** Reads a body as text, or undefined when it is longer than `limit` bytes. */
+async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > limit || !response.body) {
+    await response.body?.cancel();
+    return response.body ? undefined : "";
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -1,0 +1,85 @@
+/** The few JSON-RPC / MCP shapes the hook looks at, read without a schema library (the hook runs on every page). */
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id?: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export const PAYMENT_REQUIRED = -32402;
+
+type Obj = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A request body the page's MCP client sent, or undefined for anything else (cheap test first). */
+export function readJsonRpcRequest(body: unknown): JsonRpcRequest | undefined {
+  if (typeof body !== "string" || body.charCodeAt(0) !== 123 || !body.includes('"jsonrpc"')) {
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(body);
+    if (isObject(value) && value.jsonrpc === "2.0" && typeof value.method === "string") {
+      return value as unknown as JsonRpcRequest;
+    }
+  } catch {
+    // Not JSON: not ours to look at.
+  }
+  return undefined;
+}
+
+/** Parses an SSE data field or a JSON body; undefined when it is not JSON. */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isResponseTo(message: unknown, id: JsonRpcId | undefined): message is Obj {
+  return isObject(message) && id !== undefined && message.id === id && !("method" in message);
+}
+
+export function paymentErrorOf(message: Obj): JsonRpcError | undefined {
+  const error = message.error;
+  return isObject(error) && error.code === PAYMENT_REQUIRED
+    ? (error as unknown as JsonRpcError)
+    : undefined;
+}
+
+/** An x402 MCP price: a tools/call result with `isError` carrying a PaymentRequired object. */
+export function x402PaymentResultOf(message: Obj): Obj | undefined {
+  const result = message.result;
+  if (!isObject(result) || result.isError !== true) return undefined;
+  if (isObject(result.structuredContent) && "x402Version" in result.structuredContent)
+    return result;
+  const first = Array.isArray(result.content) ? result.content[0] : undefined;
+  if (isObject(first) && typeof first.text === "string" && first.text.includes('"x402Version"')) {
+    return result;
+  }
+  return undefined;
+}
+
+/** An `elicitation/create` that is a Stipendex payment confirmation. */
+export function isPaymentElicitation(
+  message: unknown,
+): message is JsonRpcRequest & { id: JsonRpcId } {
+  if (!isObject(message) || message.method !== "elicitation/create" || message.id === undefined) {
+    return false;
+  }
+  const params = message.params;
+  return isObject(params) && isObject(params._meta) && "stipendex/quote" in params._meta;
+}

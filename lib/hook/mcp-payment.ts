@@ -1,0 +1,283 @@
+import type { ElicitResult, McpToolPricing, ReceiptParams } from "../messages";
+import {
+  isObject,
+  isPaymentElicitation,
+  isResponseTo,
+  type JsonRpcRequest,
+  parseJson,
+  paymentErrorOf,
+  x402PaymentResultOf,
+} from "./jsonrpc";
+import type { ReplayableRequest } from "./replay";
+import { formatSseMessage, SseSplitter } from "./sse";
+import type { WalletLink } from "./wallet-link";
+
+/** One JSON-RPC POST the page's MCP client made. */
+export interface McpCall {
+  server: string;
+  request: JsonRpcRequest;
+  replayable: ReplayableRequest;
+}
+
+type Emit = (text: string) => void;
+type SseHandler = (message: unknown, raw: string, emit: Emit) => Promise<void>;
+
+/**
+ * Looks at an MCP answer (JSON or SSE) on its way to the page: notes what an
+ * `initialize` and a `tools/list` declare, and pays a `tools/call` refused
+ * with -32402 (or an x402 PaymentRequired result) so the page only ever sees
+ * the paid answer — or, on a decline or refusal, the original one.
+ */
+export async function handleMcpResponse(
+  response: Response,
+  call: McpCall,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): Promise<Response> {
+  const { method } = call.request;
+  if (method === "initialize" || method === "tools/list") {
+    observeAnswer(response, call, wallet);
+    return response;
+  }
+  if (method !== "tools/call") return response;
+  const type = mediaType(response);
+  if (type === "application/json") {
+    const message = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    if (!isResponseTo(message, call.request.id)) return response;
+    return (await payAndRetry(message, call, wallet, nativeFetch)) ?? response;
+  }
+  if (type !== "text/event-stream" || !response.body) return response;
+  let settled = false;
+  return rewriteSse(response, async (message, raw, emit) => {
+    if (isPaymentElicitation(message)) {
+      await answerElicitation(message, call, wallet, nativeFetch);
+      return;
+    }
+    if (!settled && isResponseTo(message, call.request.id)) {
+      settled = true;
+      const retry = await payAndRetry(message, call, wallet, nativeFetch);
+      if (retry) return spliceAnswer(retry, emit);
+    }
+    emit(raw);
+  });
+}
+
+async function payAndRetry(
+  message: Record<string, unknown>,
+  call: McpCall,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): Promise<Response | undefined> {
+  const error = paymentErrorOf(message);
+  const x402Result = error ? undefined : x402PaymentResultOf(message);
+  if (!error && !x402Result) return undefined;
+  const params = call.request.params ?? {};
+  let answer: Awaited<ReturnType<WalletLink["pay"]>>;
+  try {
+    answer = await wallet.pay({
+      transport: "mcp",
+      server: call.server,
+      tool: String(params.name),
+      arguments: params.arguments,
+      ...(error ? { error } : { result: x402Result }),
+    });
+  } catch {
+    return undefined;
+  }
+  if (!answer.meta) return undefined;
+  const meta = isObject(params._meta) ? params._meta : {};
+  const body = JSON.stringify({
+    ...call.request,
+    params: { ...params, _meta: { ...meta, [answer.meta.key]: answer.meta.value } },
+  });
+  const retry = await nativeFetch(call.replayable.replay({}, body));
+  const paymentId = answer.paymentId;
+  if (mediaType(retry) === "application/json") {
+    const retried = await retry
+      .clone()
+      .json()
+      .catch(() => undefined);
+    const report = receiptOf(retried, call, paymentId, retry.status);
+    wallet.receipt(report);
+    return report.error ? undefined : retry;
+  }
+  return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
+}
+
+/** The paid retry answered by SSE: pass it through, report its receipt, hide a refusal. */
+function withReceiptWatch(
+  retry: Response,
+  call: McpCall,
+  paymentId: string,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+  original: Record<string, unknown>,
+): Response {
+  if (!retry.body) return retry;
+  return rewriteSse(retry, async (message, raw, emit) => {
+    if (isPaymentElicitation(message)) {
+      await answerElicitation(message, call, wallet, nativeFetch);
+      return;
+    }
+    if (isResponseTo(message, call.request.id)) {
+      const report = receiptOf(message, call, paymentId, retry.status);
+      wallet.receipt(report);
+      emit(report.error ? formatSseMessage(original) : raw);
+      return;
+    }
+    emit(raw);
+  });
+}
+
+/** Emits a paid retry's answer into the page's SSE stream, whatever form the retry came in. */
+async function spliceAnswer(retry: Response, emit: Emit): Promise<void> {
+  if (mediaType(retry) === "application/json") {
+    emit(formatSseMessage(await retry.json()));
+    return;
+  }
+  if (retry.body) await pumpSse(retry.body, async (_message, raw) => emit(raw));
+}
+
+function receiptOf(
+  message: unknown,
+  call: McpCall,
+  paymentId: string,
+  status: number,
+): ReceiptParams {
+  if (!isResponseTo(message, call.request.id)) {
+    return { paymentId, status, receipt: null, error: { code: -32603, message: "No answer" } };
+  }
+  const error = paymentErrorOf(message);
+  if (error || x402PaymentResultOf(message)) {
+    return {
+      paymentId,
+      status,
+      receipt: null,
+      error: error ?? { code: -32402, message: "Payment refused (x402)" },
+    };
+  }
+  const result = isObject(message.result) ? message.result : {};
+  const meta = isObject(result._meta) ? result._meta : {};
+  return {
+    paymentId,
+    status,
+    receipt: meta["stipendex/receipt"] ?? meta["x402/payment-response"] ?? null,
+  };
+}
+
+async function answerElicitation(
+  message: JsonRpcRequest & { id: string | number },
+  call: McpCall,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): Promise<void> {
+  let result: ElicitResult;
+  try {
+    result = await wallet.elicit({ server: call.server, params: message.params ?? {} });
+  } catch {
+    result = { action: "cancel" };
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
+  const answer = await nativeFetch(call.replayable.replay({}, body));
+  await answer.body?.cancel();
+}
+
+/** Reads the answer to an `initialize` or `tools/list` from a clone and tells the wallet. */
+function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): void {
+  const report = (message: unknown) => {
+    if (!isResponseTo(message, call.request.id) || !isObject(message.result)) return;
+    const result = message.result;
+    if (call.request.method === "initialize") {
+      const experimental = isObject(result.capabilities)
+        ? result.capabilities.experimental
+        : undefined;
+      const payments = isObject(experimental) ? experimental["stipendex/payments"] : undefined;
+      if (isObject(payments)) {
+        wallet.reportMcpServer({
+          server: call.server,
+          stipendexPayments:
+            typeof payments.version === "string" ? { version: payments.version } : {},
+        });
+      }
+      return;
+    }
+    const tools = Array.isArray(result.tools) ? result.tools.filter(isObject) : [];
+    const priced: McpToolPricing[] = tools.map((tool) => {
+      const meta = isObject(tool._meta) ? tool._meta : {};
+      const pricing = isObject(meta["stipendex/pricing"]) ? meta["stipendex/pricing"] : undefined;
+      return {
+        name: String(tool.name),
+        pricing: pricing && {
+          ...(typeof pricing.model === "string" ? { model: pricing.model } : {}),
+          ...(typeof pricing.estimate === "string" ? { estimate: pricing.estimate } : {}),
+        },
+      };
+    });
+    wallet.reportMcpServer({ server: call.server, tools: priced });
+  };
+  const copy = response.clone();
+  const type = mediaType(copy);
+  if (type === "application/json") {
+    copy.json().then(report, () => undefined);
+  } else if (type === "text/event-stream" && copy.body) {
+    pumpSse(copy.body, async (message) => report(message)).catch(() => undefined);
+  } else {
+    copy.body?.cancel().catch(() => undefined);
+  }
+}
+
+/** A copy of `response` whose SSE body goes through `handle`, event by event, in order. */
+export function rewriteSse(response: Response, handle: SseHandler): Response {
+  const source = response.body;
+  if (!source) return response;
+  const encoder = new TextEncoder();
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const emit: Emit = (text) => {
+        if (!cancelled) controller.enqueue(encoder.encode(text));
+      };
+      pumpSse(source, (message, raw) => handle(message, raw, emit)).then(
+        () => cancelled || controller.close(),
+        (error: unknown) => cancelled || controller.error(error),
+      );
+    },
+    cancel(reason) {
+      cancelled = true;
+      return source.cancel(reason);
+    },
+  });
+  const copy = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // A constructed Response has an empty url; keep the real one for the page.
+  Object.defineProperty(copy, "url", { value: response.url });
+  return copy;
+}
+
+async function pumpSse(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (message: unknown, raw: string) => Promise<void>,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const splitter = new SseSplitter();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (const event of splitter.push(decoder.decode(value, { stream: true }))) {
+      await onEvent(parseJson(event.data), event.raw);
+    }
+  }
+  const rest = splitter.flush();
+  if (rest) await onEvent(parseJson(rest.data), rest.raw);
+}
+
+function mediaType(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}

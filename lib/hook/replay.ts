@@ -1,0 +1,48 @@
+/**
+ * Keeps what is needed to send a request a second time (the paid retry)
+ * without consuming a body the page or the first attempt will read. Only
+ * bodies that can be read once are duplicated: a Request's own body (cloned)
+ * and a ReadableStream body (teed); strings, Blobs, buffers and forms are
+ * simply reused.
+ */
+export interface ReplayableRequest {
+  /** Arguments for the first attempt when they had to change; undefined: send the page's own. */
+  first: [RequestInfo | URL, RequestInit | undefined] | undefined;
+  /** Builds a retry with extra headers (and a new body); once only when the body was a stream. */
+  replay(extraHeaders: Record<string, string>, body?: string): Request;
+}
+
+export function makeReplayable(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  baseUrl: string,
+): ReplayableRequest {
+  let first: [RequestInfo | URL, RequestInit | undefined] | undefined;
+  let spareInput: RequestInfo | URL =
+    input instanceof Request ? input : new URL(String(input), baseUrl).href;
+  let spareInit: RequestInit | undefined = init;
+  if (init?.body instanceof ReadableStream) {
+    const [sent, kept] = init.body.tee();
+    first = [input, { ...init, body: sent }];
+    spareInit = { ...init, body: kept };
+  } else if (
+    input instanceof Request &&
+    input.body !== null &&
+    !input.bodyUsed &&
+    init?.body === undefined
+  ) {
+    spareInput = input.clone();
+  }
+  return {
+    first,
+    replay(extraHeaders, body) {
+      const base = new Request(spareInput, body === undefined ? spareInit : { ...spareInit, body });
+      const headers = new Headers(base.headers);
+      for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+      // Chrome requires `duplex` whenever the body is a stream.
+      const streaming: RequestInit =
+        base.body instanceof ReadableStream ? ({ duplex: "half" } as RequestInit) : {};
+      return new Request(base, { ...streaming, headers });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type {
+  ElicitParams,
+  ElicitResult,
+  McpServerReport,
+  PaymentAnswer,
+  PaymentChallenge,
+  ReceiptParams,
+} from "../messages";
+import type { Requester } from "./bridge";
+
+/** What the fetch hook needs from the wallet; the provider's bridge implements it. */
+export interface WalletLink {
+  /** Resolves with how to retry, or rejects when the payment is declined or refused. */
+  pay(challenge: PaymentChallenge): Promise<PaymentAnswer>;
+  /** Fire and forget: the retry's outcome and receipt. */
+  receipt(params: ReceiptParams): void;
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** Fire and forget: what an MCP server declared. */
+  reportMcpServer(report: McpServerReport): void;
+}
+
+/** Response headers that carry a receipt, in the order they are looked for. */
+export const RECEIPT_HEADERS = ["stipendex-receipt", "payment-response", "x-payment-response"];
+
+/** Largest 402 body the hook hands to the wallet; bigger ones are not prices. */
+export const MAX_CHALLENGE_BYTES = 64 * 1024;
+
+/** The wallet as seen from the page: each call is a message through the relay. */
+export function createWalletLink(request: Requester): WalletLink {
+  const ignore = () => undefined;
+  return {
+    pay: (challenge) =>
+      request({ method: "stipendex_pay", params: { requestId: crypto.randomUUID(), challenge } }),
+    receipt: (params) => void request({ method: "stipendex_receipt", params }).catch(ignore),
+    elicit: (params) => request({ method: "stipendex_elicit", params }),
+    reportMcpServer: (report) =>
+      void request({ method: "stipendex_reportMcpServer", params: report }).catch(ignore),
+  };
+}
