@@ -95,6 +95,7 @@ describe("readToken", () => {
     [{ ...localToken, decimals: 6.5 }, "missing-decimals"],
     [{ ...localToken, decimals: 99 }, "missing-decimals"],
     [{ ...localToken, address: "0x1234" }, "invalid-token"],
+    [{ ...localToken, address: "0x5FbDB2315678afecb367f032d93F642f64180aA3" }, "invalid-token"],
     [{ ...localToken, symbol: "" }, "invalid-token"],
     [{ ...localToken, eip712: { name: "USD Coin" } }, "invalid-token"],
     [{ ...localToken, currency: 5 }, "invalid-token"],

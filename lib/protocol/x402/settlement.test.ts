@@ -6,7 +6,7 @@ import { readSettleResponse, readSettleResponseHeaders } from "./settlement";
 const settled = {
   success: true,
   transaction: `0x${"ab".repeat(32)}`,
-  network: "eip155:84532",
+  network: "eip155:84532" as const,
   payer: "0x857b06519E91e3A54538791bDbb0E22373e36b66",
 };
 
@@ -35,7 +35,7 @@ describe("readSettleResponse", () => {
     const failed = {
       success: false,
       transaction: "",
-      network: "eip155:84532",
+      network: "eip155:84532" as const,
       errorReason: "invalid_signature",
     };
     expect(readSettleResponse(failed)).toEqual(failed);

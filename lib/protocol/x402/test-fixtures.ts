@@ -27,7 +27,7 @@ export const v1Body = {
 
 export const v2Requirement = {
   scheme: "exact",
-  network: "eip155:84532",
+  network: "eip155:84532" as const,
   amount: "10000",
   asset: BASE_SEPOLIA_USDC,
   payTo: PAY_TO,
