@@ -184,7 +184,12 @@ describe("startLocalChain (chain 31337, deployed token)", () => {
     });
     expect(separator).toBe(
       hashDomain({
-        domain: domainOf(chain),
+        domain: {
+          name: chain.token.name,
+          version: chain.token.version,
+          chainId: BigInt(chain.chainId),
+          verifyingContract: chain.token.address,
+        },
         types: {
           EIP712Domain: [
             { name: "name", type: "string" },
