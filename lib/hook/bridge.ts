@@ -7,6 +7,7 @@ import {
   TO_RELAY,
   type WireError,
 } from "../messages";
+import { randomId } from "./random-id";
 
 /** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
 export class ProviderRpcError extends Error {
@@ -47,7 +48,7 @@ export function createBridge(win: Window): Requester {
 
   return ((request: PageRequest) =>
     new Promise((resolve, reject) => {
-      const id = crypto.randomUUID();
+      const id = randomId();
       pending.set(id, { resolve, reject });
       const message: HookToRelay = { tag: TO_RELAY, id, request };
       post(message, "*");

@@ -7,6 +7,7 @@ import type {
   ReceiptParams,
 } from "../messages";
 import type { Requester } from "./bridge";
+import { randomId } from "./random-id";
 
 /** What the fetch hook needs from the wallet; the provider's bridge implements it. */
 export interface WalletLink {
@@ -30,7 +31,7 @@ export function createWalletLink(request: Requester): WalletLink {
   const ignore = () => undefined;
   return {
     pay: (challenge) =>
-      request({ method: "stipendex_pay", params: { requestId: crypto.randomUUID(), challenge } }),
+      request({ method: "stipendex_pay", params: { requestId: randomId(), challenge } }),
     receipt: (params) => void request({ method: "stipendex_receipt", params }).catch(ignore),
     elicit: (params) => request({ method: "stipendex_elicit", params }),
     reportMcpServer: (report) =>
