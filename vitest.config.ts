@@ -8,7 +8,7 @@ export default defineConfig({
       "lib/**/*.test.ts",
       "components/**/*.test.tsx",
       "demo/**/*.test.ts",
-      "tests/unit/**/*.test.ts",
+      "tests/interop/**/*.test.ts",
     ],
     environment: "node",
     setupFiles: ["tests/setup.ts"],
