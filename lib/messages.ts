@@ -109,9 +109,183 @@ export interface PageMethods {
   stipendex_elicit: { params: ElicitParams; result: ElicitResult };
 }
 
+/*
+ * The wallet's own pages. Values cross `runtime.sendMessage`, which carries
+ * JSON only: amounts travel as decimal strings of atomic (or micro) units.
+ */
+
+export interface WalletState {
+  hasWallet: boolean;
+  locked: boolean;
+  /** EVM address that pays (known from the vault even while locked). */
+  address?: string;
+  /** Thumbprint URI of the wallet's signing key (known once unlocked). */
+  walletId?: string;
+  autoLockMinutes: number;
+}
+
+/** An amount as the person should read it. */
+export interface DisplayAmount {
+  /** Atomic units, decimal string. */
+  atomic: string;
+  decimals: number;
+  symbol: string;
+  /** Exact human form, e.g. "0.005". */
+  formatted: string;
+  network: string;
+  networkName: string;
+  testnet: boolean;
+}
+
+export type ApprovalWarning =
+  | "unverified-receiver"
+  | "first-payment-to-receiver"
+  | "far-above-usual"
+  | "testnet"
+  | "mainnet";
+
+/** A payment (or an MCP payment elicitation) waiting for the person's decision. */
+export interface PendingApproval {
+  id: string;
+  kind: "payment" | "elicitation";
+  createdAt: number;
+  /** The requesting page's origin as the browser reported it. */
+  origin: string;
+  protocol: "stipendex" | "x402-v1" | "x402-v2";
+  receiver: { id: string; verified: boolean; name?: string; registry?: string };
+  payTo: string;
+  description: string;
+  resource:
+    | { kind: "http"; method: string; url: string }
+    | { kind: "mcp"; server: string; tool: string; arguments?: unknown };
+  amount: DisplayAmount;
+  /** Display total the receiver stated (Stipendex `total`). */
+  total?: { amount: string; currency: string };
+  /** Each limit after this payment, e.g. { "today (all sites)": "4.99 USD" }. */
+  remaining: Record<string, string>;
+  warnings: ApprovalWarning[];
+  /** Set when the wallet is locked: the window must ask for the password first. */
+  needsUnlock: boolean;
+  expiresAt?: number;
+}
+
+export interface DecideParams {
+  approvalId: string;
+  decision: "approve" | "decline";
+  /** "Always allow up to … per day for this site": micro units (6 decimals) of the payment's currency. */
+  alwaysAllowPerDay?: string;
+}
+
+export interface OriginBudgetView {
+  currency: string;
+  /** Micro units (6 decimals), decimal strings. */
+  amount: string;
+  period: "day" | "week" | "month" | "none";
+  autoApproveUpTo: string;
+  perCallMax: string;
+}
+
+export interface PolicyView {
+  globalCaps: Record<string, { day?: string; month?: string }>;
+  origins: Record<string, OriginBudgetView>;
+  receivers: { allow: string[]; deny: string[] };
+  networks: string[];
+  assets: { network: string; asset: string; decimals: number; symbol: string; currency: string }[];
+  trustedRegistries: { name: string; url: string; jwk: unknown }[];
+}
+
+export interface SpendSummary {
+  currency: string;
+  /** Micro units spent today and this month, all sites, and the caps (absent: no cap). */
+  today: string;
+  month: string;
+  dayCap?: string;
+  monthCap?: string;
+  /** When asked for an origin: its budget and what remains of it this period. */
+  origin?: { origin: string; budget?: OriginBudgetView; spent: string; remaining?: string };
+}
+
+export type PaymentStateView =
+  | "quoted"
+  | "approved"
+  | "declined"
+  | "refused"
+  | "signed"
+  | "settled"
+  | "failed"
+  | "expired";
+
+export interface PaymentRow {
+  id: string;
+  createdAt: number;
+  state: PaymentStateView;
+  origin: string;
+  receiver: string;
+  /** Tool name or URL. */
+  what: string;
+  amount: DisplayAmount;
+  reason?: string;
+}
+
+export interface PaymentFilter {
+  origin?: string;
+  receiver?: string;
+  state?: PaymentStateView;
+  from?: number;
+  to?: number;
+  text?: string;
+}
+
+export interface DecodedObject {
+  kind: "quote" | "confirmation" | "proof" | "receipt" | "x402-payment" | "x402-settlement";
+  compact?: string;
+  header?: Record<string, unknown>;
+  claims: Record<string, unknown>;
+  verified: boolean;
+  problem?: string;
+}
+
+export interface PaymentDetail extends PaymentRow {
+  resource: PendingApproval["resource"];
+  payTo: string;
+  network: string;
+  objects: DecodedObject[];
+  settlementTransaction?: string;
+}
+
 /** Methods only the wallet's own pages may call. */
 export interface UiMethods {
   ui_status: { params: undefined; result: StatusResult };
+  ui_getState: { params: undefined; result: WalletState };
+  ui_createWallet: {
+    params: { password: string; importPrivateKey?: string };
+    result: WalletState;
+  };
+  ui_unlock: { params: { password: string }; result: WalletState };
+  ui_lock: { params: undefined; result: WalletState };
+  ui_changePassword: { params: { oldPassword: string; newPassword: string }; result: null };
+  ui_exportKey: { params: { password: string }; result: { privateKey: string } };
+  ui_setAutoLock: { params: { minutes: number }; result: WalletState };
+  ui_listPending: { params: undefined; result: PendingApproval[] };
+  ui_decide: { params: DecideParams; result: null };
+  ui_getSpend: { params: { origin?: string }; result: SpendSummary[] };
+  ui_getPolicy: { params: undefined; result: PolicyView };
+  ui_setPolicy: { params: PolicyView; result: PolicyView };
+  ui_listPayments: {
+    params: { filter: PaymentFilter; offset: number; limit: number };
+    result: { rows: PaymentRow[]; total: number };
+  };
+  ui_getPayment: { params: { id: string }; result: PaymentDetail };
+  ui_spendPerDay: {
+    params: { filter: PaymentFilter; days: number };
+    result: { day: string; currency: string; amount: string }[];
+  };
+  ui_exportPayments: {
+    params: { filter: PaymentFilter; format: "csv" | "json" };
+    result: { filename: string; mimeType: string; content: string };
+  };
+  ui_deleteHistory: { params: { confirm: true }; result: { deleted: number } };
+  ui_getPricing: { params: { origin: string }; result: McpServerReport[] };
 }
 
 export type PageMethod = keyof PageMethods;
