@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { atomicAmountSchema } from "./amount";
+
+/** Where a Quote, Proof and Receipt name a chain: CAIP-2, EVM only. */
+export const caip2Schema = z
+  .string()
+  .regex(/^eip155:[1-9][0-9]{0,15}$/, "must be eip155:<chain id>");
+export const addressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const hexSchema = z.string().regex(/^0x([0-9a-fA-F]{2})+$/, "must be 0x-prefixed hex bytes");
+const b64urlSha256 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url SHA-256");
+const httpUrl = z.url({ protocol: /^https?$/ });
+const jti = z.string().min(1).max(256);
+const time = z.int().nonnegative();
+/** One line a human judges: control characters (newlines) could forge extra lines in the UI. */
+const humanLine = z
+  .string()
+  .min(1)
+  .max(1000)
+  .regex(/^[^\p{Cc}]*$/u, "must be one line without control characters");
+const walletId = z
+  .string()
+  .regex(
+    /^urn:ietf:params:oauth:jwk-thumbprint:sha-256:[A-Za-z0-9_-]{43}$/,
+    "must be a JWK thumbprint URI",
+  );
+
+/** Display value, e.g. { amount: "0.005", currency: "USD" }. */
+export const totalSchema = z.looseObject({
+  amount: z.string().regex(/^\d+(\.\d+)?$/, "must be a plain decimal like 0.005"),
+  currency: z.string().min(1).max(16),
+});
+
+export const railSchema = z.looseObject({
+  rail: z.literal("x402-exact"),
+  network: caip2Schema,
+  asset: addressSchema,
+  amount: atomicAmountSchema,
+  decimals: z.int().min(0).max(77),
+  symbol: z.string().min(1).max(32),
+  payTo: addressSchema,
+  maxTimeoutSeconds: z.int().positive().max(86_400),
+  extra: z.looseObject({ name: z.string().min(1), version: z.string().min(1) }),
+});
+export type Rail = z.infer<typeof railSchema>;
+
+export const resourceSchema = z.union([
+  z.strictObject({ http: z.looseObject({ method: z.string().regex(/^[A-Z]+$/), url: httpUrl }) }),
+  z.strictObject({
+    mcp: z.looseObject({
+      server: httpUrl,
+      tool: z.string().min(1).max(256),
+      argsHash: b64urlSha256,
+    }),
+  }),
+]);
+export type Resource = z.infer<typeof resourceSchema>;
+
+export const profileSchema = z.enum(["L0", "L1", "L2"]);
+
+export const quoteClaimsSchema = z.looseObject({
+  stipendex: z.literal("quote/0.1"),
+  iss: z.string().min(1),
+  jti,
+  iat: time,
+  exp: time,
+  resource: resourceSchema,
+  description: humanLine,
+  total: totalSchema,
+  rails: z.array(railSchema).min(1).max(16),
+  profile: profileSchema.optional(),
+});
+export type QuoteClaims = z.infer<typeof quoteClaimsSchema>;
+
+export const confirmationClaimsSchema = z
+  .looseObject({
+    stipendex: z.literal("confirmation/0.1"),
+    iss: walletId,
+    aud: z.string().min(1),
+    jti,
+    iat: time,
+    exp: time,
+    qh: b64urlSha256,
+    origin: z.string().min(1),
+    decision: z.enum(["approve", "decline"]),
+    mode: z.enum(["popup", "elicitation", "policy"]),
+    rule: z.string().min(1).optional(),
+    humanPresent: z.boolean(),
+    shown: z.looseObject({
+      description: z.string(),
+      total: totalSchema,
+      remaining: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .refine((claims) => claims.mode !== "policy" || claims.rule !== undefined, {
+    message: 'a "policy" decision must name its rule',
+    path: ["rule"],
+  });
+export type ConfirmationClaims = z.infer<typeof confirmationClaimsSchema>;
+
+export const authorizationSchema = z.looseObject({
+  from: addressSchema,
+  to: addressSchema,
+  value: atomicAmountSchema,
+  validAfter: atomicAmountSchema,
+  validBefore: atomicAmountSchema,
+  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex nonce"),
+});
+
+export const proofClaimsSchema = z.looseObject({
+  stipendex: z.literal("proof/0.1"),
+  iss: walletId,
+  aud: z.string().min(1),
+  jti,
+  iat: time,
+  exp: time,
+  qh: b64urlSha256,
+  ch: b64urlSha256,
+  confirmation: z.string().optional(),
+  rail: railSchema,
+  payment: z.looseObject({ signature: hexSchema, authorization: authorizationSchema }),
+});
+export type ProofClaims = z.infer<typeof proofClaimsSchema>;
+
+export const receiptClaimsSchema = z
+  .looseObject({
+    stipendex: z.literal("receipt/0.1"),
+    iss: z.string().min(1),
+    sub: walletId,
+    jti,
+    iat: time,
+    exp: time.optional(),
+    qh: b64urlSha256,
+    ph: b64urlSha256,
+    status: z.enum(["settled", "accepted"]),
+    settlement: z.looseObject({
+      network: caip2Schema,
+      transaction: z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash"),
+      amount: atomicAmountSchema,
+      asset: addressSchema,
+      payer: addressSchema,
+    }),
+    resultHash: b64urlSha256.optional(),
+  })
+  // "accepted" means settlement pending, so only then may the transaction be empty.
+  .refine((claims) => claims.status !== "settled" || claims.settlement.transaction !== "", {
+    message: "a settled Receipt must name its transaction",
+    path: ["settlement", "transaction"],
+  });
+export type ReceiptClaims = z.infer<typeof receiptClaimsSchema>;

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { addressSchema, caip2Schema, type Rail } from "./claims";
+import {
+  DescriptorIdMismatchError,
+  InsecureReceiverIdError,
+  InvalidDescriptorError,
+  RailNotInDescriptorError,
+} from "./errors";
+import { parseClaims } from "./parse-claims";
+
+const publicJwkSchema = z
+  .looseObject({ kty: z.enum(["OKP", "EC", "RSA"]), kid: z.string().min(1) })
+  .refine((jwk) => !("d" in jwk), { message: "must be a public key (it has a private part)" });
+
+export const descriptorRailSchema = z.looseObject({
+  rail: z.literal("x402-exact"),
+  network: caip2Schema,
+  asset: addressSchema,
+  payTo: addressSchema,
+});
+
+export const descriptorSchema = z.looseObject({
+  stipendex: z.literal("descriptor/0.1"),
+  id: z.string().min(1),
+  name: z.string().min(1).max(200),
+  keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
+  rails: z.array(descriptorRailSchema).min(1).max(64),
+  registry: z.url({ protocol: /^https$/ }).optional(),
+  profiles: z.array(z.enum(["L0", "L1", "L2"])).optional(),
+});
+export type Descriptor = z.infer<typeof descriptorSchema>;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** A receiver id is an origin: https, or plain http only on loopback (§7). */
+export function assertReceiverId(id: string): void {
+  let url: URL;
+  try {
+    url = new URL(id);
+  } catch {
+    throw new InsecureReceiverIdError(`Receiver id ${JSON.stringify(id)} is not a URL`);
+  }
+  if (url.origin !== id) {
+    throw new InsecureReceiverIdError(
+      `Receiver id ${JSON.stringify(id)} is not an origin (expected ${JSON.stringify(url.origin)})`,
+    );
+  }
+  const secure =
+    url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+  if (!secure) {
+    throw new InsecureReceiverIdError(
+      `Receiver id ${JSON.stringify(id)} must be https (plain http only on loopback)`,
+    );
+  }
+}
+
+/**
+ * Validates a descriptor the background fetched itself: §4 shape, an origin
+ * id, and that id is the origin it came from (a full URL is reduced to its origin).
+ */
+export function checkDescriptor(descriptor: unknown, fetchedFromOrigin: string): Descriptor {
+  const parsed = parseClaims(descriptorSchema, descriptor, "Descriptor", InvalidDescriptorError);
+  assertReceiverId(parsed.id);
+  let origin: string;
+  try {
+    origin = new URL(fetchedFromOrigin).origin;
+  } catch {
+    throw new DescriptorIdMismatchError(
+      `Descriptor was fetched from ${JSON.stringify(fetchedFromOrigin)}, which is not a URL`,
+    );
+  }
+  if (parsed.id !== origin) {
+    throw new DescriptorIdMismatchError(
+      `Descriptor id ${JSON.stringify(parsed.id)} is not the origin it was fetched from (${origin})`,
+    );
+  }
+  return parsed;
+}
+
+/** Every Quote rail must be listed (same network, asset, payTo; addresses case-insensitive). */
+export function assertRailsListed(rails: readonly Rail[], descriptor: Descriptor): void {
+  for (const [index, rail] of rails.entries()) {
+    const listed = descriptor.rails.some(
+      (entry) =>
+        entry.rail === rail.rail &&
+        entry.network === rail.network &&
+        entry.asset.toLowerCase() === rail.asset.toLowerCase() &&
+        entry.payTo.toLowerCase() === rail.payTo.toLowerCase(),
+    );
+    if (!listed) {
+      throw new RailNotInDescriptorError(
+        `Quote rail ${index} (${rail.network}, asset ${rail.asset}, payTo ${rail.payTo}) is not listed in the descriptor of ${descriptor.id}`,
+      );
+    }
+  }
+}

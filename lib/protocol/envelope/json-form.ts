@@ -1,0 +1,48 @@
+import { readCompact } from "./compact";
+import { MalformedJsonFormError, ObjectTypeMismatchError, UnknownObjectTypeError } from "./errors";
+import { OBJECT_TYPES, type ObjectType, versionTag } from "./object-type";
+
+export interface JsonForm<T extends ObjectType = ObjectType> {
+  stipendex: `${T}/0.1`;
+  jws: string;
+}
+
+/** The JSON form carried in 402 bodies and MCP `error.data` / `_meta`. */
+export function toJsonForm<T extends ObjectType>(type: T, jws: string): JsonForm<T> {
+  return { stipendex: versionTag(type), jws: readCompact(jws) };
+}
+
+/**
+ * Reads a JSON form and returns only its compact JWS: nothing outside `jws`
+ * is trusted, the marker only has to name the expected type.
+ */
+export function readJsonForm(value: unknown, type: ObjectType): string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new MalformedJsonFormError(
+      `Expected a { stipendex, jws } object for a ${type}, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
+    );
+  }
+  const { stipendex, jws } = value as Record<string, unknown>;
+  if (typeof stipendex !== "string") {
+    throw new MalformedJsonFormError(
+      `The ${type} JSON form has no string "stipendex" marker (got ${typeof stipendex})`,
+    );
+  }
+  if (stipendex !== versionTag(type)) {
+    const known = OBJECT_TYPES.map(versionTag) as string[];
+    if (known.includes(stipendex)) {
+      throw new ObjectTypeMismatchError(
+        `Expected "${versionTag(type)}", got a "${stipendex}" JSON form`,
+      );
+    }
+    throw new UnknownObjectTypeError(
+      `Unknown object type ${JSON.stringify(stipendex.slice(0, 64))}; expected "${versionTag(type)}"`,
+    );
+  }
+  if (typeof jws !== "string") {
+    throw new MalformedJsonFormError(
+      `The ${type} JSON form has no string "jws" (got ${typeof jws})`,
+    );
+  }
+  return readCompact(jws);
+}

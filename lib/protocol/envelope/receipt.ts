@@ -1,0 +1,95 @@
+import { type ReceiptClaims, receiptClaimsSchema } from "./claims";
+import type { Descriptor } from "./descriptor";
+import { signEnvelope, type Verified } from "./envelope-jwt";
+import { ProofHashMismatchError, QuoteHashMismatchError, SettlementMismatchError } from "./errors";
+import { parseClaims } from "./parse-claims";
+import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
+
+/** A wallet reads a Receipt when it arrives; history re-checks pass their own `now`. */
+const RECEIPT_MAX_AGE_SECONDS = 86_400;
+
+export type ReceiptInput = Omit<ReceiptClaims, "stipendex">;
+export type VerifiedReceipt = Verified<ReceiptClaims>;
+
+/** Signs a Receipt with a receiver key. */
+export function signReceipt(claims: ReceiptInput, receiverKey: ReceiverKey): Promise<string> {
+  const checked = parseClaims(
+    receiptClaimsSchema,
+    { ...claims, stipendex: "receipt/0.1" },
+    "Receipt",
+  );
+  return signEnvelope(
+    "receipt",
+    checked,
+    { alg: receiverKey.alg, kid: receiverKey.kid },
+    receiverKey.key,
+  );
+}
+
+/** What was paid, to compare with the Receipt's settlement. */
+export interface ExpectedSettlement {
+  network: string;
+  asset: string;
+  amount: string;
+  payer: string;
+}
+
+export interface VerifyReceiptOptions {
+  descriptor: Descriptor;
+  /** Hash of the Quote paid: `qh` must be it. */
+  quoteHash: string;
+  /** Hash of the Proof sent: `ph` must be it. */
+  proofHash: string;
+  /** The paying wallet's id: `sub` must be it. */
+  walletId?: string;
+  settlement?: ExpectedSettlement;
+  now?: Date;
+  clockToleranceSeconds?: number;
+  maxAgeSeconds?: number;
+}
+
+function assertSettlement(claims: ReceiptClaims, expected: ExpectedSettlement): void {
+  const actual = claims.settlement;
+  const same =
+    actual.network === expected.network &&
+    actual.asset.toLowerCase() === expected.asset.toLowerCase() &&
+    actual.amount === expected.amount &&
+    actual.payer.toLowerCase() === expected.payer.toLowerCase();
+  if (!same) {
+    throw new SettlementMismatchError(
+      `Receipt settlement ${JSON.stringify(actual)} is not the payment made ${JSON.stringify(expected)}`,
+    );
+  }
+}
+
+/**
+ * Verifies a Receipt under the descriptor key named by kid, iss = descriptor id,
+ * and that it answers exactly the Quote and Proof sent. A caller keeps a
+ * refused Receipt as a failed one instead of dropping it (§6).
+ */
+export async function verifyReceipt(
+  jws: unknown,
+  options: VerifyReceiptOptions,
+): Promise<VerifiedReceipt> {
+  const verified = await verifyReceiverEnvelope(jws, options.descriptor, {
+    type: "receipt",
+    schema: receiptClaimsSchema,
+    subject: options.walletId,
+    maxTokenAgeSeconds: options.maxAgeSeconds ?? RECEIPT_MAX_AGE_SECONDS,
+    now: options.now,
+    clockToleranceSeconds: options.clockToleranceSeconds,
+  });
+  const { qh, ph } = verified.claims;
+  if (qh !== options.quoteHash) {
+    throw new QuoteHashMismatchError(
+      `Receipt qh ${qh} is not the hash of the Quote paid (${options.quoteHash})`,
+    );
+  }
+  if (ph !== options.proofHash) {
+    throw new ProofHashMismatchError(
+      `Receipt ph ${ph} is not the hash of the Proof sent (${options.proofHash})`,
+    );
+  }
+  if (options.settlement !== undefined) assertSettlement(verified.claims, options.settlement);
+  return verified;
+}

@@ -1,0 +1,66 @@
+import { createLocalJWKSet, type JWK } from "jose";
+import type { z } from "zod";
+import { readCompact } from "./compact";
+import type { Descriptor } from "./descriptor";
+import { type EnvelopeCheck, peekHeader, type Verified, verifyEnvelope } from "./envelope-jwt";
+import { type EnvelopeError, KeyNotInDescriptorError, MalformedJwsError } from "./errors";
+
+/** A receiver's signing key; `kid` is how its descriptor lists the public half. */
+export interface ReceiverKey {
+  kid: string;
+  alg: string;
+  key: CryptoKey | JWK;
+}
+
+/** Any asymmetric algorithm jose verifies; symmetric ones would let anyone who can verify also sign. */
+export const RECEIVER_ALGORITHMS = [
+  "EdDSA",
+  "Ed25519",
+  "ES256",
+  "ES384",
+  "ES512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+];
+
+export type KeySetCheck<S extends z.ZodType> = Omit<EnvelopeCheck<S>, "key" | "algorithms">;
+
+/** Verifies an object under the key of `keys` that its header names by `kid`. */
+export async function verifyUnderKeySet<S extends z.ZodType>(
+  input: unknown,
+  keys: readonly JWK[],
+  owner: string,
+  check: KeySetCheck<S>,
+  UnknownKid: new (message: string) => EnvelopeError = KeyNotInDescriptorError,
+): Promise<Verified<z.output<S>>> {
+  const { kid } = peekHeader(readCompact(input), check.type);
+  if (typeof kid !== "string") {
+    throw new MalformedJwsError(`The ${check.type} header has no "kid" naming its signing key`);
+  }
+  if (!keys.some((key) => key.kid === kid)) {
+    throw new UnknownKid(
+      `The ${check.type} kid ${JSON.stringify(kid)} is not among the keys of ${owner}`,
+    );
+  }
+  return verifyEnvelope(input, {
+    ...check,
+    key: createLocalJWKSet({ keys: [...keys] }),
+    algorithms: RECEIVER_ALGORITHMS,
+  });
+}
+
+/** Verifies a receiver-signed object (Quote, Receipt): key from the descriptor, `iss` = its id. */
+export function verifyReceiverEnvelope<S extends z.ZodType>(
+  input: unknown,
+  descriptor: Descriptor,
+  check: Omit<KeySetCheck<S>, "issuer">,
+): Promise<Verified<z.output<S>>> {
+  return verifyUnderKeySet(input, descriptor.keys.keys as JWK[], `descriptor ${descriptor.id}`, {
+    ...check,
+    issuer: descriptor.id,
+  });
+}

@@ -1,0 +1,32 @@
+import { argsHash } from "../canonical-json";
+import type { Resource } from "./claims";
+import { ResourceMismatchError } from "./errors";
+
+/** The call the client actually made, as the wallet saw it. */
+export type ResourceRequest =
+  | { kind: "http"; method: string; url: string }
+  | { kind: "mcp"; server: string; tool: string; arguments?: unknown };
+
+/**
+ * A Quote is bound to one call: the exact URL (HTTP) or the exact endpoint,
+ * tool and RFC 8785 hash of the arguments (MCP, absent arguments as {}).
+ */
+export async function assertResourceMatches(
+  resource: Resource,
+  request: ResourceRequest,
+): Promise<void> {
+  const quoted = JSON.stringify(resource);
+  if (request.kind === "http") {
+    const http = "http" in resource ? resource.http : undefined;
+    if (http?.method === request.method.toUpperCase() && http.url === request.url) return;
+    throw new ResourceMismatchError(
+      `Quote resource ${quoted} is not the request ${request.method} ${request.url}`,
+    );
+  }
+  const mcp = "mcp" in resource ? resource.mcp : undefined;
+  const hash = await argsHash(request.arguments);
+  if (mcp?.server === request.server && mcp.tool === request.tool && mcp.argsHash === hash) return;
+  throw new ResourceMismatchError(
+    `Quote resource ${quoted} is not the call of tool ${JSON.stringify(request.tool)} on ${request.server} with argsHash ${hash}`,
+  );
+}

@@ -1,0 +1,108 @@
+import { exportJWK, generateKeyPair } from "jose";
+import type { Rail } from "./claims";
+import type { ConfirmationInput } from "./confirmation";
+import type { Descriptor } from "./descriptor";
+import type { ProofInput } from "./proof";
+import type { QuoteInput, VerifiedQuote } from "./quote";
+import type { ReceiverKey } from "./receiver-key";
+import { type WalletSigner, walletSigner } from "./wallet-key";
+
+/** Fixed clock for tests: every token below is issued at T. */
+export const T = 1_760_000_000;
+export const NOW = new Date(T * 1000);
+export const ORIGIN = "https://api.example.com";
+
+export const RAIL: Rail = {
+  rail: "x402-exact",
+  network: "eip155:8453",
+  asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  amount: "5000",
+  decimals: 6,
+  symbol: "USDC",
+  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+  maxTimeoutSeconds: 60,
+  extra: { name: "USD Coin", version: "2" },
+};
+
+export interface TestReceiver {
+  key: ReceiverKey;
+  descriptor: Descriptor;
+}
+
+/** A receiver with an Ed25519 key (kid `r1`) and a descriptor listing RAIL. */
+export async function makeReceiver(id = ORIGIN, kid = "r1"): Promise<TestReceiver> {
+  const pair = await generateKeyPair("EdDSA", { extractable: true });
+  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid };
+  return {
+    key: { kid, alg: "EdDSA", key: pair.privateKey },
+    descriptor: {
+      stipendex: "descriptor/0.1",
+      id,
+      name: "Example Search",
+      keys: { keys: [publicJwk] },
+      rails: [{ rail: "x402-exact", network: RAIL.network, asset: RAIL.asset, payTo: RAIL.payTo }],
+      profiles: ["L1", "L2"],
+    },
+  };
+}
+
+export async function makeWallet(alg: "EdDSA" | "ES256"): Promise<WalletSigner> {
+  return walletSigner(await generateKeyPair(alg, { extractable: true }));
+}
+
+export function quoteInput(overrides: Partial<QuoteInput> = {}): QuoteInput {
+  return {
+    iss: ORIGIN,
+    jti: "q-1",
+    iat: T,
+    exp: T + 120,
+    resource: { http: { method: "GET", url: `${ORIGIN}/search?q=x` } },
+    description: "One web search",
+    total: { amount: "0.005", currency: "USD" },
+    rails: [RAIL],
+    ...overrides,
+  };
+}
+
+export function confirmationInput(quote: VerifiedQuote): ConfirmationInput {
+  return {
+    aud: quote.claims.iss,
+    jti: "c-1",
+    iat: T,
+    exp: T + 120,
+    qh: quote.hash,
+    origin: "https://agent.example",
+    decision: "approve",
+    mode: "popup",
+    humanPresent: true,
+    shown: {
+      description: quote.claims.description,
+      total: quote.claims.total,
+      remaining: { day: "9.995 USD" },
+    },
+  };
+}
+
+export function proofInput(quote: VerifiedQuote, ch: string, from: `0x${string}`): ProofInput {
+  const rail = quote.claims.rails[0] ?? RAIL;
+  return {
+    aud: quote.claims.iss,
+    jti: "p-1",
+    iat: T,
+    exp: T + 60,
+    qh: quote.hash,
+    ch,
+    rail,
+    payment: {
+      signature: `0x${"ab".repeat(65)}`,
+      authorization: {
+        from,
+        to: rail.payTo,
+        value: rail.amount,
+        validAfter: "0",
+        validBefore: String(T + rail.maxTimeoutSeconds),
+        nonce: `0x${"11".repeat(32)}`,
+      },
+    },
+  };
+}
