@@ -110,6 +110,6 @@ export async function sha256Base64url(input: Uint8Array | string): Promise<strin
 }
 
 /** The `argsHash` of an MCP resource: absent arguments hash as `{}`. */
-export function argsHash(args: unknown): Promise<string> {
+export async function argsHash(args: unknown): Promise<string> {
   return sha256Base64url(canonicalize(args ?? {}));
 }

@@ -12,7 +12,10 @@ export type VerifiedConfirmation = Verified<ConfirmationClaims> & {
 };
 
 /** Signs what the human (or their policy) decided about a Quote. */
-export function signConfirmation(claims: ConfirmationInput, wallet: WalletSigner): Promise<string> {
+export async function signConfirmation(
+  claims: ConfirmationInput,
+  wallet: WalletSigner,
+): Promise<string> {
   return signWalletEnvelope("confirmation", confirmationClaimsSchema, claims, wallet);
 }
 

@@ -54,7 +54,7 @@ export function assertPaymentMatchesRail(claims: ProofClaims): void {
 }
 
 /** Signs a Proof: the chosen rail copied from the Quote and its signed x402 payload. */
-export function signProof(claims: ProofInput, wallet: WalletSigner): Promise<string> {
+export async function signProof(claims: ProofInput, wallet: WalletSigner): Promise<string> {
   return signWalletEnvelope("proof", proofClaimsSchema, claims, wallet, assertPaymentMatchesRail);
 }
 

@@ -4,7 +4,8 @@ import { TransportMismatchError } from "./errors";
 import type { VerifiedQuote } from "./quote";
 
 function toResource(resource: Resource): OfferResource {
-  if ("http" in resource) return { kind: "http", method: resource.http.method, url: resource.http.url };
+  if ("http" in resource)
+    return { kind: "http", method: resource.http.method, url: resource.http.url };
   const { server, tool, argsHash } = resource.mcp;
   return { kind: "mcp", server, tool, argsHash };
 }

@@ -25,7 +25,7 @@ function assertQuoteRules(claims: QuoteClaims): void {
 }
 
 /** Signs a Quote with a receiver key, refusing claims a wallet would refuse. */
-export function signQuote(claims: QuoteInput, receiverKey: ReceiverKey): Promise<string> {
+export async function signQuote(claims: QuoteInput, receiverKey: ReceiverKey): Promise<string> {
   const checked = parseClaims(quoteClaimsSchema, { ...claims, stipendex: "quote/0.1" }, "Quote");
   assertQuoteRules(checked);
   return signEnvelope(

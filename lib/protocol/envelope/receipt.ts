@@ -12,7 +12,7 @@ export type ReceiptInput = Omit<ReceiptClaims, "stipendex">;
 export type VerifiedReceipt = Verified<ReceiptClaims>;
 
 /** Signs a Receipt with a receiver key. */
-export function signReceipt(claims: ReceiptInput, receiverKey: ReceiverKey): Promise<string> {
+export async function signReceipt(claims: ReceiptInput, receiverKey: ReceiverKey): Promise<string> {
   const checked = parseClaims(
     receiptClaimsSchema,
     { ...claims, stipendex: "receipt/0.1" },

@@ -6,7 +6,7 @@ import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyUnderKeySet } from "./receiver-key";
 
 /** A registry wraps a receiver's descriptor in a JWS of typ `stipendex-descriptor+jwt`. */
-export function signRegistryDescriptor(
+export async function signRegistryDescriptor(
   descriptor: Descriptor,
   registryKey: ReceiverKey,
   issuedAt: number = Math.floor(Date.now() / 1000),

@@ -32,7 +32,7 @@ export interface TestReceiver {
 /** A receiver with an Ed25519 key (kid `r1`) and a descriptor listing RAIL. */
 export async function makeReceiver(id = ORIGIN, kid = "r1"): Promise<TestReceiver> {
   const pair = await generateKeyPair("EdDSA", { extractable: true });
-  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid };
+  const publicJwk = { ...(await exportJWK(pair.publicKey)), kty: "OKP" as const, kid };
   return {
     key: { kid, alg: "EdDSA", key: pair.privateKey },
     descriptor: {

@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { StipendexError } from "../../errors";
+import { signEnvelope } from "./envelope-jwt";
+import {
+  BadSignatureError,
+  ExpiredError,
+  InvalidClaimsError,
+  IssuerMismatchError,
+  KeyNotInDescriptorError,
+  LifetimeOutOfRangeError,
+  MalformedJwsError,
+  NotYetValidError,
+  RailNotInDescriptorError,
+  ResourceMismatchError,
+  TotalMismatchError,
+  WrongTypError,
+} from "./errors";
+import { objectHash } from "./object-hash";
+import { signQuote, verifyQuote } from "./quote";
+import { makeReceiver, NOW, ORIGIN, quoteInput, RAIL, T } from "./test-fixtures";
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+describe("Quote", () => {
+  it("round-trips and binds the hash of the exact compact JWS", async () => {
+    const receiver = await makeReceiver();
+    const jws = await signQuote(quoteInput({ profile: "L2" }), receiver.key);
+    const quote = await verifyQuote(jws, { descriptor: receiver.descriptor, now: NOW });
+    expect(quote.claims).toMatchObject({
+      stipendex: "quote/0.1",
+      iss: ORIGIN,
+      jti: "q-1",
+      profile: "L2",
+    });
+    expect(quote.claims.rails).toEqual([RAIL]);
+    expect(quote.header).toMatchObject({ alg: "EdDSA", kid: "r1", typ: "stipendex-quote+jwt" });
+    expect(quote.hash).toBe(await objectHash(jws));
+  });
+
+  it("fails when any character of the token is changed", async () => {
+    const receiver = await makeReceiver();
+    const jws = await signQuote(quoteInput(), receiver.key);
+    for (let i = 0; i < jws.length; i++) {
+      const original = jws[i] ?? "";
+      const next = original === "." ? "A" : BASE64URL[(BASE64URL.indexOf(original) + 1) % 64];
+      const flipped = String.fromCharCode(original.charCodeAt(0) ^ 1);
+      for (const replacement of [next, flipped]) {
+        const tampered = jws.slice(0, i) + replacement + jws.slice(i + 1);
+        await expect(
+          verifyQuote(tampered, { descriptor: receiver.descriptor, now: NOW }),
+          `position ${i} → ${replacement}`,
+        ).rejects.toBeInstanceOf(StipendexError);
+      }
+    }
+  });
+
+  it("accepts mcp resources and checks them against the call made", async () => {
+    const receiver = await makeReceiver();
+    const argsHash = "RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"; // sha256 of {} below
+    const resource = { mcp: { server: `${ORIGIN}/mcp`, tool: "web_search", argsHash } };
+    const jws = await signQuote(quoteInput({ resource }), receiver.key);
+    const options = { descriptor: receiver.descriptor, now: NOW };
+    await expect(
+      verifyQuote(jws, {
+        ...options,
+        request: { kind: "mcp", server: `${ORIGIN}/mcp`, tool: "web_search" },
+      }),
+    ).resolves.toBeTruthy();
+    await expect(
+      verifyQuote(jws, {
+        ...options,
+        request: { kind: "mcp", server: `${ORIGIN}/mcp`, tool: "other" },
+      }),
+    ).rejects.toThrow(ResourceMismatchError);
+  });
+
+  it("refuses expired, future, and out-of-range lifetimes", async () => {
+    const receiver = await makeReceiver();
+    const options = { descriptor: receiver.descriptor };
+    const jws = await signQuote(quoteInput(), receiver.key);
+    await expect(verifyQuote(jws, { ...options, now: new Date((T + 126) * 1000) })).rejects.toThrow(
+      ExpiredError,
+    );
+    await expect(verifyQuote(jws, { ...options, now: new Date((T - 6) * 1000) })).rejects.toThrow(
+      NotYetValidError,
+    );
+    await expect(
+      verifyQuote(jws, { ...options, now: new Date((T - 4) * 1000) }),
+    ).resolves.toBeTruthy();
+    await expect(signQuote(quoteInput({ exp: T + 29 }), receiver.key)).rejects.toThrow(
+      LifetimeOutOfRangeError,
+    );
+    const long = await signEnvelope(
+      "quote",
+      { ...quoteInput(), exp: T + 601 },
+      receiver.key,
+      receiver.key.key,
+    );
+    await expect(verifyQuote(long, { ...options, now: NOW })).rejects.toThrow(
+      LifetimeOutOfRangeError,
+    );
+  });
+
+  it("refuses a key, issuer, rail or total the descriptor does not back", async () => {
+    const receiver = await makeReceiver();
+    const impostor = await makeReceiver(ORIGIN, "r1");
+    const other = await makeReceiver(ORIGIN, "r9");
+    const options = { descriptor: receiver.descriptor, now: NOW };
+    const sign = (claims: Record<string, unknown>, key = receiver.key) =>
+      signEnvelope("quote", { ...quoteInput(), ...claims }, key, key.key);
+    await expect(verifyQuote(await sign({}, impostor.key), options)).rejects.toThrow(
+      BadSignatureError,
+    );
+    await expect(verifyQuote(await sign({}, other.key), options)).rejects.toThrow(
+      KeyNotInDescriptorError,
+    );
+    await expect(verifyQuote(await sign({ iss: "https://evil.example" }), options)).rejects.toThrow(
+      IssuerMismatchError,
+    );
+    const unlisted = { ...RAIL, payTo: "0x000000000000000000000000000000000000dEaD" };
+    await expect(verifyQuote(await sign({ rails: [unlisted] }), options)).rejects.toThrow(
+      RailNotInDescriptorError,
+    );
+    const lowerCase = {
+      ...RAIL,
+      payTo: RAIL.payTo.toLowerCase(),
+      asset: RAIL.asset.toUpperCase().replace("0X", "0x"),
+    };
+    await expect(verifyQuote(await sign({ rails: [lowerCase] }), options)).resolves.toBeTruthy();
+    await expect(
+      verifyQuote(await sign({ total: { amount: "5000", currency: "USD" } }), options),
+    ).rejects.toThrow(TotalMismatchError);
+  });
+
+  it("refuses a wrong typ, a missing kid and a claim of the wrong type", async () => {
+    const receiver = await makeReceiver();
+    const options = { descriptor: receiver.descriptor, now: NOW };
+    const proofTyped = await signEnvelope("proof", quoteInput(), receiver.key, receiver.key.key);
+    await expect(verifyQuote(proofTyped, options)).rejects.toThrow(WrongTypError);
+    const noKid = await signEnvelope(
+      "quote",
+      quoteInput(),
+      { alg: "EdDSA", kid: "" },
+      receiver.key.key,
+    );
+    await expect(verifyQuote(noKid, options)).rejects.toThrow(KeyNotInDescriptorError);
+    const numeric = await signEnvelope(
+      "quote",
+      { ...quoteInput(), description: 5 },
+      receiver.key,
+      receiver.key.key,
+    );
+    await expect(verifyQuote(numeric, options)).rejects.toThrow(InvalidClaimsError);
+    await expect(verifyQuote(numeric, options)).rejects.toThrow('"description"');
+    await expect(verifyQuote("a.b", options)).rejects.toThrow(MalformedJwsError);
+  });
+});
