@@ -1,0 +1,39 @@
+export type TotalsPeriod = "day" | "week" | "month";
+
+export interface DaySpend {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  currency: string;
+  /** Micro units. */
+  amount: string;
+}
+
+export interface PeriodTotal {
+  /** The period's first day: the day itself, the Monday of its ISO week, or YYYY-MM. */
+  period: string;
+  currency: string;
+  amount: string;
+}
+
+function periodKey(day: string, period: TotalsPeriod): string {
+  if (period === "day") return day;
+  if (period === "month") return day.slice(0, 7);
+  const date = new Date(`${day}T00:00:00Z`);
+  const sinceMonday = (date.getUTCDay() + 6) % 7;
+  return new Date(date.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Sums daily spend into days, ISO weeks or months, per currency, newest first. */
+export function totalsByPeriod(days: DaySpend[], period: TotalsPeriod): PeriodTotal[] {
+  const sums = new Map<string, { period: string; currency: string; amount: bigint }>();
+  for (const row of days) {
+    const key = periodKey(row.day, period);
+    const id = `${key} ${row.currency}`;
+    const entry = sums.get(id) ?? { period: key, currency: row.currency, amount: 0n };
+    entry.amount += BigInt(row.amount);
+    sums.set(id, entry);
+  }
+  return [...sums.values()]
+    .sort((a, b) => b.period.localeCompare(a.period) || a.currency.localeCompare(b.currency))
+    .map((entry) => ({ ...entry, amount: entry.amount.toString() }));
+}
