@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { MAX_COMPACT_LENGTH, readCompact } from "./compact";
+import { MalformedJwsError } from "./errors";
+
+describe("readCompact", () => {
+  it("accepts three canonical base64url segments", () => {
+    expect(readCompact("eyJhIjoxfQ.eyJhIjoxfQ.AQ")).toBe("eyJhIjoxfQ.eyJhIjoxfQ.AQ");
+  });
+
+  it.each([
+    ["a number", 5],
+    ["two segments", "eyJhIjoxfQ.eyJhIjoxfQ"],
+    ["padding", "eyJhIjoxfQ==.eyJhIjoxfQ.AQ"],
+    ["standard base64", "eyJhIjoxfQ+.eyJhIjoxfQ.AQ"],
+    ["non-canonical trailing bits", "eyJhIjoxfQ.eyJhIjoxfQ.AR"],
+    ["an impossible length", "eyJhIjoxfQ.eyJhIjoxfQ.A"],
+    ["whitespace", " eyJhIjoxfQ.eyJhIjoxfQ.AQ"],
+    ["too much", `${"A".repeat(MAX_COMPACT_LENGTH)}.AQ.AQ`],
+  ])("refuses %s", (_label, value) => {
+    expect(() => readCompact(value)).toThrow(MalformedJwsError);
+  });
+});

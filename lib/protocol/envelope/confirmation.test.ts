@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { signConfirmation, verifyConfirmation } from "./confirmation";
+import {
+  AudienceMismatchError,
+  ExpiredError,
+  InvalidClaimsError,
+  QuoteHashMismatchError,
+} from "./errors";
+import { signQuote, verifyQuote } from "./quote";
+import {
+  confirmationInput,
+  makeReceiver,
+  makeWallet,
+  NOW,
+  ORIGIN,
+  quoteInput,
+  T,
+} from "./test-fixtures";
+
+async function setup(alg: "EdDSA" | "ES256") {
+  const receiver = await makeReceiver();
+  const quote = await verifyQuote(await signQuote(quoteInput(), receiver.key), {
+    descriptor: receiver.descriptor,
+    now: NOW,
+  });
+  return { quote, wallet: await makeWallet(alg) };
+}
+
+describe.each(["EdDSA", "ES256"] as const)("Confirmation signed with %s", (alg) => {
+  it("round-trips under its header jwk with iss = thumbprint URI", async () => {
+    const { quote, wallet } = await setup(alg);
+    const jws = await signConfirmation(confirmationInput(quote), wallet);
+    const confirmation = await verifyConfirmation(jws, {
+      receiverId: ORIGIN,
+      quoteHash: quote.hash,
+      now: NOW,
+    });
+    expect(confirmation.claims).toMatchObject({
+      stipendex: "confirmation/0.1",
+      iss: wallet.id,
+      decision: "approve",
+    });
+    expect(confirmation.header).toMatchObject({
+      alg,
+      kid: wallet.kid,
+      typ: "stipendex-confirmation+jwt",
+    });
+    expect(confirmation.publicJwk).toEqual(wallet.publicJwk);
+  });
+});
+
+describe("Confirmation refusals", () => {
+  it("refuses another receiver, another Quote, expiry and a policy without rule", async () => {
+    const { quote, wallet } = await setup("EdDSA");
+    const jws = await signConfirmation(confirmationInput(quote), wallet);
+    await expect(
+      verifyConfirmation(jws, { receiverId: "https://x.example", now: NOW }),
+    ).rejects.toThrow(AudienceMismatchError);
+    await expect(
+      verifyConfirmation(jws, { receiverId: ORIGIN, quoteHash: "x".repeat(43), now: NOW }),
+    ).rejects.toThrow(QuoteHashMismatchError);
+    await expect(
+      verifyConfirmation(jws, { receiverId: ORIGIN, now: new Date((T + 200) * 1000) }),
+    ).rejects.toThrow(ExpiredError);
+    await expect(
+      signConfirmation({ ...confirmationInput(quote), mode: "policy" }, wallet),
+    ).rejects.toThrow(InvalidClaimsError);
+    const withRule = await signConfirmation(
+      { ...confirmationInput(quote), mode: "policy", rule: "small-search" },
+      wallet,
+    );
+    await expect(
+      verifyConfirmation(withRule, { receiverId: ORIGIN, now: NOW }),
+    ).resolves.toBeTruthy();
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { assertRailsListed, assertReceiverId, checkDescriptor } from "./descriptor";
+import {
+  DescriptorIdMismatchError,
+  InsecureReceiverIdError,
+  InvalidDescriptorError,
+  RailNotInDescriptorError,
+} from "./errors";
+import { makeReceiver, ORIGIN, RAIL } from "./test-fixtures";
+
+describe("checkDescriptor", () => {
+  it("accepts a descriptor fetched from its own origin (URL or origin)", async () => {
+    const { descriptor } = await makeReceiver();
+    expect(checkDescriptor(descriptor, ORIGIN).id).toBe(ORIGIN);
+    expect(checkDescriptor(descriptor, `${ORIGIN}/.well-known/stipendex.json`).name).toBe(
+      "Example Search",
+    );
+  });
+
+  it("refuses another origin, a bad shape and private keys", async () => {
+    const { descriptor } = await makeReceiver();
+    expect(() => checkDescriptor(descriptor, "https://evil.example")).toThrow(
+      DescriptorIdMismatchError,
+    );
+    expect(() => checkDescriptor(descriptor, "not a url")).toThrow(DescriptorIdMismatchError);
+    expect(() => checkDescriptor({ ...descriptor, rails: [] }, ORIGIN)).toThrow(
+      InvalidDescriptorError,
+    );
+    const privateKey = { ...descriptor.keys.keys[0], d: "secret" };
+    expect(() => checkDescriptor({ ...descriptor, keys: { keys: [privateKey] } }, ORIGIN)).toThrow(
+      InvalidDescriptorError,
+    );
+  });
+});
+
+describe("assertReceiverId", () => {
+  it.each([
+    "https://api.example.com",
+    "http://127.0.0.1:8402",
+    "http://localhost:3000",
+    "http://[::1]:8080",
+  ])("accepts %s", (id) => expect(() => assertReceiverId(id)).not.toThrow());
+  it.each([
+    "http://api.example.com",
+    "https://api.example.com/",
+    "https://api.example.com/path",
+    "ftp://x",
+    "x",
+  ])("refuses %s", (id) => expect(() => assertReceiverId(id)).toThrow(InsecureReceiverIdError));
+});
+
+describe("assertRailsListed", () => {
+  it("matches network, asset and payTo case-insensitively and refuses others", async () => {
+    const { descriptor } = await makeReceiver();
+    expect(() =>
+      assertRailsListed(
+        [{ ...RAIL, payTo: RAIL.payTo.toUpperCase().replace("0X", "0x") }],
+        descriptor,
+      ),
+    ).not.toThrow();
+    expect(() => assertRailsListed([RAIL, { ...RAIL, network: "eip155:1" }], descriptor)).toThrow(
+      /rail 1 \(eip155:1/,
+    );
+    expect(() => assertRailsListed([{ ...RAIL, asset: RAIL.payTo }], descriptor)).toThrow(
+      RailNotInDescriptorError,
+    );
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { StipendexError } from "../../errors";
+import { signEnvelope } from "./envelope-jwt";
+import {
+  InvalidClaimsError,
+  IssuerMismatchError,
+  KeyNotInDescriptorError,
+  ProofHashMismatchError,
+  QuoteHashMismatchError,
+  SettlementMismatchError,
+  SubjectMismatchError,
+} from "./errors";
+import { type ReceiptInput, signReceipt, verifyReceipt } from "./receipt";
+import { makeReceiver, makeWallet, NOW, ORIGIN, RAIL, T } from "./test-fixtures";
+
+const QH = "q".repeat(43);
+const PH = "p".repeat(43);
+const PAYER = "0x1111111111111111111111111111111111111111";
+
+function receiptInput(sub: string): ReceiptInput {
+  return {
+    iss: ORIGIN,
+    sub,
+    jti: "r-1",
+    iat: T,
+    qh: QH,
+    ph: PH,
+    status: "settled",
+    settlement: {
+      network: RAIL.network,
+      transaction: `0x${"ab".repeat(32)}`,
+      amount: "5000",
+      asset: RAIL.asset,
+      payer: PAYER,
+    },
+    resultHash: "h".repeat(43),
+  };
+}
+
+describe("Receipt", () => {
+  it("round-trips and checks qh, ph, sub and settlement", async () => {
+    const receiver = await makeReceiver();
+    const wallet = await makeWallet("EdDSA");
+    const jws = await signReceipt(receiptInput(wallet.id), receiver.key);
+    const options = {
+      descriptor: receiver.descriptor,
+      quoteHash: QH,
+      proofHash: PH,
+      walletId: wallet.id,
+      now: NOW,
+    };
+    const settlement = {
+      network: RAIL.network,
+      asset: RAIL.asset.toLowerCase(),
+      amount: "5000",
+      payer: PAYER,
+    };
+    const receipt = await verifyReceipt(jws, { ...options, settlement });
+    expect(receipt.claims).toMatchObject({
+      stipendex: "receipt/0.1",
+      status: "settled",
+      sub: wallet.id,
+    });
+    expect(receipt.header.typ).toBe("stipendex-receipt+jwt");
+    await expect(verifyReceipt(jws, { ...options, quoteHash: PH })).rejects.toThrow(
+      QuoteHashMismatchError,
+    );
+    await expect(verifyReceipt(jws, { ...options, proofHash: QH })).rejects.toThrow(
+      ProofHashMismatchError,
+    );
+    const other = await makeWallet("ES256");
+    await expect(verifyReceipt(jws, { ...options, walletId: other.id })).rejects.toThrow(
+      SubjectMismatchError,
+    );
+    await expect(
+      verifyReceipt(jws, { ...options, settlement: { ...settlement, amount: "5001" } }),
+    ).rejects.toThrow(SettlementMismatchError);
+  });
+
+  it("fails when any character of the token is changed", async () => {
+    const receiver = await makeReceiver();
+    const wallet = await makeWallet("ES256");
+    const jws = await signReceipt(receiptInput(wallet.id), receiver.key);
+    const options = { descriptor: receiver.descriptor, quoteHash: QH, proofHash: PH, now: NOW };
+    for (let i = 0; i < jws.length; i++) {
+      const tampered = jws.slice(0, i) + (jws[i] === "A" ? "B" : "A") + jws.slice(i + 1);
+      await expect(verifyReceipt(tampered, options), `at ${i}`).rejects.toBeInstanceOf(
+        StipendexError,
+      );
+    }
+  });
+
+  it("lets an accepted Receipt omit the transaction, not a settled one", async () => {
+    const receiver = await makeReceiver();
+    const wallet = await makeWallet("EdDSA");
+    const pending = receiptInput(wallet.id);
+    pending.settlement.transaction = "";
+    await expect(signReceipt(pending, receiver.key)).rejects.toThrow(InvalidClaimsError);
+    const jws = await signReceipt({ ...pending, status: "accepted" }, receiver.key);
+    const options = { descriptor: receiver.descriptor, quoteHash: QH, proofHash: PH, now: NOW };
+    await expect(verifyReceipt(jws, options)).resolves.toMatchObject({
+      claims: { status: "accepted" },
+    });
+  });
+
+  it("refuses a Receipt from another issuer or key", async () => {
+    const receiver = await makeReceiver();
+    const stranger = await makeReceiver(ORIGIN, "r2");
+    const wallet = await makeWallet("EdDSA");
+    const options = { descriptor: receiver.descriptor, quoteHash: QH, proofHash: PH, now: NOW };
+    const foreignIss = await signEnvelope(
+      "receipt",
+      { ...receiptInput(wallet.id), iss: "https://evil.example" },
+      receiver.key,
+      receiver.key.key,
+    );
+    await expect(verifyReceipt(foreignIss, options)).rejects.toThrow(IssuerMismatchError);
+    await expect(
+      verifyReceipt(await signReceipt(receiptInput(wallet.id), stranger.key), options),
+    ).rejects.toThrow(KeyNotInDescriptorError);
+  });
+});
