@@ -1,0 +1,71 @@
+import Dexie from "dexie";
+import { afterEach, describe, expect, it } from "vitest";
+import { openWalletDb, type PaymentRecord, type WalletDb } from "./schema";
+
+let db: WalletDb | undefined;
+afterEach(async () => {
+  await db?.delete();
+  db = undefined;
+});
+
+/** Only the indexed fields matter to these tests. */
+function row(id: string, fields: Partial<PaymentRecord>): PaymentRecord {
+  return {
+    id,
+    createdAt: 0,
+    updatedAt: 0,
+    origin: "o",
+    receiver: "r",
+    state: "quoted",
+    ...fields,
+  } as PaymentRecord;
+}
+
+describe("openWalletDb", () => {
+  it("declares payments and budgetSums with the history indexes", async () => {
+    db = openWalletDb(`schema-${crypto.randomUUID()}`);
+    await db.open();
+    expect(db.verno).toBe(1);
+    const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
+    expect(indexes).toEqual(
+      [
+        "createdAt",
+        "updatedAt",
+        "origin",
+        "receiver",
+        "state",
+        "quoteId",
+        "[origin+createdAt]",
+        "[receiver+createdAt]",
+        "[state+createdAt]",
+      ].sort(),
+    );
+    expect(db.payments.schema.idxByName.quoteId?.unique).toBe(true);
+    expect(db.budgetSums.schema.primKey.name).toBe("key");
+  });
+
+  it("keeps quote ids unique where present and allows many rows without one", async () => {
+    db = openWalletDb(`schema-${crypto.randomUUID()}`);
+    await db.payments.add(row("a", { quoteId: "q1" }));
+    await expect(db.payments.add(row("b", { quoteId: "q1" }))).rejects.toBeInstanceOf(
+      Dexie.ConstraintError,
+    );
+    await db.payments.bulkAdd([row("c", {}), row("d", {})]);
+    expect(await db.payments.count()).toBe(3);
+  });
+
+  it("answers history queries by origin and time without a scan of other origins", async () => {
+    db = openWalletDb(`schema-${crypto.randomUUID()}`);
+    await db.payments.bulkAdd([
+      row("1", { origin: "https://a", createdAt: 10 }),
+      row("2", { origin: "https://a", createdAt: 30 }),
+      row("3", { origin: "https://b", createdAt: 20 }),
+      row("4", { origin: "https://a", createdAt: 50 }),
+    ]);
+    const recent = await db.payments
+      .where("[origin+createdAt]")
+      .between(["https://a", 20], ["https://a", Dexie.maxKey])
+      .primaryKeys();
+    expect(recent).toEqual(["2", "4"]);
+  });
+});

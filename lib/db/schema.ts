@@ -1,0 +1,62 @@
+import Dexie, { type EntityTable } from "dexie";
+import type { Address, Caip2, Offer, OfferResource } from "../protocol/offer";
+import type { PaymentState } from "../wallet/payment-state";
+
+/** One payment the wallet was asked to make, whatever became of it. */
+export interface PaymentRecord {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The agent page's origin as the browser reported it. */
+  origin: string;
+  receiver: string;
+  state: PaymentState;
+  /** Stipendex Quote `jti`; unique where present (x402 offers have none). */
+  quoteId?: string;
+  resource: OfferResource;
+  /** The chosen option's amount, atomic units as a decimal string. */
+  amount: string;
+  decimals: number;
+  symbol: string;
+  network: Caip2;
+  asset: Address;
+  payTo: Address;
+  /** The offer as read (the Quote JWS is in `offer.quote.jws`). */
+  offer: Offer;
+  /** Compact JWS of the Confirmation. */
+  confirmation?: string;
+  /** Compact JWS of the Proof, or the x402 payment header value. Only once charged. */
+  proof?: string;
+  /** Compact JWS of the Receipt, or the x402 payment-response header value. */
+  receipt?: string;
+  /** Why it was declined, refused, failed or expired. */
+  reason?: string;
+  /** Set in the transaction that charged the budget; the sums it was added to. */
+  charge?: { currency: string; micro: string; sumKeys: string[]; chargedAt: number };
+}
+
+/** A running total per scope and period, e.g. key "global:USD:day:2026-11-30" (see wallet/limits.ts). */
+export interface BudgetSum {
+  key: string;
+  /** Micro units (6 decimals) as a decimal string. */
+  amount: string;
+  updatedAt: number;
+}
+
+export type WalletDb = Dexie & {
+  payments: EntityTable<PaymentRecord, "id">;
+  budgetSums: EntityTable<BudgetSum, "key">;
+};
+
+export const WALLET_DB_NAME = "stipendex-wallet";
+
+/** The one schema. Add a version (with an upgrade) here, never edit a shipped one. */
+export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
+  const db = new Dexie(name) as WalletDb;
+  db.version(1).stores({
+    payments:
+      "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt]",
+    budgetSums: "key",
+  });
+  return db;
+}

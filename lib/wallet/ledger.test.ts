@@ -1,0 +1,404 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openWalletDb, type WalletDb } from "../db/schema";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { readAllSums, recount } from "./budget-sums";
+import {
+  BudgetExhaustedError,
+  ChargeNotAllowedError,
+  DuplicateQuoteError,
+  InvalidTransitionError,
+  PaymentNotFoundError,
+  QuoteAlreadyPaidError,
+} from "./errors";
+import { advancePayment, chargeAndSign, recordQuote } from "./ledger";
+import type { BudgetPeriod } from "./periods";
+import type { PolicySettings } from "./policy-settings";
+
+const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+const AGENT = "https://agent.example";
+const NOW = Date.parse("2026-11-30T12:00:00Z");
+
+let db: WalletDb | undefined;
+let dbCount = 0;
+function freshDb(): WalletDb {
+  dbCount += 1;
+  db = openWalletDb(`ledger-test-${dbCount}-${crypto.randomUUID()}`);
+  return db;
+}
+afterEach(async () => {
+  await db?.delete();
+  db = undefined;
+});
+
+function option(amount: bigint): PaymentOption {
+  return {
+    scheme: "exact",
+    network: "eip155:8453",
+    chainId: 8453,
+    asset: USDC,
+    amount,
+    decimals: 6,
+    symbol: "USDC",
+    payTo: PAY_TO,
+    maxTimeoutSeconds: 60,
+    eip712: { name: "USD Coin", version: "2" },
+    raw: {},
+  };
+}
+
+function offer(amount: bigint, quoteId?: string): Offer {
+  return {
+    protocol: quoteId === undefined ? "x402-v2" : "stipendex",
+    transport: "http",
+    receiver: "https://api.example",
+    resource: { kind: "http", method: "GET", url: "https://api.example/search?q=x" },
+    description: "One search",
+    options: [option(amount)],
+    ...(quoteId === undefined
+      ? {}
+      : {
+          quote: {
+            jws: `jws-${quoteId}`,
+            id: quoteId,
+            hash: `h-${quoteId}`,
+            issuedAt: 0,
+            expiresAt: 0,
+          },
+        }),
+  };
+}
+
+function settings(budget: { amount: bigint; period: BudgetPeriod }, caps = {}): PolicySettings {
+  return {
+    globalCaps: { USD: caps },
+    origins: {
+      [AGENT]: { currency: "USD", ...budget, autoApproveUpTo: 10_000n, perCallMax: 1_000_000n },
+    },
+    receivers: { allow: [], deny: [] },
+    networks: ["eip155:8453"],
+    assets: [{ network: "eip155:8453", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
+  };
+}
+
+/** A payment recorded as "quoted". */
+function quoted(wdb: WalletDb, amount = 1n, quoteId?: string, origin = AGENT, at = NOW) {
+  return recordQuote(
+    wdb,
+    {
+      origin,
+      receiver: "https://api.example",
+      offer: offer(amount, quoteId),
+      option: option(amount),
+    },
+    at,
+  );
+}
+
+async function approved(wdb: WalletDb, amount: bigint, quoteId?: string, origin = AGENT, at = NOW) {
+  const payment = await quoted(wdb, amount, quoteId, origin, at);
+  return advancePayment(wdb, payment.id, { state: "approved", confirmation: "conf-jws" }, at);
+}
+
+describe("recordQuote", () => {
+  it("stores the chosen option's amount as a string of atomic units, state quoted", async () => {
+    const wdb = freshDb();
+    const payment = await quoted(wdb, 5000n, "q1");
+    expect(await wdb.payments.get(payment.id)).toMatchObject({
+      state: "quoted",
+      quoteId: "q1",
+      amount: "5000",
+      decimals: 6,
+      symbol: "USDC",
+      network: "eip155:8453",
+      asset: USDC,
+      payTo: PAY_TO,
+      createdAt: NOW,
+      origin: AGENT,
+    });
+  });
+
+  it("refuses a quote id it has seen, and accepts any number of quote-less x402 offers", async () => {
+    const wdb = freshDb();
+    const input = { origin: AGENT, receiver: "r", offer: offer(1n, "q1"), option: option(1n) };
+    await recordQuote(wdb, input);
+    await expect(recordQuote(wdb, input)).rejects.toThrow(DuplicateQuoteError);
+    await expect(recordQuote(wdb, input)).rejects.toThrow("quote q1 was already recorded");
+    const x402 = { ...input, offer: offer(1n) };
+    await recordQuote(wdb, x402);
+    await recordQuote(wdb, x402);
+    expect(await wdb.payments.count()).toBe(3);
+  });
+});
+
+describe("advancePayment", () => {
+  it("records declines with their reason and confirmation", async () => {
+    const wdb = freshDb();
+    const p = await quoted(wdb);
+    const declined = await advancePayment(wdb, p.id, {
+      state: "declined",
+      reason: "the person said no",
+      confirmation: "c",
+    });
+    expect(await wdb.payments.get(p.id)).toEqual(declined);
+    expect(declined).toMatchObject({
+      state: "declined",
+      reason: "the person said no",
+      confirmation: "c",
+    });
+  });
+
+  it("throws InvalidTransitionError on a forbidden move and leaves the record as it was", async () => {
+    const wdb = freshDb();
+    const p = await quoted(wdb);
+    await expect(advancePayment(wdb, p.id, { state: "settled", receipt: "r" })).rejects.toThrow(
+      InvalidTransitionError,
+    );
+    expect((await wdb.payments.get(p.id))?.state).toBe("quoted");
+  });
+
+  it("throws PaymentNotFoundError for an unknown id", async () => {
+    await expect(advancePayment(freshDb(), "nope", { state: "approved" })).rejects.toThrow(
+      PaymentNotFoundError,
+    );
+  });
+
+  it("settles a signed payment with its receipt", async () => {
+    const wdb = freshDb();
+    const p = await approved(wdb, 5000n, "q1");
+    await chargeAndSign(wdb, {
+      paymentId: p.id,
+      settings: settings({ amount: 10n ** 9n, period: "day" }),
+      sign: async () => "proof",
+      now: NOW,
+    });
+    const settled = await advancePayment(wdb, p.id, { state: "settled", receipt: "receipt-jws" });
+    expect(settled).toMatchObject({ state: "settled", receipt: "receipt-jws", proof: "proof" });
+  });
+});
+
+describe("chargeAndSign", () => {
+  it("signs, stores the proof and adds the amount to every running sum", async () => {
+    const wdb = freshDb();
+    const p = await approved(wdb, 250_000n, "q1");
+    const signed = await chargeAndSign(wdb, {
+      paymentId: p.id,
+      settings: settings({ amount: 1_000_000n, period: "week" }),
+      sign: async () => "proof-jws",
+      now: NOW,
+    });
+    expect(signed).toMatchObject({ state: "signed", proof: "proof-jws", confirmation: "conf-jws" });
+    expect(await readAllSums(wdb)).toEqual(
+      new Map([
+        ["global:USD:day:2026-11-30", 250_000n],
+        ["global:USD:month:2026-11", 250_000n],
+        [`origin:${AGENT}:USD:day:2026-11-30`, 250_000n],
+        [`origin:${AGENT}:USD:week:2026-11-30`, 250_000n],
+        [`origin:${AGENT}:USD:month:2026-11`, 250_000n],
+        [`origin:${AGENT}:USD:none:all`, 250_000n],
+      ]),
+    );
+  });
+
+  it("refuses to charge a payment twice (one quote, one payment)", async () => {
+    const wdb = freshDb();
+    const p = await approved(wdb, 1000n, "q1");
+    const request = {
+      paymentId: p.id,
+      settings: settings({ amount: 10n ** 9n, period: "day" }),
+      sign: async () => "proof",
+      now: NOW,
+    };
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4, 5].map(() => chargeAndSign(wdb, request)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(QuoteAlreadyPaidError);
+    }
+    expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(1000n);
+  });
+
+  it("only charges approved payments", async () => {
+    const wdb = freshDb();
+    const p = await quoted(wdb);
+    await expect(
+      chargeAndSign(wdb, {
+        paymentId: p.id,
+        settings: settings({ amount: 10n, period: "day" }),
+        sign: async () => "x",
+      }),
+    ).rejects.toThrow(InvalidTransitionError);
+    expect(await wdb.budgetSums.count()).toBe(0);
+  });
+
+  it("re-checks caps inside the transaction and records the refusal without the signature", async () => {
+    const wdb = freshDb();
+    const p = await approved(wdb, 2_000_000n, "q1");
+    const failure = chargeAndSign(wdb, {
+      paymentId: p.id,
+      settings: settings({ amount: 1_000_000n, period: "day" }),
+      sign: async () => "SECRET-PROOF",
+      now: NOW,
+    });
+    await expect(failure).rejects.toThrow(BudgetExhaustedError);
+    await expect(failure).rejects.toThrow(
+      /^budget exhausted: origin:https:\/\/agent.example:USD:day/,
+    );
+    const stored = await wdb.payments.get(p.id);
+    expect(stored?.state).toBe("refused");
+    expect(stored?.reason).toMatch(/^budget exhausted/);
+    const everything = JSON.stringify(await wdb.payments.toArray(), (_key, value) =>
+      typeof value === "bigint" ? value.toString() : value,
+    );
+    expect(everything).toContain("budget exhausted");
+    expect(everything).not.toContain("SECRET-PROOF");
+    expect(await wdb.budgetSums.count()).toBe(0);
+  });
+
+  it("refuses when the asset is no longer allowed at charge time", async () => {
+    const wdb = freshDb();
+    const p = await approved(wdb, 1000n);
+    const s = { ...settings({ amount: 10n ** 9n, period: "day" }), assets: [] };
+    await expect(
+      chargeAndSign(wdb, { paymentId: p.id, settings: s, sign: async () => "x", now: NOW }),
+    ).rejects.toThrow(ChargeNotAllowedError);
+    expect((await wdb.payments.get(p.id))?.state).toBe("refused");
+  });
+
+  it("RACE: 100 concurrent charges against a budget for exactly 10 sign exactly 10", async () => {
+    const wdb = freshDb();
+    const price = 50_000n;
+    const s = settings(
+      { amount: price * 10n, period: "day" },
+      { day: 10n ** 12n, month: 10n ** 12n },
+    );
+    const payments = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => approved(wdb, price, `q${i}`)),
+    );
+    const results = await Promise.allSettled(
+      payments.map((p, i) =>
+        chargeAndSign(wdb, {
+          paymentId: p.id,
+          settings: s,
+          sign: async () => `proof-${i}`,
+          now: NOW,
+        }),
+      ),
+    );
+    const signed = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(signed).toHaveLength(10);
+    expect(refused).toHaveLength(90);
+    for (const r of refused) {
+      expect(r.reason).toBeInstanceOf(BudgetExhaustedError);
+      expect(String(r.reason.message)).toContain("budget exhausted");
+    }
+    expect(await wdb.payments.where("state").equals("signed").count()).toBe(10);
+    const refusedRows = await wdb.payments.where("state").equals("refused").toArray();
+    expect(refusedRows).toHaveLength(90);
+    for (const row of refusedRows) {
+      expect(row.reason).toContain("budget exhausted");
+      expect(row.proof).toBeUndefined();
+      expect(row.charge).toBeUndefined();
+    }
+    const sums = await readAllSums(wdb);
+    expect(sums.get(`origin:${AGENT}:USD:day:2026-11-30`)).toBe(price * 10n);
+    expect(sums.get("global:USD:day:2026-11-30")).toBe(price * 10n);
+    expect(sums).toEqual(await recount(wdb));
+  });
+});
+
+/** mulberry32: a small seeded PRNG so a failing run can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("running sums vs recount", () => {
+  it("stay equal over 1,000 random operations across day, week and month boundaries", async () => {
+    const wdb = freshDb();
+    const random = seeded(20261130);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const origins = [AGENT, "https://b.example", "https://c.example"];
+    const s: PolicySettings = {
+      ...settings({ amount: 3_000_000n, period: "week" }, { day: 5_000_000n, month: 60_000_000n }),
+    };
+    s.origins["https://b.example"] = {
+      currency: "USD",
+      amount: 1_500_000n,
+      period: "day",
+      autoApproveUpTo: 0n,
+      perCallMax: 10n ** 9n,
+    };
+    s.origins["https://c.example"] = {
+      currency: "USD",
+      amount: 20_000_000n,
+      period: "month",
+      autoApproveUpTo: 0n,
+      perCallMax: 10n ** 9n,
+    };
+    let now = Date.parse("2026-01-26T00:00:00Z");
+    const signedIds: string[] = [];
+    const counts = { signed: 0, refused: 0, declined: 0, settled: 0, rejectedMoves: 0 };
+
+    for (let op = 0; op < 1000; op++) {
+      now += Math.floor(random() * 4 * 3_600_000);
+      const roll = random();
+      if (roll < 0.6) {
+        const p = await approved(
+          wdb,
+          BigInt(1 + Math.floor(random() * 400_000)),
+          `q${op}`,
+          pick(origins),
+          now,
+        );
+        try {
+          await chargeAndSign(wdb, {
+            paymentId: p.id,
+            settings: s,
+            sign: async () => `proof${op}`,
+            now,
+          });
+          signedIds.push(p.id);
+          counts.signed += 1;
+        } catch (error) {
+          expect(error).toBeInstanceOf(BudgetExhaustedError);
+          counts.refused += 1;
+        }
+      } else if (roll < 0.7) {
+        const p = await quoted(wdb, 1n, undefined, pick(origins), now);
+        await advancePayment(wdb, p.id, { state: "declined", reason: "no" }, now);
+        counts.declined += 1;
+      } else if (signedIds.length > 0) {
+        const id = pick(signedIds);
+        const update = pick([
+          { state: "settled", receipt: "r" },
+          { state: "failed", reason: "settlement reverted" },
+          { state: "expired", reason: "validBefore passed" },
+        ] as const);
+        try {
+          await advancePayment(wdb, id, update, now);
+          counts.settled += 1;
+        } catch (error) {
+          expect(error).toBeInstanceOf(InvalidTransitionError);
+          counts.rejectedMoves += 1;
+        }
+      }
+    }
+    // The run must have exercised every path, or it proves little.
+    expect(counts.signed).toBeGreaterThan(100);
+    expect(counts.refused).toBeGreaterThan(20);
+    expect(counts.settled).toBeGreaterThan(20);
+    expect(counts.rejectedMoves).toBeGreaterThan(5);
+    const running = await readAllSums(wdb);
+    expect(running.size).toBeGreaterThan(50);
+    expect(running).toEqual(await recount(wdb));
+  });
+});

@@ -1,0 +1,188 @@
+import Dexie from "dexie";
+import type { PaymentRecord, WalletDb } from "../db/schema";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { readSums } from "./budget-sums";
+import {
+  BudgetExhaustedError,
+  ChargeNotAllowedError,
+  DuplicateQuoteError,
+  PaymentNotFoundError,
+  QuoteAlreadyPaidError,
+} from "./errors";
+import {
+  budgetExhaustedReason,
+  capLimits,
+  exceededCap,
+  resolveCharge,
+  sumKeysToCharge,
+} from "./limits";
+import { assertTransition } from "./payment-state";
+import type { PolicySettings } from "./policy-settings";
+
+/**
+ * The payment history and the budget charge. A payment is charged when it is signed
+ * (a signed EIP-3009 authorization can be settled until validBefore), in the same
+ * Dexie transaction that re-checks every cap against the running sums, so
+ * concurrent 402s can never overspend. Charges are not given back when a payment
+ * later fails or expires: whether an authorization was settled is not always known.
+ */
+
+export interface NewPayment {
+  origin: string;
+  receiver: string;
+  offer: Offer;
+  /** The option the wallet chose to pay with. */
+  option: PaymentOption;
+}
+
+/** Records an offer as "quoted". A Stipendex quote id seen before is refused. */
+export async function recordQuote(
+  db: WalletDb,
+  input: NewPayment,
+  now: number = Date.now(),
+): Promise<PaymentRecord> {
+  const { option, offer } = input;
+  const record: PaymentRecord = {
+    id: globalThis.crypto.randomUUID(),
+    createdAt: now,
+    updatedAt: now,
+    origin: input.origin,
+    receiver: input.receiver,
+    state: "quoted",
+    ...(offer.quote === undefined ? {} : { quoteId: offer.quote.id }),
+    resource: offer.resource,
+    amount: option.amount.toString(),
+    decimals: option.decimals,
+    symbol: option.symbol,
+    network: option.network,
+    asset: option.asset,
+    payTo: option.payTo,
+    offer,
+  };
+  try {
+    await db.payments.add(record);
+  } catch (error) {
+    if (error instanceof Dexie.ConstraintError && record.quoteId !== undefined) {
+      throw new DuplicateQuoteError(record.quoteId, { cause: error });
+    }
+    throw error;
+  }
+  return record;
+}
+
+/** Every move but "signed", which only `chargeAndSign` makes. */
+export type PaymentUpdate =
+  | { state: "approved"; confirmation?: string }
+  | { state: "declined"; reason: string; confirmation?: string }
+  | { state: "refused"; reason: string }
+  | { state: "settled"; receipt: string }
+  | { state: "failed"; reason: string; receipt?: string }
+  | { state: "expired"; reason: string };
+
+export async function advancePayment(
+  db: WalletDb,
+  id: string,
+  update: PaymentUpdate,
+  now: number = Date.now(),
+): Promise<PaymentRecord> {
+  return db.transaction("rw", db.payments, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw new PaymentNotFoundError(id);
+    assertTransition(id, payment.state, update.state);
+    const updated: PaymentRecord = { ...payment, ...update, updatedAt: now };
+    await db.payments.put(updated);
+    return updated;
+  });
+}
+
+export interface ChargeRequest {
+  paymentId: string;
+  settings: PolicySettings;
+  /**
+   * Produces the Proof (or x402 payload). Awaited before the transaction opens,
+   * because a Dexie transaction commits as soon as it awaits anything else.
+   */
+  sign: () => Promise<string>;
+  now?: number;
+}
+
+type ChargeOutcome = { payment: PaymentRecord } | { error: Error };
+
+/**
+ * The atomic step: in one rw transaction over payments and budgetSums, refuse a
+ * payment already charged, re-check every cap, add the amount to every running sum
+ * and store the payment as "signed" with its proof. On a refusal the payment is
+ * stored as "refused" with the reason, the signature is dropped, and the error thrown.
+ */
+export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promise<PaymentRecord> {
+  const { paymentId: id, settings } = request;
+  const now = request.now ?? Date.now();
+  const proof = await request.sign();
+  const outcome = await db.transaction(
+    "rw",
+    db.payments,
+    db.budgetSums,
+    async (): Promise<ChargeOutcome> => {
+      const payment = await db.payments.get(id);
+      if (payment === undefined) throw new PaymentNotFoundError(id);
+      if (payment.charge !== undefined) {
+        throw new QuoteAlreadyPaidError(id, payment.quoteId, payment.state);
+      }
+      assertTransition(id, payment.state, "signed");
+
+      const refuse = async (error: Error): Promise<ChargeOutcome> => {
+        await db.payments.put({
+          ...payment,
+          state: "refused",
+          reason: error.message,
+          updatedAt: now,
+        });
+        return { error };
+      };
+      const charge = resolveCharge(settings, {
+        network: payment.network,
+        asset: payment.asset,
+        amount: BigInt(payment.amount),
+        decimals: payment.decimals,
+      });
+      if (!charge.ok) return refuse(new ChargeNotAllowedError(id, charge.rule, charge.reason));
+
+      const keys = sumKeysToCharge(payment.origin, charge.currency, now);
+      const spent = await readSums(db, keys);
+      const overrun = exceededCap(
+        capLimits(settings, payment.origin, charge.currency, now),
+        spent,
+        charge.micro,
+      );
+      if (overrun !== undefined) {
+        return refuse(
+          new BudgetExhaustedError(id, budgetExhaustedReason(overrun, spent, charge.micro)),
+        );
+      }
+
+      await db.budgetSums.bulkPut(
+        keys.map((key) => ({
+          key,
+          amount: ((spent.get(key) ?? 0n) + charge.micro).toString(),
+          updatedAt: now,
+        })),
+      );
+      const signed: PaymentRecord = {
+        ...payment,
+        state: "signed",
+        proof,
+        charge: {
+          currency: charge.currency,
+          micro: charge.micro.toString(),
+          sumKeys: keys,
+          chargedAt: now,
+        },
+        updatedAt: now,
+      };
+      await db.payments.put(signed);
+      return { payment: signed };
+    },
+  );
+  if ("error" in outcome) throw outcome.error;
+  return outcome.payment;
+}

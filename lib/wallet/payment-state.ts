@@ -1,0 +1,36 @@
+import { InvalidTransitionError } from "./errors";
+
+export type PaymentState =
+  | "quoted"
+  | "approved"
+  | "declined"
+  | "refused"
+  | "signed"
+  | "settled"
+  | "failed"
+  | "expired";
+
+/**
+ * quoted → approved | declined → signed → settled | failed | expired.
+ * Also: a quote or approval may be refused (policy or the ledger's cap re-check) or
+ * expire while a person is still deciding. declined, refused, settled, failed and
+ * expired are final.
+ */
+const NEXT: Record<PaymentState, readonly PaymentState[]> = {
+  quoted: ["approved", "declined", "refused", "expired"],
+  approved: ["signed", "refused", "expired"],
+  signed: ["settled", "failed", "expired"],
+  declined: [],
+  refused: [],
+  settled: [],
+  failed: [],
+  expired: [],
+};
+
+export function canTransition(from: PaymentState, to: PaymentState): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function assertTransition(id: string, from: PaymentState, to: PaymentState): void {
+  if (!canTransition(from, to)) throw new InvalidTransitionError(id, from, to);
+}
