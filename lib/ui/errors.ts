@@ -38,3 +38,14 @@ export class InvalidJwkInputError extends StipendexError {
     );
   }
 }
+
+/** Token decimals that are not a whole number a token can have. */
+export class InvalidDecimalsInputError extends StipendexError {
+  override name = "InvalidDecimalsInputError";
+  constructor(asset: string, value: string) {
+    super(
+      "invalid-decimals-input",
+      `decimals of ${asset} must be a whole number 0–36, got "${value}"`,
+    );
+  }
+}

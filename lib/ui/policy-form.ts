@@ -1,0 +1,144 @@
+import type { OriginBudgetView, PolicyView } from "../messages";
+import { InvalidDecimalsInputError, InvalidJwkInputError, MissingFieldError } from "./errors";
+import { inputToMicro, microToInput } from "./money";
+
+/** Money fields hold what the person types ("1.25"); "" means "no cap". */
+export interface CapRow {
+  currency: string;
+  day: string;
+  month: string;
+}
+
+export interface OriginRow {
+  origin: string;
+  currency: string;
+  amount: string;
+  period: OriginBudgetView["period"];
+  autoApproveUpTo: string;
+  perCallMax: string;
+}
+
+export interface AssetRow {
+  network: string;
+  asset: string;
+  decimals: string;
+  symbol: string;
+  currency: string;
+}
+
+export interface RegistryRow {
+  name: string;
+  url: string;
+  /** The registry's public key as JSON text. */
+  jwk: string;
+}
+
+/** The settings form: the policy with every value as editable text. */
+export interface PolicyForm {
+  caps: CapRow[];
+  origins: OriginRow[];
+  /** One receiver id (or network id) per line. */
+  allow: string;
+  deny: string;
+  networks: string;
+  assets: AssetRow[];
+  registries: RegistryRow[];
+}
+
+const optionalInput = (micro: string | undefined) =>
+  micro === undefined ? "" : microToInput(micro);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+export function toPolicyForm(policy: PolicyView): PolicyForm {
+  return {
+    caps: Object.entries(policy.globalCaps).map(([currency, cap]) => ({
+      currency,
+      day: optionalInput(cap.day),
+      month: optionalInput(cap.month),
+    })),
+    origins: Object.entries(policy.origins).map(([origin, budget]) => ({
+      origin,
+      currency: budget.currency,
+      amount: microToInput(budget.amount),
+      period: budget.period,
+      autoApproveUpTo: microToInput(budget.autoApproveUpTo),
+      perCallMax: microToInput(budget.perCallMax),
+    })),
+    allow: policy.receivers.allow.join("\n"),
+    deny: policy.receivers.deny.join("\n"),
+    networks: policy.networks.join("\n"),
+    assets: policy.assets.map((asset) => ({ ...asset, decimals: String(asset.decimals) })),
+    registries: policy.trustedRegistries.map((registry) => ({
+      name: registry.name,
+      url: registry.url,
+      jwk: JSON.stringify(registry.jwk),
+    })),
+  };
+}
+
+function required(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new MissingFieldError(field);
+  return trimmed;
+}
+
+function parseJwk(row: RegistryRow): unknown {
+  try {
+    const jwk: unknown = JSON.parse(row.jwk);
+    if (jwk !== null && typeof jwk === "object" && !Array.isArray(jwk)) return jwk;
+  } catch {
+    // Reported below with the registry's name.
+  }
+  throw new InvalidJwkInputError(row.name, row.jwk);
+}
+
+/** The PolicyView for the form; throws a named error naming the first bad field. */
+export function fromPolicyForm(form: PolicyForm): PolicyView {
+  const globalCaps: PolicyView["globalCaps"] = {};
+  for (const row of form.caps) {
+    const currency = required(row.currency, "Cap currency");
+    const cap: { day?: string; month?: string } = {};
+    if (row.day.trim()) cap.day = inputToMicro(row.day, `Daily cap (${currency})`);
+    if (row.month.trim()) cap.month = inputToMicro(row.month, `Monthly cap (${currency})`);
+    globalCaps[currency] = cap;
+  }
+  const origins: PolicyView["origins"] = {};
+  for (const row of form.origins) {
+    const origin = required(row.origin, "Site origin");
+    origins[origin] = {
+      currency: required(row.currency, `Currency for ${origin}`),
+      amount: inputToMicro(row.amount, `Budget for ${origin}`),
+      period: row.period,
+      autoApproveUpTo: inputToMicro(row.autoApproveUpTo || "0", `Auto-approve for ${origin}`),
+      perCallMax: inputToMicro(row.perCallMax, `Per-call maximum for ${origin}`),
+    };
+  }
+  return {
+    globalCaps,
+    origins,
+    receivers: { allow: lines(form.allow), deny: lines(form.deny) },
+    networks: lines(form.networks),
+    assets: form.assets.map((row) => {
+      const decimals = Number(required(row.decimals, "Asset decimals"));
+      if (!/^\d{1,2}$/.test(row.decimals.trim()) || decimals > 36) {
+        throw new InvalidDecimalsInputError(row.asset, row.decimals);
+      }
+      return {
+        network: required(row.network, "Asset network"),
+        asset: required(row.asset, "Asset address"),
+        decimals,
+        symbol: required(row.symbol, "Asset symbol"),
+        currency: required(row.currency, "Asset currency"),
+      };
+    }),
+    trustedRegistries: form.registries.map((row) => ({
+      name: required(row.name, "Registry name"),
+      url: required(row.url, "Registry URL"),
+      jwk: parseJwk(row),
+    })),
+  };
+}
