@@ -7,7 +7,7 @@ import {
   TO_RELAY,
   type WireError,
 } from "../messages";
-import { randomId } from "./random-id";
+import { randomId } from "../random-id";
 
 /** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
 export class ProviderRpcError extends Error {

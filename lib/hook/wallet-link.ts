@@ -7,7 +7,7 @@ import type {
   ReceiptParams,
 } from "../messages";
 import type { Requester } from "./bridge";
-import { randomId } from "./random-id";
+import { randomId } from "../random-id";
 
 /** What the fetch hook needs from the wallet; the provider's bridge implements it. */
 export interface WalletLink {
