@@ -1,5 +1,4 @@
 import {
-  type Account,
   type Address,
   type Chain,
   createPublicClient,
@@ -8,9 +7,9 @@ import {
   defineChain,
   http,
   type PublicClient,
+  publicActions,
   type TestClient,
   type Transport,
-  type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { startAnvil } from "./anvil";
@@ -61,7 +60,8 @@ export interface LocalChain {
   accounts: DevAccounts;
   publicClient: PublicClient<Transport, Chain>;
   testClient: TestClient<"anvil", Transport, Chain>;
-  walletClient(account: DevAccount): WalletClient<Transport, Chain, Account>;
+  /** A wallet client that also has the public actions (what x402 facilitators call a signer). */
+  walletClient(account: DevAccount): LocalWalletClient;
   balanceOf(address: Address): Promise<bigint>;
   stop(): Promise<void>;
 }
@@ -85,8 +85,20 @@ const DEFAULT_FUND = 1_000_000_000n;
 // anvil mines on every transaction; poll receipts quickly instead of viem's 4 s default.
 const POLLING_MS = 50;
 
+export type LocalWalletClient = ReturnType<typeof createLocalWalletClient>;
+
+function createLocalWalletClient(account: DevAccount, chain: Chain, transport: Transport) {
+  return createWalletClient({
+    account: privateKeyToAccount(account.privateKey),
+    chain,
+    transport,
+    pollingInterval: POLLING_MS,
+  }).extend(publicActions);
+}
+
 /** Starts anvil, puts an EIP-3009 token on it, and funds the payer accounts with it. */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
+  const accounts = devAccounts(options.payers);
   const [anvilResult, artifactResult] = await Promise.allSettled([
     startAnvil({ port: options.port, chainId: options.chainId }),
     compileContract(TOKEN_SOURCE_PATH, "EIP3009Token"),
@@ -95,7 +107,6 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const anvil = anvilResult.value;
   try {
     if (artifactResult.status === "rejected") throw artifactResult.reason;
-    const accounts = devAccounts(options.payers);
     const chain = defineChain({
       id: anvil.chainId,
       name: `anvil ${anvil.chainId}`,
@@ -111,12 +122,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       pollingInterval: POLLING_MS,
     });
     const walletClient = (account: DevAccount) =>
-      createWalletClient({
-        account: privateKeyToAccount(account.privateKey),
-        chain,
-        transport,
-        pollingInterval: POLLING_MS,
-      });
+      createLocalWalletClient(account, chain, transport);
 
     const tokenOptions = { ...DEFAULT_TOKEN, ...options.token };
     const fund = options.fund ?? DEFAULT_FUND;
