@@ -40,4 +40,15 @@ describe("deriveVaultKey", () => {
       "0x55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc",
     );
   });
+
+  it("derives the same key from canonically equal passwords (NFKC)", async () => {
+    const params = newKdfParams();
+    const fast = { ...params, iterations: 1 };
+    const raw = async (password: string) =>
+      bytesToHex(
+        new Uint8Array(await crypto.subtle.exportKey("raw", await deriveVaultKey(password, fast))),
+      );
+    expect(await raw("caf\u00e9 \ufb01le")).toBe(await raw("cafe\u0301 file"));
+    expect(await raw("cafe")).not.toBe(await raw("caf\u00e9"));
+  });
 });

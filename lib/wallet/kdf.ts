@@ -29,7 +29,8 @@ export async function deriveVaultKey(password: string, params: KdfParams): Promi
   const subtle = globalThis.crypto.subtle;
   const material = await subtle.importKey(
     "raw",
-    new TextEncoder().encode(password),
+    // NFKC: the same password typed on another keyboard or OS must give the same key.
+    new TextEncoder().encode(password.normalize("NFKC")),
     "PBKDF2",
     false,
     ["deriveKey"],

@@ -3,7 +3,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { z } from "zod";
 import { SessionKeyMismatchError, VaultCorruptError, WrongPasswordError } from "./errors";
 import { parseEvmPrivateKey } from "./evm-key";
-import { deriveVaultKey, MIN_PBKDF2_ITERATIONS, newKdfParams } from "./kdf";
+import { deriveVaultKey, type KdfParams, MIN_PBKDF2_ITERATIONS, newKdfParams } from "./kdf";
 import { generateSigningJwk, loadSigningKey, type WalletSigningKey } from "./signing-key";
 import { openSecrets, sealSecrets, type VaultRecord, type VaultSecrets } from "./vault";
 
@@ -34,10 +34,9 @@ export interface CreateVaultOptions {
 async function seal(
   password: string,
   secrets: VaultSecrets,
-  iterations: number,
+  kdf: KdfParams,
   walletId: string,
 ): Promise<VaultRecord> {
-  const kdf = newKdfParams(iterations);
   const key = await deriveVaultKey(password, kdf);
   return {
     stipendexVault: 1,
@@ -53,13 +52,12 @@ export async function createVault(
   password: string,
   options: CreateVaultOptions = {},
 ): Promise<VaultRecord> {
-  const iterations = options.iterations ?? MIN_PBKDF2_ITERATIONS;
-  newKdfParams(iterations); // refuse weak params before spending time on key generation
+  const kdf = newKdfParams(options.iterations);
   const evmPrivateKey =
     options.importKey === undefined ? generatePrivateKey() : parseEvmPrivateKey(options.importKey);
   const signingJwk = await generateSigningJwk();
   const { walletId } = await loadSigningKey(signingJwk);
-  return seal(password, { evmPrivateKey, signingKey: signingJwk }, iterations, walletId);
+  return seal(password, { evmPrivateKey, signingKey: signingJwk }, kdf, walletId);
 }
 
 async function exportSessionKey(key: CryptoKey, vault: VaultRecord): Promise<SessionKey> {
@@ -128,8 +126,10 @@ export async function changePassword(
   options: { iterations?: number } = {},
 ): Promise<VaultRecord> {
   const secrets = await openSecrets(await deriveVaultKey(oldPassword, vault.kdf), vault);
-  const iterations = options.iterations ?? Math.max(vault.kdf.iterations, MIN_PBKDF2_ITERATIONS);
-  return seal(newPassword, secrets, iterations, vault.walletId);
+  const kdf = newKdfParams(
+    options.iterations ?? Math.max(vault.kdf.iterations, MIN_PBKDF2_ITERATIONS),
+  );
+  return seal(newPassword, secrets, kdf, vault.walletId);
 }
 
 /** The EVM private key, for backup. Asks for the password again even when unlocked. */
