@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
+import type { DecideParams, PendingApproval } from "../messages";
+import { createApprovalStore } from "./approval-store";
+import { installFakeBackground } from "./fake-background";
+import { APPROVAL } from "./fixtures";
+
+describe("approval store", () => {
+  let queue: PendingApproval[];
+  let decided: DecideParams[];
+  beforeEach(() => {
+    fakeBrowser.reset();
+    decided = [];
+    queue = [
+      { ...APPROVAL, id: "a", needsUnlock: true },
+      { ...APPROVAL, id: "b", needsUnlock: true },
+    ];
+    installFakeBackground({
+      ui_listPending: () => queue,
+      ui_unlock: ({ password }) => {
+        if (password !== "pw-123456") throw new Error("wrong password");
+        queue = queue.map((a) => ({ ...a, needsUnlock: false }));
+        return { hasWallet: true, locked: false, autoLockMinutes: 15 };
+      },
+      ui_decide: (params) => {
+        decided.push(params);
+        queue = queue.filter((a) => a.id !== params.approvalId);
+        return null;
+      },
+    });
+  });
+
+  it("unlocks, then decides the approval on screen and moves to the next", async () => {
+    const store = createApprovalStore();
+    await store.getState().refresh();
+    expect(store.getState().approvals.map((a) => a.id)).toEqual(["a", "b"]);
+    await store.getState().unlock("bad");
+    expect(store.getState().error).toBe("wrong password");
+    await store.getState().unlock("pw-123456");
+    expect(store.getState().approvals[0]?.needsUnlock).toBe(false);
+    await store.getState().decide("approve", "1000000");
+    expect(decided).toEqual([
+      { approvalId: "a", decision: "approve", alwaysAllowPerDay: "1000000" },
+    ]);
+    expect(store.getState().approvals.map((a) => a.id)).toEqual(["b"]);
+    await store.getState().decide("decline");
+    expect(decided[1]).toEqual({ approvalId: "b", decision: "decline" });
+    expect(store.getState().approvals).toEqual([]);
+  });
+
+  it("keeps showing the same approval when the queue grows in front of it", async () => {
+    const store = createApprovalStore();
+    await store.getState().refresh();
+    store.getState().select(1);
+    store.getState().select(5);
+    expect(store.getState().index).toBe(1);
+    queue = [{ ...APPROVAL, id: "new" }, ...queue];
+    await store.getState().refresh();
+    expect(store.getState().approvals[store.getState().index]?.id).toBe("b");
+  });
+
+  it("lists once when polled again before the answer came", async () => {
+    const store = createApprovalStore();
+    const first = store.getState().refresh();
+    const second = store.getState().refresh();
+    expect(second).toBe(first);
+    await first;
+    expect(store.getState().loaded).toBe(true);
+  });
+});

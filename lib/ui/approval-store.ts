@@ -1,0 +1,70 @@
+import { createStore } from "zustand/vanilla";
+import type { DecideParams, PendingApproval } from "../messages";
+import { callWallet } from "./client";
+import { errorText } from "./error-text";
+
+export interface ApprovalStore {
+  approvals: PendingApproval[];
+  /** Position of the approval on screen in `approvals`. */
+  index: number;
+  loaded: boolean;
+  busy: boolean;
+  error?: string;
+  refresh(): Promise<void>;
+  select(index: number): void;
+  unlock(password: string): Promise<void>;
+  decide(decision: DecideParams["decision"], alwaysAllowPerDay?: string): Promise<void>;
+}
+
+/** The confirmation window's queue of approvals waiting for the person. */
+export function createApprovalStore() {
+  let inFlight: Promise<void> | undefined;
+  return createStore<ApprovalStore>()((set, get) => {
+    const load = async () => {
+      const approvals = await callWallet({ method: "ui_listPending", params: undefined });
+      // Stay on the approval the person is reading even when the queue reorders.
+      const shownId = get().approvals[get().index]?.id;
+      const kept = approvals.findIndex((a) => a.id === shownId);
+      const index = kept >= 0 ? kept : Math.min(get().index, Math.max(0, approvals.length - 1));
+      set({ approvals, index, loaded: true });
+    };
+    const act = async (action: () => Promise<unknown>) => {
+      if (get().busy) return;
+      set({ busy: true, error: undefined });
+      try {
+        await action();
+        await load();
+      } catch (error) {
+        set({ error: errorText(error) });
+      } finally {
+        set({ busy: false });
+      }
+    };
+    return {
+      approvals: [],
+      index: 0,
+      loaded: false,
+      busy: false,
+      // Polled every 500 ms: at most one listing at a time.
+      refresh: () => {
+        inFlight ??= load()
+          .catch((error: unknown) => set({ error: errorText(error) }))
+          .finally(() => {
+            inFlight = undefined;
+          });
+        return inFlight;
+      },
+      select: (index) => {
+        if (index >= 0 && index < get().approvals.length) set({ index });
+      },
+      unlock: (password) => act(() => callWallet({ method: "ui_unlock", params: { password } })),
+      decide: (decision, alwaysAllowPerDay) => {
+        const approval = get().approvals[get().index];
+        if (!approval) return Promise.resolve();
+        const params: DecideParams = { approvalId: approval.id, decision };
+        if (alwaysAllowPerDay !== undefined) params.alwaysAllowPerDay = alwaysAllowPerDay;
+        return act(() => callWallet({ method: "ui_decide", params }));
+      },
+    };
+  });
+}

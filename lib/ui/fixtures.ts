@@ -1,0 +1,65 @@
+import type { PaymentDetail, PaymentRow, PendingApproval } from "../messages";
+
+/** Shared test data for the wallet's pages (not bundled: only tests import it). */
+export const APPROVAL: PendingApproval = {
+  id: "appr-1",
+  kind: "payment",
+  createdAt: Date.UTC(2025, 2, 1, 12),
+  origin: "https://agent.example",
+  protocol: "stipendex",
+  receiver: { id: "did:web:api.weather.example", verified: true, name: "Weather API" },
+  payTo: "0x1111111111111111111111111111111111111111",
+  description: "Forecast for Paris, 7 days",
+  resource: {
+    kind: "mcp",
+    server: "https://api.weather.example/mcp",
+    tool: "forecast",
+    arguments: { city: "Paris", days: 7 },
+  },
+  amount: {
+    atomic: "5000",
+    decimals: 6,
+    symbol: "USDC",
+    formatted: "0.005",
+    network: "eip155:84532",
+    networkName: "Base Sepolia",
+    testnet: true,
+  },
+  total: { amount: "0.005", currency: "USD" },
+  remaining: { "today (all sites)": "4.995 USD", "https://agent.example this day": "0.995 USD" },
+  warnings: ["testnet"],
+  needsUnlock: false,
+};
+
+export const PAYMENT_ROW: PaymentRow = {
+  id: "pay-1",
+  createdAt: Date.UTC(2025, 2, 1, 12),
+  state: "settled",
+  origin: "https://agent.example",
+  receiver: "did:web:api.weather.example",
+  what: "forecast",
+  amount: APPROVAL.amount,
+};
+
+export const PAYMENT_DETAIL: PaymentDetail = {
+  ...PAYMENT_ROW,
+  resource: APPROVAL.resource,
+  payTo: APPROVAL.payTo,
+  network: "eip155:84532",
+  settlementTransaction: "0xabcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+  objects: [
+    {
+      kind: "quote",
+      compact: "eyJhbGciOiJFZERTQSJ9.e30.sig",
+      header: { alg: "EdDSA" },
+      claims: { amount: "5000" },
+      verified: true,
+    },
+    {
+      kind: "receipt",
+      claims: { status: "settled" },
+      verified: false,
+      problem: "signature does not match",
+    },
+  ],
+};

@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
+import type { PaymentFilter, PaymentRow } from "../messages";
+import { installFakeBackground } from "./fake-background";
+import { PAYMENT_DETAIL, PAYMENT_ROW } from "./fixtures";
+import { createHistoryStore, PAGE_SIZE, rowAt, SPEND_DAYS } from "./history-store";
+
+const TOTAL = 100_000;
+const rowsFor = (offset: number, limit: number): PaymentRow[] =>
+  Array.from({ length: Math.min(limit, TOTAL - offset) }, (_, i) => ({
+    ...PAYMENT_ROW,
+    id: `pay-${offset + i}`,
+  }));
+
+describe("history store", () => {
+  let listed: { filter: PaymentFilter; offset: number; limit: number }[];
+  let calls: ReturnType<typeof installFakeBackground>;
+  beforeEach(() => {
+    fakeBrowser.reset();
+    listed = [];
+    calls = installFakeBackground({
+      ui_listPayments: (params) => {
+        listed.push(params);
+        return { rows: rowsFor(params.offset, params.limit), total: TOTAL };
+      },
+      ui_spendPerDay: () => [{ day: "2025-03-01", currency: "USD", amount: "5000" }],
+      ui_getPayment: ({ id }) => ({ ...PAYMENT_DETAIL, id }),
+      ui_exportPayments: ({ format }) => ({
+        filename: `payments.${format}`,
+        mimeType: format === "csv" ? "text/csv" : "application/json",
+        content: "x",
+      }),
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("loads the first page and the spend series for the filter", async () => {
+    const store = createHistoryStore();
+    await store.getState().setForm({ origin: "https://agent.example", state: "settled" });
+    const filter = { origin: "https://agent.example", state: "settled" };
+    expect(listed).toEqual([{ filter, offset: 0, limit: PAGE_SIZE }]);
+    expect(calls.find((c) => c.method === "ui_spendPerDay")?.params).toEqual({
+      filter,
+      days: SPEND_DAYS,
+    });
+    expect(store.getState().total).toBe(TOTAL);
+    expect(store.getState().spend).toHaveLength(1);
+    expect(rowAt(store.getState().pages, 5)?.id).toBe("pay-5");
+  });
+
+  it("fetches only the pages a window needs, once", async () => {
+    const store = createHistoryStore();
+    await store.getState().reload();
+    await Promise.all([
+      store.getState().ensureRows(50_150, 50_230),
+      store.getState().ensureRows(50_150, 50_230),
+    ]);
+    expect(listed.map((l) => l.offset)).toEqual([0, 50_000, 50_200]);
+    expect(rowAt(store.getState().pages, 50_229)?.id).toBe("pay-50229");
+    expect(rowAt(store.getState().pages, 70_000)).toBeUndefined();
+  });
+
+  it("keeps the previous filter and says why when a date is wrong", async () => {
+    const store = createHistoryStore();
+    await store.getState().setForm({ text: "forecast" });
+    await store.getState().setForm({ fromDate: "2025-13-01" });
+    expect(store.getState().formError).toMatch(/From must be a date/);
+    expect(store.getState().filter).toEqual({ text: "forecast" });
+    expect(listed).toHaveLength(1);
+  });
+
+  it("opens a payment's detail and exports with the current filter", async () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    const store = createHistoryStore();
+    await store.getState().setForm({ receiver: "did:web:api.weather.example" });
+    await store.getState().openDetail("pay-9");
+    expect(store.getState().detail?.id).toBe("pay-9");
+    store.getState().closeDetail();
+    expect(store.getState().detail).toBeUndefined();
+    await store.getState().exportAs("json");
+    expect(calls.at(-1)?.params).toEqual({
+      filter: { receiver: "did:web:api.weather.example" },
+      format: "json",
+    });
+    expect(click).toHaveBeenCalledTimes(1);
+  });
+});

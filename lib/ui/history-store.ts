@@ -1,0 +1,116 @@
+import { createStore } from "zustand/vanilla";
+import type { PaymentDetail, PaymentFilter, PaymentRow } from "../messages";
+import { callWallet } from "./client";
+import { downloadFile } from "./download";
+import { errorText } from "./error-text";
+import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "./history-filter";
+import type { DaySpend } from "./period-totals";
+
+/** Rows fetched per ui_listPayments call. */
+export const PAGE_SIZE = 200;
+/** Days of spend the chart and the totals cover. */
+export const SPEND_DAYS = 92;
+
+export interface HistoryStore {
+  form: FilterForm;
+  filter: PaymentFilter;
+  formError?: string;
+  total: number;
+  /** Loaded pages of rows by page number; a list of 100,000 is never loaded whole. */
+  pages: Record<number, PaymentRow[]>;
+  spend: DaySpend[];
+  detail?: PaymentDetail;
+  error?: string;
+  setForm(patch: Partial<FilterForm>): Promise<void>;
+  reload(): Promise<void>;
+  ensureRows(start: number, end: number): Promise<void>;
+  openDetail(id: string): Promise<void>;
+  closeDetail(): void;
+  exportAs(format: "csv" | "json"): Promise<void>;
+}
+
+/** The row at `index`, when its page is loaded. */
+export function rowAt(pages: Record<number, PaymentRow[]>, index: number): PaymentRow | undefined {
+  return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+}
+
+/** The history page's filter, paged rows, spend series and open detail. */
+export function createHistoryStore() {
+  // Answers for an older filter are dropped: the person has moved on.
+  let generation = 0;
+  let loading = new Set<number>();
+  return createStore<HistoryStore>()((set, get) => {
+    const fetchPage = async (page: number, gen: number) => {
+      loading.add(page);
+      const { rows, total } = await callWallet({
+        method: "ui_listPayments",
+        params: { filter: get().filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE },
+      });
+      if (gen === generation) set({ total, pages: { ...get().pages, [page]: rows } });
+    };
+    const guarded = async (action: () => Promise<void>) => {
+      try {
+        await action();
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    };
+    return {
+      form: EMPTY_FILTER_FORM,
+      filter: {},
+      total: 0,
+      pages: {},
+      spend: [],
+      setForm: (patch) => {
+        const form = { ...get().form, ...patch };
+        try {
+          set({ form, filter: toPaymentFilter(form), formError: undefined });
+        } catch (error) {
+          set({ form, formError: errorText(error) });
+          return Promise.resolve();
+        }
+        return get().reload();
+      },
+      reload: () => {
+        generation += 1;
+        loading = new Set();
+        const gen = generation;
+        set({ pages: {}, error: undefined });
+        return guarded(async () => {
+          const [, spend] = await Promise.all([
+            fetchPage(0, gen),
+            callWallet({
+              method: "ui_spendPerDay",
+              params: { filter: get().filter, days: SPEND_DAYS },
+            }),
+          ]);
+          if (gen === generation) set({ spend });
+        });
+      },
+      ensureRows: (start, end) => {
+        const gen = generation;
+        const wanted: Promise<void>[] = [];
+        for (let page = Math.floor(start / PAGE_SIZE); page * PAGE_SIZE < end; page++) {
+          if (!get().pages[page] && !loading.has(page)) wanted.push(fetchPage(page, gen));
+        }
+        return guarded(async () => {
+          await Promise.all(wanted);
+        });
+      },
+      openDetail: (id) =>
+        guarded(async () => {
+          set({ detail: await callWallet({ method: "ui_getPayment", params: { id } }) });
+        }),
+      closeDetail: () => set({ detail: undefined }),
+      exportAs: (format) =>
+        guarded(async () => {
+          downloadFile(
+            await callWallet({
+              method: "ui_exportPayments",
+              params: { filter: get().filter, format },
+            }),
+          );
+        }),
+    };
+  });
+}

@@ -1,0 +1,41 @@
+import { createStore } from "zustand/vanilla";
+import type { WalletState } from "../messages";
+import { callWallet } from "./client";
+import { errorText } from "./error-text";
+
+export interface WalletStore {
+  wallet?: WalletState;
+  error?: string;
+  busy: boolean;
+  load(): Promise<void>;
+  create(password: string, importPrivateKey?: string): Promise<void>;
+  unlock(password: string): Promise<void>;
+  lock(): Promise<void>;
+}
+
+/** Whether a wallet exists and is unlocked, for the popup and the options page. */
+export function createWalletStore() {
+  return createStore<WalletStore>()((set) => {
+    const run = async (action: () => Promise<WalletState>) => {
+      set({ busy: true, error: undefined });
+      try {
+        set({ wallet: await action(), busy: false });
+      } catch (error) {
+        set({ error: errorText(error), busy: false });
+      }
+    };
+    return {
+      busy: false,
+      load: () => run(() => callWallet({ method: "ui_getState", params: undefined })),
+      create: (password, importPrivateKey) =>
+        run(() =>
+          callWallet({
+            method: "ui_createWallet",
+            params: importPrivateKey ? { password, importPrivateKey } : { password },
+          }),
+        ),
+      unlock: (password) => run(() => callWallet({ method: "ui_unlock", params: { password } })),
+      lock: () => run(() => callWallet({ method: "ui_lock", params: undefined })),
+    };
+  });
+}
