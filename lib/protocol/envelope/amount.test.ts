@@ -19,6 +19,7 @@ describe("amountProblem / atomicAmountSchema", () => {
     expect(amountProblem(value)).toBe(problem);
     const result = atomicAmountSchema.safeParse(value);
     expect(result.success).toBe(problem === null);
-    if (!result.success) expect(result.error.issues[0]?.params).toEqual({ envelopeError: problem });
+    if (!result.success)
+      expect(result.error.issues[0]).toMatchObject({ params: { envelopeError: problem } });
   });
 });

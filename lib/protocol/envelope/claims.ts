@@ -59,7 +59,8 @@ export type Resource = z.infer<typeof resourceSchema>;
 
 export const profileSchema = z.enum(["L0", "L1", "L2"]);
 
-export const quoteClaimsSchema = z.looseObject({
+/** Top-level claims are plain objects: unknown claims are dropped from the parsed view. */
+export const quoteClaimsSchema = z.object({
   stipendex: z.literal("quote/0.1"),
   iss: z.string().min(1),
   jti,
@@ -74,7 +75,7 @@ export const quoteClaimsSchema = z.looseObject({
 export type QuoteClaims = z.infer<typeof quoteClaimsSchema>;
 
 export const confirmationClaimsSchema = z
-  .looseObject({
+  .object({
     stipendex: z.literal("confirmation/0.1"),
     iss: walletId,
     aud: z.string().min(1),
@@ -108,7 +109,7 @@ export const authorizationSchema = z.looseObject({
   nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex nonce"),
 });
 
-export const proofClaimsSchema = z.looseObject({
+export const proofClaimsSchema = z.object({
   stipendex: z.literal("proof/0.1"),
   iss: walletId,
   aud: z.string().min(1),
@@ -124,7 +125,7 @@ export const proofClaimsSchema = z.looseObject({
 export type ProofClaims = z.infer<typeof proofClaimsSchema>;
 
 export const receiptClaimsSchema = z
-  .looseObject({
+  .object({
     stipendex: z.literal("receipt/0.1"),
     iss: z.string().min(1),
     sub: walletId,
