@@ -6,14 +6,25 @@ export interface MeasureOptions {
   iterations: number;
 }
 
-/** Runs `operation` `warmup` times untimed (JIT, caches), then times each of `iterations` runs. */
-export async function measure(operation: Operation, options: MeasureOptions): Promise<Stats> {
-  for (let i = 0; i < options.warmup; i++) await operation();
-  const samples: number[] = [];
-  for (let i = 0; i < options.iterations; i++) {
-    const start = performance.now();
-    await operation();
-    samples.push(performance.now() - start);
+/**
+ * Runs every operation `warmup` times untimed (JIT, caches), then times `iterations` rounds. Each
+ * round runs the operations in turn, so load from other processes falls on all of them alike and
+ * their ratio stays fair on a shared machine.
+ */
+export async function measure(
+  operations: readonly Operation[],
+  options: MeasureOptions,
+): Promise<Stats[]> {
+  for (let i = 0; i < options.warmup; i++) {
+    for (const operation of operations) await operation();
   }
-  return summarize(samples);
+  const samples = operations.map((): number[] => []);
+  for (let i = 0; i < options.iterations; i++) {
+    for (const [index, operation] of operations.entries()) {
+      const start = performance.now();
+      await operation();
+      samples[index]?.push(performance.now() - start);
+    }
+  }
+  return samples.map(summarize);
 }
