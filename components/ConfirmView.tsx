@@ -1,9 +1,55 @@
+import { useEffect, useState } from "react";
+import { useStore } from "zustand";
+import type { DecideParams } from "@/lib/messages";
+import { createApprovalStore } from "@/lib/ui/approval-store";
+import { watchPending } from "@/lib/ui/pending-watch";
+import { ConfirmApproval } from "./ConfirmApproval";
+import { ErrorNote } from "./controls";
 import { Shell } from "./Shell";
 
-export function ConfirmView() {
+/** The confirmation window: the queue of approvals, one at a time. */
+export function ConfirmView({
+  closeWhenDone = () => window.close(),
+}: {
+  closeWhenDone?: () => void;
+}) {
+  const [store] = useState(createApprovalStore);
+  const { approvals, index, loaded, busy, error } = useStore(store);
+  useEffect(() => {
+    const refresh = () => void store.getState().refresh();
+    refresh();
+    return watchPending(refresh);
+  }, [store]);
+
+  const decide = async (decision: DecideParams["decision"], alwaysAllowPerDay?: string) => {
+    await store.getState().decide(decision, alwaysAllowPerDay);
+    const after = store.getState();
+    if (!after.error && after.approvals.length === 0) closeWhenDone();
+  };
+
+  const approval = approvals[index];
   return (
     <Shell title="Confirm payment">
-      <p>No payment is waiting for your approval.</p>
+      {approval ? (
+        <ConfirmApproval
+          key={approval.id}
+          approval={approval}
+          position={index + 1}
+          count={approvals.length}
+          busy={busy}
+          error={error}
+          onUnlock={(password) => void store.getState().unlock(password)}
+          onDecide={(d, perDay) => void decide(d, perDay)}
+          onSelect={(position) => store.getState().select(position - 1)}
+        />
+      ) : (
+        <>
+          <ErrorNote>{error}</ErrorNote>
+          <p aria-busy={!loaded}>
+            {loaded ? "No payment is waiting for your approval." : "Loading requests…"}
+          </p>
+        </>
+      )}
     </Shell>
   );
 }

@@ -1,0 +1,235 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import type { DecideParams, PendingApproval } from "@/lib/messages";
+import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
+import { errorText } from "@/lib/ui/error-text";
+import { inputToMicro } from "@/lib/ui/money";
+import { toMicro } from "@/lib/wallet/micro";
+import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
+import { AmountView } from "./AmountView";
+import { Button, ErrorNote, Field, INPUT_CLASS } from "./controls";
+import { Warnings } from "./Warnings";
+
+export interface ConfirmApprovalProps {
+  approval: PendingApproval;
+  /** 1-based place of this approval in the queue, and the queue's length. */
+  position: number;
+  count: number;
+  busy: boolean;
+  error?: string;
+  onUnlock(password: string): void;
+  onDecide(decision: DecideParams["decision"], alwaysAllowPerDay?: string): void;
+  onSelect(position: number): void;
+}
+
+/** Keys on these keep their own meaning: Enter on "Decline" must not approve. */
+const OWN_ENTER = new Set(["BUTTON", "A", "SELECT", "TEXTAREA"]);
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-[7rem_1fr] gap-2 py-1">
+      <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className="min-w-0 break-words text-sm">{children}</dd>
+    </div>
+  );
+}
+
+function Resource({ resource }: { resource: PendingApproval["resource"] }) {
+  if (resource.kind === "http") {
+    return (
+      <span className="font-mono text-xs">
+        {resource.method} {resource.url}
+      </span>
+    );
+  }
+  return (
+    <span>
+      MCP tool <span className="font-mono">{resource.tool}</span> on{" "}
+      <span className="font-mono text-xs">{resource.server}</span>
+      {resource.arguments !== undefined && (
+        <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-1 text-xs dark:bg-slate-800">
+          {JSON.stringify(resource.arguments, null, 2)}
+        </pre>
+      )}
+    </span>
+  );
+}
+
+/** The trusted confirmation of one payment: who asks, who is paid, for what, how much, what remains. */
+export function ConfirmApproval(props: ConfirmApprovalProps) {
+  const { approval, position, count, busy } = props;
+  const currency = approval.total?.currency ?? approval.amount.symbol;
+  const oneCall = formatAmount(
+    toMicro(parseAtomicAmount(approval.amount.atomic, "amount"), approval.amount.decimals),
+    MICRO_DECIMALS,
+  );
+  const [password, setPassword] = useState("");
+  const [alwaysAllow, setAlwaysAllow] = useState(false);
+  const [perDay, setPerDay] = useState(oneCall);
+  const [inputError, setInputError] = useState<string>();
+
+  const approve = () => {
+    if (busy || approval.needsUnlock) return;
+    if (!alwaysAllow) return props.onDecide("approve");
+    try {
+      props.onDecide("approve", inputToMicro(perDay, "Daily amount for this site"));
+    } catch (error) {
+      setInputError(errorText(error));
+    }
+  };
+  const decline = () => {
+    if (!busy) props.onDecide("decline");
+  };
+  const keys = useRef({ approve, decline });
+  keys.current = { approve, decline };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        keys.current.decline();
+      } else if (event.key === "Enter" && !event.isComposing) {
+        const target = event.target as HTMLElement | null;
+        if (target && OWN_ENTER.has(target.tagName)) return;
+        // While locked, Enter submits the unlock form instead.
+        if (target?.closest("form[data-unlock]")) return;
+        event.preventDefault();
+        keys.current.approve();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const submitUnlock = (event: FormEvent) => {
+    event.preventDefault();
+    if (password) props.onUnlock(password);
+  };
+
+  return (
+    <article aria-labelledby="approval-title" className="flex flex-col gap-3">
+      <div className="flex items-center justify-between">
+        <h2 id="approval-title" className="font-semibold">
+          {approval.kind === "elicitation" ? "Payment confirmation" : "Payment request"}
+        </h2>
+        {count > 1 && (
+          <nav aria-label="Pending requests" className="flex items-center gap-2 text-sm">
+            <Button disabled={position <= 1} onClick={() => props.onSelect(position - 1)}>
+              Previous request
+            </Button>
+            <span data-testid="queue-position">
+              {position} of {count}
+            </span>
+            <Button disabled={position >= count} onClick={() => props.onSelect(position + 1)}>
+              Next request
+            </Button>
+          </nav>
+        )}
+      </div>
+      <Warnings warnings={approval.warnings} />
+      <dl className="divide-y divide-slate-200 dark:divide-slate-800">
+        <Row term="Requested by">
+          <span className="font-mono" data-testid="origin">
+            {approval.origin}
+          </span>
+        </Row>
+        <Row term="Paid to">
+          <span data-testid="receiver">
+            {approval.receiver.name && <span>{approval.receiver.name} · </span>}
+            <span className="font-mono text-xs">{approval.receiver.id}</span>{" "}
+            {approval.receiver.verified ? (
+              <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
+                Verified{approval.receiver.registry ? ` by ${approval.receiver.registry}` : ""}
+              </span>
+            ) : (
+              <span className="rounded bg-amber-200 px-1 text-xs font-semibold text-amber-950">
+                Unverified
+              </span>
+            )}
+          </span>
+        </Row>
+        <Row term="Pay-to address">
+          <span className="font-mono text-xs" data-testid="pay-to">
+            {approval.payTo}
+          </span>
+        </Row>
+        <Row term="For">
+          <p>{approval.description}</p>
+          <Resource resource={approval.resource} />
+        </Row>
+        <Row term="Amount">
+          <AmountView amount={approval.amount} />
+          {approval.total && (
+            <p className="text-xs">
+              Total stated by the receiver: {approval.total.amount} {approval.total.currency}
+            </p>
+          )}
+        </Row>
+        <Row term="Remaining after">
+          <ul data-testid="remaining">
+            {Object.entries(approval.remaining).map(([limit, left]) => (
+              <li key={limit}>
+                {limit}: <strong>{left}</strong>
+              </li>
+            ))}
+          </ul>
+        </Row>
+      </dl>
+      <ErrorNote>{props.error}</ErrorNote>
+      {approval.needsUnlock ? (
+        <form data-unlock onSubmit={submitUnlock} className="flex items-end gap-2">
+          <Field
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className="flex-1"
+          />
+          <Button type="submit" variant="primary" disabled={busy || !password}>
+            Unlock
+          </Button>
+          <Button onClick={decline} disabled={busy}>
+            Decline
+          </Button>
+        </form>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <input
+              id="always-allow"
+              type="checkbox"
+              checked={alwaysAllow}
+              onChange={(e) => setAlwaysAllow(e.target.checked)}
+              className="h-4 w-4 focus-visible:outline-2 focus-visible:outline-emerald-600"
+            />
+            <label htmlFor="always-allow">Always allow up to</label>
+            <input
+              aria-label="Daily amount for this site"
+              inputMode="decimal"
+              className={`w-24 ${INPUT_CLASS}`}
+              value={perDay}
+              disabled={!alwaysAllow}
+              onChange={(e) => {
+                setPerDay(e.target.value);
+                setInputError(undefined);
+              }}
+            />
+            <span>{currency} per day for this site</span>
+          </div>
+          <ErrorNote>{inputError}</ErrorNote>
+          <div className="flex gap-2">
+            <Button variant="primary" autoFocus disabled={busy} onClick={approve}>
+              Approve
+            </Button>
+            <Button disabled={busy} onClick={decline}>
+              Decline
+            </Button>
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            Enter approves · Esc declines
+          </p>
+        </>
+      )}
+    </article>
+  );
+}

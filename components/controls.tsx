@@ -1,0 +1,68 @@
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import { useId } from "react";
+
+const FOCUS =
+  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 dark:focus-visible:outline-emerald-400";
+
+const VARIANTS = {
+  primary: "bg-emerald-700 text-white hover:bg-emerald-800 dark:bg-emerald-500 dark:text-slate-950",
+  secondary:
+    "border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
+  danger: "bg-red-700 text-white hover:bg-red-800 dark:bg-red-500 dark:text-slate-950",
+};
+
+/** A button with a visible keyboard focus ring. */
+export function Button({
+  variant = "secondary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof VARIANTS }) {
+  return (
+    <button
+      type="button"
+      className={`rounded px-3 py-1.5 text-sm font-medium disabled:opacity-50 ${VARIANTS[variant]} ${FOCUS} ${className}`}
+      {...props}
+    />
+  );
+}
+
+/** A labelled input: the label text is the control's accessible name. */
+export function Field({
+  label,
+  hint,
+  className = "",
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  const id = useId();
+  return (
+    <div className={`flex flex-col gap-1 ${className}`}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        className={`rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900 ${FOCUS}`}
+        {...props}
+      />
+      {hint && <div className="text-xs text-slate-600 dark:text-slate-400">{hint}</div>}
+    </div>
+  );
+}
+
+/** Shared look of text inputs, selects and textareas not built with Field. */
+export const INPUT_CLASS = `rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900 ${FOCUS}`;
+
+export const LINK_CLASS = `text-emerald-700 underline dark:text-emerald-400 ${FOCUS}`;
+
+/** An error the person must see, announced by screen readers. */
+export function ErrorNote({ children }: { children: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p
+      role="alert"
+      className="rounded bg-red-50 px-2 py-1 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      {children}
+    </p>
+  );
+}
