@@ -4,6 +4,7 @@ import {
   createTestClient,
   createWalletClient,
   defineChain,
+  getAddress,
   http,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -71,6 +72,8 @@ describe("setUpToken", () => {
       version: "7",
       mints: [{ to: payer.address, amount: 5_000_000n }],
     });
+    expect(address).toBe(getAddress(address));
+    expect(address).not.toBe(address.toLowerCase());
     const token = read(address);
     expect(await token.name).toBe("Test Dollar");
     expect(await token.version).toBe("7");
@@ -116,7 +119,7 @@ describe("setUpToken", () => {
       version: "2",
       mints: [],
     });
-    expect(address).toBe(fixed);
+    expect(address).toBe(getAddress(fixed));
     expect(await base.publicClient.getCode({ address })).toBe(artifact.deployedBytecode);
     expect(await read(address).name).toBe("USDC");
     expect(await read(address).version).toBe("2");

@@ -1,12 +1,13 @@
-import type {
-  Account,
-  Address,
-  Chain,
-  Hex,
-  PublicClient,
-  TestClient,
-  Transport,
-  WalletClient,
+import {
+  type Account,
+  type Address,
+  type Chain,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  type TestClient,
+  type Transport,
+  type WalletClient,
 } from "viem";
 import type { ContractArtifact } from "./compile";
 import { SetupTransactionRevertedError } from "./errors";
@@ -35,13 +36,14 @@ export async function setUpToken(setup: TokenSetup): Promise<Address> {
     return receipt;
   };
 
-  let address = setup.address;
+  let address = setup.address && getAddress(setup.address);
   if (address === undefined) {
     const receipt = await confirm(
       "deploy",
       await deployer.deployContract({ abi: eip3009TokenAbi, bytecode: artifact.bytecode }),
     );
-    address = receipt.contractAddress ?? undefined;
+    // viem reports the created address in lower case; hand out the checksummed form.
+    address = receipt.contractAddress ? getAddress(receipt.contractAddress) : undefined;
     if (address === undefined)
       throw new SetupTransactionRevertedError("deploy", receipt.transactionHash);
   } else {
