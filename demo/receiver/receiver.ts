@@ -36,8 +36,11 @@ export interface Redeemed {
 }
 
 export interface RedeemOptions {
-  /** The hash an accepted elicitation Confirmation must have; the Proof's `ch` must equal it. */
-  confirmationHash?: string;
+  /**
+   * Confirmations accepted by elicitation, Confirmation hash by Quote hash. When given, the
+   * Proof's `ch` must be the one recorded for its Quote.
+   */
+  confirmations?: ReadonlyMap<string, string>;
 }
 
 /** Reads the `qh` a Proof claims, to find the Quote; the Proof itself is verified afterwards. */
@@ -101,13 +104,13 @@ export class StipendexReceiver {
         quote: { ...quote, header: { alg: "EdDSA" } },
         receiverId: this.id,
       });
-      if (
-        redeemOptions.confirmationHash !== undefined &&
-        proof.claims.ch !== redeemOptions.confirmationHash
-      ) {
-        throw new ConfirmationMissingError(
-          `The Proof's ch ${proof.claims.ch} is not the hash of the Confirmation given by elicitation (${redeemOptions.confirmationHash})`,
-        );
+      if (redeemOptions.confirmations) {
+        const ch = redeemOptions.confirmations.get(quote.hash);
+        if (ch === undefined || proof.claims.ch !== ch) {
+          throw new ConfirmationMissingError(
+            `The Proof's ch ${proof.claims.ch} is not the hash of a Confirmation accepted by elicitation for this Quote (${ch ?? "none accepted"})`,
+          );
+        }
       }
       await checkAuthorization(this.options.client, this.options.rail.chainId, proof.claims);
       await claimQuoteOnce(this.replay, quote);

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import express, { type Request, type Response, type Router } from "express";
+import { createPaidMcpServer, type McpServerOptions } from "./server";
+
+export type McpRouterOptions = Omit<McpServerOptions, "endpoint" | "withElicitation">;
+
+/** Streamable HTTP endpoints: `/mcp` answers POSTs with JSON, `/mcp-sse` with SSE streams. */
+export const MCP_ENDPOINTS = { json: "/mcp", sse: "/mcp-sse" } as const;
+
+function rpcError(res: Response, status: number, message: string): void {
+  res.status(status).json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+}
+
+/**
+ * Serves one endpoint: a new session (Server + transport) per `initialize`, later requests
+ * routed by `Mcp-Session-Id`.
+ */
+function endpointHandler(options: McpRouterOptions, path: string, sse: boolean) {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  return async (req: Request, res: Response) => {
+    const sessionId = req.get("Mcp-Session-Id");
+    const existing = sessionId ? sessions.get(sessionId) : undefined;
+    if (existing) {
+      await existing.handleRequest(req, res, req.body);
+      return;
+    }
+    if (sessionId) return rpcError(res, 404, `Unknown Mcp-Session-Id ${sessionId}`);
+    if (req.method !== "POST" || !isInitializeRequest(req.body)) {
+      return rpcError(res, 400, "No Mcp-Session-Id: send initialize first");
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: !sse,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createPaidMcpServer({
+      ...options,
+      endpoint: `${req.protocol}://${req.get("host")}${path}`,
+      withElicitation: sse,
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+}
+
+export function mcpRouter(options: McpRouterOptions): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: "256kb" }));
+  router.all(MCP_ENDPOINTS.json, endpointHandler(options, MCP_ENDPOINTS.json, false));
+  router.all(MCP_ENDPOINTS.sse, endpointHandler(options, MCP_ENDPOINTS.sse, true));
+  return router;
+}
