@@ -132,7 +132,8 @@ export async function payQuote(
       ch: await objectHash(confirmation),
       confirmation,
       rail,
-      payment,
+      // ProofInput's payment is a zod loose object (index signature); lib's payload is an interface.
+      payment: { ...payment, authorization: { ...payment.authorization } },
     },
     wallet,
   );
