@@ -37,8 +37,8 @@ describe("history store", () => {
 
   it("loads the first page and the spend series for the filter", async () => {
     const store = createHistoryStore();
-    await store.getState().setForm({ origin: "https://agent.example", state: "settled" });
-    const filter = { origin: "https://agent.example", state: "settled" };
+    const filter: PaymentFilter = { origin: "https://agent.example", state: "settled" };
+    await store.getState().setFilter(filter);
     expect(listed).toEqual([{ filter, offset: 0, limit: PAGE_SIZE }]);
     expect(calls.find((c) => c.method === "ui_spendPerDay")?.params).toEqual({
       filter,
@@ -61,19 +61,20 @@ describe("history store", () => {
     expect(rowAt(store.getState().pages, 70_000)).toBeUndefined();
   });
 
-  it("keeps the previous filter and says why when a date is wrong", async () => {
+  it("drops an answer for a filter the person has already replaced", async () => {
     const store = createHistoryStore();
-    await store.getState().setForm({ text: "forecast" });
-    await store.getState().setForm({ fromDate: "2025-13-01" });
-    expect(store.getState().formError).toMatch(/From must be a date/);
-    expect(store.getState().filter).toEqual({ text: "forecast" });
-    expect(listed).toHaveLength(1);
+    const stale = store.getState().setFilter({ text: "old" });
+    await store.getState().setFilter({ text: "new" });
+    await stale;
+    expect(store.getState().filter).toEqual({ text: "new" });
+    expect(Object.keys(store.getState().pages)).toEqual(["0"]);
+    expect(listed.map((l) => l.filter.text)).toEqual(["old", "new"]);
   });
 
   it("opens a payment's detail and exports with the current filter", async () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const store = createHistoryStore();
-    await store.getState().setForm({ receiver: "did:web:api.weather.example" });
+    await store.getState().setFilter({ receiver: "did:web:api.weather.example" });
     await store.getState().openDetail("pay-9");
     expect(store.getState().detail?.id).toBe("pay-9");
     store.getState().closeDetail();

@@ -3,7 +3,6 @@ import type { PaymentDetail, PaymentFilter, PaymentRow } from "../messages";
 import { callWallet } from "./client";
 import { downloadFile } from "./download";
 import { errorText } from "./error-text";
-import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "./history-filter";
 import type { DaySpend } from "./period-totals";
 
 /** Rows fetched per ui_listPayments call. */
@@ -12,16 +11,14 @@ export const PAGE_SIZE = 200;
 export const SPEND_DAYS = 92;
 
 export interface HistoryStore {
-  form: FilterForm;
   filter: PaymentFilter;
-  formError?: string;
   total: number;
   /** Loaded pages of rows by page number; a list of 100,000 is never loaded whole. */
   pages: Record<number, PaymentRow[]>;
   spend: DaySpend[];
   detail?: PaymentDetail;
   error?: string;
-  setForm(patch: Partial<FilterForm>): Promise<void>;
+  setFilter(filter: PaymentFilter): Promise<void>;
   reload(): Promise<void>;
   ensureRows(start: number, end: number): Promise<void>;
   openDetail(id: string): Promise<void>;
@@ -56,19 +53,12 @@ export function createHistoryStore() {
       }
     };
     return {
-      form: EMPTY_FILTER_FORM,
       filter: {},
       total: 0,
       pages: {},
       spend: [],
-      setForm: (patch) => {
-        const form = { ...get().form, ...patch };
-        try {
-          set({ form, filter: toPaymentFilter(form), formError: undefined });
-        } catch (error) {
-          set({ form, formError: errorText(error) });
-          return Promise.resolve();
-        }
+      setFilter: (filter) => {
+        set({ filter });
         return get().reload();
       },
       reload: () => {

@@ -1,0 +1,87 @@
+import { useState } from "react";
+import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
+import { errorText } from "@/lib/ui/error-text";
+import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
+import { ErrorNote, Field, INPUT_CLASS } from "./controls";
+
+const STATES: PaymentStateView[] = [
+  "quoted",
+  "approved",
+  "declined",
+  "refused",
+  "signed",
+  "settled",
+  "failed",
+  "expired",
+];
+
+/** The history filters; reports each valid change as a PaymentFilter. */
+export function HistoryFilters({ onFilter }: { onFilter(filter: PaymentFilter): void }) {
+  const [form, setForm] = useState<FilterForm>(EMPTY_FILTER_FORM);
+  const [error, setError] = useState<string>();
+  const change = (patch: Partial<FilterForm>) => {
+    const next = { ...form, ...patch };
+    setForm(next);
+    try {
+      const filter = toPaymentFilter(next);
+      setError(undefined);
+      onFilter(filter);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <search aria-label="Filter payments" className="flex flex-col gap-2">
+      <Field
+        label="Search payments"
+        type="search"
+        placeholder="Origin, receiver, tool, URL…"
+        value={form.text}
+        onChange={(e) => change({ text: e.target.value })}
+      />
+      <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
+        <Field
+          label="Origin"
+          value={form.origin}
+          onChange={(e) => change({ origin: e.target.value })}
+        />
+        <Field
+          label="Receiver"
+          value={form.receiver}
+          onChange={(e) => change({ receiver: e.target.value })}
+        />
+        <div className="flex flex-col gap-1">
+          <label htmlFor="filter-state" className="text-sm font-medium">
+            State
+          </label>
+          <select
+            id="filter-state"
+            className={INPUT_CLASS}
+            value={form.state}
+            onChange={(e) => change({ state: e.target.value as FilterForm["state"] })}
+          >
+            <option value="">Any</option>
+            {STATES.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label="From"
+          type="date"
+          value={form.fromDate}
+          onChange={(e) => change({ fromDate: e.target.value })}
+        />
+        <Field
+          label="To"
+          type="date"
+          value={form.toDate}
+          onChange={(e) => change({ toDate: e.target.value })}
+        />
+      </div>
+      <ErrorNote>{error}</ErrorNote>
+    </search>
+  );
+}

@@ -1,0 +1,82 @@
+import type { PaymentDetail } from "@/lib/messages";
+import { showAmount } from "@/lib/ui/money";
+import { Button } from "./controls";
+
+const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
+  quote: "Quote",
+  confirmation: "Confirmation",
+  proof: "Proof",
+  receipt: "Receipt",
+  "x402-payment": "x402 payment",
+  "x402-settlement": "x402 settlement",
+};
+
+/** One payment with its decoded Quote, Confirmation, Proof and Receipt and whether each verifies. */
+export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; onClose(): void }) {
+  return (
+    <section aria-labelledby="detail-heading" className="flex flex-col gap-2">
+      <div className="flex items-center justify-between">
+        <h2 id="detail-heading" className="font-semibold">
+          Payment {detail.id}
+        </h2>
+        <Button onClick={onClose}>Back to payments</Button>
+      </div>
+      <dl className="grid grid-cols-[9rem_1fr] gap-1 text-sm">
+        <dt>State</dt>
+        <dd>
+          {detail.state}
+          {detail.reason ? ` — ${detail.reason}` : ""}
+        </dd>
+        <dt>Time</dt>
+        <dd>{new Date(detail.createdAt).toISOString()}</dd>
+        <dt>Origin</dt>
+        <dd className="font-mono">{detail.origin}</dd>
+        <dt>Receiver</dt>
+        <dd className="font-mono">{detail.receiver}</dd>
+        <dt>Pay-to address</dt>
+        <dd className="font-mono break-all">{detail.payTo}</dd>
+        <dt>For</dt>
+        <dd className="break-all">
+          {detail.resource.kind === "http"
+            ? `${detail.resource.method} ${detail.resource.url}`
+            : `MCP tool ${detail.resource.tool} on ${detail.resource.server}`}
+        </dd>
+        <dt>Amount</dt>
+        <dd>
+          {showAmount(detail.amount)} on {detail.amount.networkName} ({detail.amount.atomic} atomic,{" "}
+          {detail.amount.decimals} decimals)
+        </dd>
+        <dt>Settlement transaction</dt>
+        <dd className="font-mono break-all" data-testid="settlement">
+          {detail.settlementTransaction ?? "none yet"}
+        </dd>
+      </dl>
+      <ul aria-label="Signed objects" className="flex flex-col gap-2">
+        {detail.objects.map((object, i) => (
+          <li
+            key={`${object.kind}-${i}`}
+            className="rounded border border-slate-200 p-2 dark:border-slate-800"
+          >
+            <p className="font-medium">
+              {KIND[object.kind]}:{" "}
+              {object.verified ? (
+                <span className="text-emerald-700 dark:text-emerald-400">signature verifies</span>
+              ) : (
+                <span className="font-semibold text-red-700 dark:text-red-400">
+                  signature does not verify{object.problem ? ` (${object.problem})` : ""}
+                </span>
+              )}
+            </p>
+            <details>
+              <summary className="cursor-pointer text-sm focus-visible:outline-2">Decoded</summary>
+              <pre className="overflow-auto text-xs">
+                {JSON.stringify({ header: object.header, claims: object.claims }, null, 2)}
+              </pre>
+              {object.compact && <p className="font-mono text-xs break-all">{object.compact}</p>}
+            </details>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
