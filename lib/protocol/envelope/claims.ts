@@ -100,7 +100,7 @@ export const confirmationClaimsSchema = z
   });
 export type ConfirmationClaims = z.infer<typeof confirmationClaimsSchema>;
 
-export const authorizationSchema = z.looseObject({
+export const authorizationSchema = z.object({
   from: addressSchema,
   to: addressSchema,
   value: atomicAmountSchema,
@@ -120,7 +120,7 @@ export const proofClaimsSchema = z.object({
   ch: b64urlSha256,
   confirmation: z.string().optional(),
   rail: railSchema,
-  payment: z.looseObject({ signature: hexSchema, authorization: authorizationSchema }),
+  payment: z.object({ signature: hexSchema, authorization: authorizationSchema }),
 });
 export type ProofClaims = z.infer<typeof proofClaimsSchema>;
 
@@ -135,7 +135,7 @@ export const receiptClaimsSchema = z
     qh: b64urlSha256,
     ph: b64urlSha256,
     status: z.enum(["settled", "accepted"]),
-    settlement: z.looseObject({
+    settlement: z.object({
       network: caip2Schema,
       transaction: z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash"),
       amount: atomicAmountSchema,
