@@ -52,9 +52,9 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
         </dd>
       </dl>
       <ul aria-label="Signed objects" className="flex flex-col gap-2">
-        {detail.objects.map((object, i) => (
+        {detail.objects.map((object) => (
           <li
-            key={`${object.kind}-${i}`}
+            key={`${object.kind} ${object.compact ?? JSON.stringify(object.claims)}`}
             className="rounded border border-slate-200 p-2 dark:border-slate-800"
           >
             <p className="font-medium">

@@ -30,9 +30,8 @@ export function VirtualList({
   const rows: ReactNode[] = [];
   for (let index = start; index < end; index++) {
     rows.push(
-      <div
+      <li
         key={index}
-        role="listitem"
         aria-posinset={index + 1}
         aria-setsize={count}
         style={{
@@ -44,25 +43,19 @@ export function VirtualList({
         }}
       >
         {renderRow(index)}
-      </div>,
+      </li>,
     );
   }
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroll area must be reachable by keyboard to scroll it
+    // Keyboard users scroll it with PageUp/PageDown from a focused row's button.
     <div
-      tabIndex={0}
-      aria-label={label}
       className="overflow-y-auto rounded border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-600 dark:border-slate-800"
       style={{ height }}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
     >
-      <div
-        role="list"
-        aria-label={label}
-        style={{ position: "relative", height: count * rowHeight }}
-      >
+      <ul aria-label={label} style={{ position: "relative", height: count * rowHeight }}>
         {rows}
-      </div>
+      </ul>
     </div>
   );
 }
