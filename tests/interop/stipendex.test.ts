@@ -11,6 +11,7 @@ import { signQuote, verifyQuote } from "../../lib/protocol/envelope/quote";
 import { signReceipt, verifyReceipt } from "../../lib/protocol/envelope/receipt";
 import { MemoryQuoteReplayGuard } from "../../lib/protocol/envelope/replay-guard";
 import type { WalletSigner } from "../../lib/protocol/envelope/wallet-key";
+import { watchBalances } from "./balances";
 import { v2Facilitator } from "./facilitators";
 import { RESOURCE_URL } from "./requirements";
 import {
@@ -93,14 +94,11 @@ describe("Stipendex cycle on the local chain, settled by the official x402 v2 fa
       isValid: true,
       payer: account.address,
     });
-    const [payerBefore, payeeBefore] = await Promise.all([
-      chain.balanceOf(account.address),
-      chain.balanceOf(payee),
-    ]);
-    const settled = await facilitator.settle(payment, requirement);
+    const { result: settled, ...moved } = await watchBalances(chain, account.address, payee, () =>
+      facilitator.settle(payment, requirement),
+    );
     expect(settled).toMatchObject({ success: true, network: rail.network, payer: account.address });
-    expect(await chain.balanceOf(account.address)).toBe(payerBefore - AMOUNT);
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(moved).toEqual({ paid: AMOUNT, received: AMOUNT });
 
     // Receiver: signs a Receipt for what settled. Wallet: checks it answers its Quote and Proof.
     const settlement = {
@@ -141,12 +139,17 @@ describe("Stipendex cycle on the local chain, settled by the official x402 v2 fa
     await expect(
       verifyProof(proof, { quote, receiverId: RECEIVER_ID, replayGuard: guard }),
     ).rejects.toBeInstanceOf(ReplayedQuoteError);
-    const replay = await facilitator.settle(payment, requirement);
+    const { result: replay, ...movedAgain } = await watchBalances(
+      chain,
+      account.address,
+      payee,
+      () => facilitator.settle(payment, requirement),
+    );
     expect(replay).toMatchObject({
       success: false,
       errorReason: "invalid_exact_evm_nonce_already_used",
     });
     expect(replay.errorMessage).toContain(USED_OR_CANCELED);
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(movedAgain).toEqual({ paid: 0n, received: 0n });
   });
 });

@@ -19,6 +19,7 @@ import type { Offer, PaymentOption } from "../../lib/protocol/offer";
 import { signTransferWithAuthorization } from "../../lib/protocol/rails/eip3009";
 import { readHttp402 } from "../../lib/protocol/x402/http";
 import { buildPaymentPayload, paymentHeader } from "../../lib/protocol/x402/payment";
+import { watchBalances } from "./balances";
 import { type V1Signer, v1Signer, v2Facilitator } from "./facilitators";
 import { readContext, v1Requirement, v2PaymentRequired, v2Requirement } from "./requirements";
 
@@ -107,11 +108,9 @@ describe("x402 v1: lib's X-PAYMENT against x402 1.2's facilitator", () => {
       payer: account.address,
     });
 
-    const [payerBefore, payeeBefore] = await Promise.all([
-      chain.balanceOf(account.address),
-      chain.balanceOf(payee),
-    ]);
-    const settled = await settleV1(signer, payment, requirement);
+    const { result: settled, ...moved } = await watchBalances(chain, account.address, payee, () =>
+      settleV1(signer, payment, requirement),
+    );
     expect(settled).toMatchObject({
       success: true,
       network: "base-sepolia",
@@ -119,16 +118,16 @@ describe("x402 v1: lib's X-PAYMENT against x402 1.2's facilitator", () => {
     });
     expect(settled.transaction).toMatch(TX_HASH);
     await expectTransferred(settled.transaction as `0x${string}`, account.address, AMOUNT);
-    expect(await chain.balanceOf(account.address)).toBe(payerBefore - AMOUNT);
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(moved).toEqual({ paid: AMOUNT, received: AMOUNT });
 
     // v1 settle sends without simulating, so the token's revert surfaces as viem's error.
-    const replay = await settleV1(signer, payment, requirement).then(
-      (result) => ({ settledAgain: result }),
-      (error: unknown) => ({ reason: revertReason(error) }),
+    const replay = await watchBalances(chain, account.address, payee, () =>
+      settleV1(signer, payment, requirement).then(
+        (result) => ({ settledAgain: result }),
+        (error: unknown) => ({ reason: revertReason(error) }),
+      ),
     );
-    expect(replay).toEqual({ reason: USED_OR_CANCELED });
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(replay).toEqual({ result: { reason: USED_OR_CANCELED }, paid: 0n, received: 0n });
   });
 
   it("refuses a payment whose amount was changed after signing", async () => {
@@ -189,11 +188,9 @@ describe("x402 v2: lib's PAYMENT-SIGNATURE against @x402/core + @x402/evm's faci
       payer: account.address,
     });
 
-    const [payerBefore, payeeBefore] = await Promise.all([
-      chain.balanceOf(account.address),
-      chain.balanceOf(payee),
-    ]);
-    const settled = await facilitator.settle(payment, requirement);
+    const { result: settled, ...moved } = await watchBalances(chain, account.address, payee, () =>
+      facilitator.settle(payment, requirement),
+    );
     expect(settled).toMatchObject({
       success: true,
       network: "eip155:84532",
@@ -201,17 +198,21 @@ describe("x402 v2: lib's PAYMENT-SIGNATURE against @x402/core + @x402/evm's faci
     });
     expect(settled.transaction).toMatch(TX_HASH);
     await expectTransferred(settled.transaction as `0x${string}`, account.address, AMOUNT);
-    expect(await chain.balanceOf(account.address)).toBe(payerBefore - AMOUNT);
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(moved).toEqual({ paid: AMOUNT, received: AMOUNT });
 
-    const replay = await facilitator.settle(payment, requirement);
+    const { result: replay, ...movedAgain } = await watchBalances(
+      chain,
+      account.address,
+      payee,
+      () => facilitator.settle(payment, requirement),
+    );
     expect(replay).toMatchObject({
       success: false,
       errorReason: "invalid_exact_evm_nonce_already_used",
       transaction: "",
     });
     expect(replay.errorMessage).toContain(USED_OR_CANCELED);
-    expect(await chain.balanceOf(payee)).toBe(payeeBefore + AMOUNT);
+    expect(movedAgain).toEqual({ paid: 0n, received: 0n });
 
     // verify simulates on chain, so it refuses the spent authorization before any settle. Its
     // finer diagnosis needs Multicall3, which the local chain lacks: the token's reason is the message.
