@@ -1,0 +1,40 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
+import { installFakeBackground } from "@/lib/ui/fake-background";
+import { PAYMENT_DETAIL, PAYMENT_ROW } from "@/lib/ui/fixtures";
+import { HistoryPanel } from "./HistoryPanel";
+
+describe("HistoryPanel", () => {
+  beforeEach(() => fakeBrowser.reset());
+  afterEach(cleanup);
+  it("lists 100,000 payments a window at a time, filters, and opens a detail", async () => {
+    const calls = installFakeBackground({
+      ui_listPayments: ({ offset, limit, filter }) => ({
+        total: filter.text ? 1 : 100_000,
+        rows: Array.from({ length: filter.text ? 1 : limit }, (_, i) => ({
+          ...PAYMENT_ROW,
+          id: `pay-${offset + i}`,
+          what: `tool-${offset + i}`,
+        })),
+      }),
+      ui_spendPerDay: () => [],
+      ui_getPayment: ({ id }) => ({ ...PAYMENT_DETAIL, id }),
+    });
+    render(<HistoryPanel />);
+    expect(await screen.findByText("100,000 payments")).toBeTruthy();
+    const list = screen.getByRole("list", { name: "Payments" });
+    await within(list).findByText("tool-0");
+    expect(within(list).getAllByRole("listitem").length).toBeLessThan(30);
+    fireEvent.change(screen.getByLabelText("Search payments"), { target: { value: "tool-7" } });
+    expect(await screen.findByText("1 payment")).toBeTruthy();
+    expect(calls.filter((c) => c.method === "ui_listPayments").at(-1)?.params).toEqual({
+      filter: { text: "tool-7" },
+      offset: 0,
+      limit: 200,
+    });
+    fireEvent.click(await within(list).findByText("tool-0"));
+    expect(await screen.findByText("Payment pay-0")).toBeTruthy();
+  });
+});

@@ -1,0 +1,39 @@
+import { type FormEvent, useState } from "react";
+import { Button, ErrorNote, Field } from "./controls";
+
+/** Asks for the password to unlock the wallet. */
+export function LockScreen({
+  address,
+  busy,
+  error,
+  onUnlock,
+}: {
+  address?: string;
+  busy: boolean;
+  error?: string;
+  onUnlock(password: string): void;
+}) {
+  const [password, setPassword] = useState("");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (password) onUnlock(password);
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-3">
+      <p>The wallet is locked.</p>
+      {address && <p className="font-mono text-xs break-all">{address}</p>}
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        autoFocus
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <ErrorNote>{error}</ErrorNote>
+      <Button type="submit" variant="primary" disabled={busy || !password}>
+        Unlock
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LockScreen } from "./LockScreen";
+import { Onboarding } from "./Onboarding";
+
+const type = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const button = (name: string) => screen.getByRole("button", { name }) as HTMLButtonElement;
+
+describe("Onboarding", () => {
+  afterEach(cleanup);
+
+  it("creates a wallet once the password is long enough and confirmed, showing strength", () => {
+    const onCreate = vi.fn();
+    render(<Onboarding busy={false} onCreate={onCreate} />);
+    type("Password", "short");
+    expect(screen.getByTestId("strength").textContent).toBe("Strength: too short");
+    expect(button("Create wallet").disabled).toBe(true);
+    type("Password", "Correct-Horse-42-Battery");
+    expect(screen.getByTestId("strength").textContent).toBe("Strength: strong");
+    type("Confirm password", "Correct-Horse-42-Batter");
+    expect(screen.getByText("The passwords differ.")).toBeTruthy();
+    expect(button("Create wallet").disabled).toBe(true);
+    type("Confirm password", "Correct-Horse-42-Battery");
+    fireEvent.click(button("Create wallet"));
+    expect(onCreate).toHaveBeenCalledWith("Correct-Horse-42-Battery", undefined);
+  });
+
+  it("imports a key", () => {
+    const onCreate = vi.fn();
+    render(<Onboarding busy={false} onCreate={onCreate} />);
+    fireEvent.click(screen.getByLabelText("a key I have"));
+    type("Private key", " 0xabc ");
+    type("Password", "Correct-Horse-42");
+    type("Confirm password", "Correct-Horse-42");
+    fireEvent.click(button("Import key"));
+    expect(onCreate).toHaveBeenCalledWith("Correct-Horse-42", "0xabc");
+  });
+});
+
+describe("LockScreen", () => {
+  afterEach(cleanup);
+  it("unlocks with the password and shows the background's error", () => {
+    const onUnlock = vi.fn();
+    render(<LockScreen busy={false} error="wrong password" onUnlock={onUnlock} />);
+    type("Password", "pw");
+    fireEvent.click(button("Unlock"));
+    expect(onUnlock).toHaveBeenCalledWith("pw");
+    expect(screen.getByRole("alert").textContent).toBe("wrong password");
+  });
+});
