@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { PolicyView } from "@/lib/messages";
+import { SettingsView } from "./SettingsView";
+
+const policy: PolicyView = {
+  globalCaps: { USD: { day: "5000000" } },
+  origins: {},
+  receivers: { allow: [], deny: [] },
+  networks: ["eip155:84532"],
+  assets: [],
+  trustedRegistries: [],
+};
+
+function setup() {
+  const actions = {
+    save: vi.fn(async () => {}),
+    changePassword: vi.fn(async () => {}),
+    exportKey: vi.fn(async () => "0xsecret"),
+    deleteHistory: vi.fn(async () => 12),
+  };
+  render(<SettingsView policy={policy} autoLockMinutes={15} actions={actions} />);
+  return actions;
+}
+
+describe("SettingsView", () => {
+  afterEach(cleanup);
+
+  it("saves edited caps, a new site budget and the auto-lock time", async () => {
+    const actions = setup();
+    fireEvent.change(screen.getByLabelText("Daily cap (USD)"), { target: { value: "7.5" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add site" }));
+    fireEvent.change(screen.getByLabelText("Site origin"), {
+      target: { value: "https://agent.example" },
+    });
+    fireEvent.change(screen.getByLabelText("Auto-lock after (minutes)"), {
+      target: { value: "30" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByText("Settings saved.")).toBeTruthy();
+    expect(actions.save).toHaveBeenCalledWith(
+      {
+        ...policy,
+        globalCaps: { USD: { day: "7500000" } },
+        origins: {
+          "https://agent.example": {
+            currency: "USD",
+            amount: "1000000",
+            period: "day",
+            autoApproveUpTo: "0",
+            perCallMax: "1000000",
+          },
+        },
+      },
+      30,
+    );
+  });
+
+  it("shows what is wrong instead of saving", async () => {
+    const actions = setup();
+    fireEvent.change(screen.getByLabelText("Daily cap (USD)"), { target: { value: "five" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect((await screen.findByRole("alert")).textContent).toMatch(
+      /Daily cap \(USD\) must be an amount/,
+    );
+    expect(actions.save).not.toHaveBeenCalled();
+  });
+
+  it("deletes the history only after a confirmation", async () => {
+    const actions = setup();
+    fireEvent.click(screen.getByRole("button", { name: "Delete history" }));
+    expect(actions.deleteHistory).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete all payments" }));
+    expect(await screen.findByText("Deleted 12 payments.")).toBeTruthy();
+  });
+
+  it("exports the key with the password asked again", async () => {
+    const actions = setup();
+    fireEvent.change(screen.getByLabelText("Password to export the key"), {
+      target: { value: "pw" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Export key" }));
+    expect((await screen.findByTestId("exported-key")).textContent).toBe("0xsecret");
+    expect(actions.exportKey).toHaveBeenCalledWith("pw");
+  });
+});
