@@ -1,0 +1,65 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { startDemo } from "./server";
+import { DEFAULT_PORTS, parseStartOptions } from "./start-options";
+
+const CHROMIUM = "/usr/lib/chromium/chromium";
+const EXTENSION_DIR = resolve(import.meta.dirname, "..", ".output", "chrome-mv3");
+
+async function main(): Promise<void> {
+  const options = parseStartOptions(process.argv.slice(2), process.env);
+  if (options.build) {
+    console.log("Building the extension (npx wxt build)…");
+    const built = spawnSync("npx", ["wxt", "build"], { stdio: "inherit" });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
+  const demo = await startDemo({ ports: options.ports });
+  console.log("\nStipendex demo is running (127.0.0.1 only):");
+  for (const [name, url] of Object.entries(demo.urls)) console.log(`  ${name.padEnd(12)} ${url}`);
+  console.log(`  chain        ${demo.chain.rpcUrl} (chain id ${demo.chain.chainId})`);
+  console.log(
+    `Default ports: ${JSON.stringify(DEFAULT_PORTS)}; change with --port-<name> N or DEMO_PORT_<NAME>.`,
+  );
+
+  let close: () => Promise<void> = async () => {};
+  if (options.browser && process.env.DISPLAY && existsSync(CHROMIUM)) {
+    const context = await chromium.launchPersistentContext("", {
+      executablePath: CHROMIUM,
+      headless: false,
+      args: [`--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(demo.urls.agent);
+    console.log("Chromium is open on the agent page with the wallet loaded.");
+    close = () => context.close();
+  } else {
+    console.log(
+      options.browser
+        ? `\nNo display ($DISPLAY is not set) or no ${CHROMIUM}: not opening a browser.`
+        : "\n--no-browser: not opening a browser.",
+    );
+    console.log(
+      `To try it by hand: open chrome://extensions, enable Developer mode, "Load unpacked" ${EXTENSION_DIR}, then visit ${demo.urls.agent}`,
+    );
+  }
+  console.log("Ctrl-C stops everything.");
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping…");
+    await close().catch(() => undefined);
+    await demo.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
