@@ -21,10 +21,9 @@ import { readHttp402 } from "../../lib/protocol/x402/http";
 import { buildPaymentPayload, paymentHeader } from "../../lib/protocol/x402/payment";
 import { watchBalances } from "./balances";
 import { type V1Signer, v1Signer, v2Facilitator } from "./facilitators";
+import { expectV2ReplayRefused, USED_OR_CANCELED } from "./replay";
 import { readContext, v1Requirement, v2PaymentRequired, v2Requirement } from "./requirements";
 
-// FiatToken's own wording, which demo/chain's token and Base Sepolia USDC both revert with.
-const USED_OR_CANCELED = "FiatTokenV2_2: authorization is used or canceled";
 const AMOUNT = 12_345n;
 const TX_HASH = /^0x[0-9a-f]{64}$/;
 
@@ -200,19 +199,7 @@ describe("x402 v2: lib's PAYMENT-SIGNATURE against @x402/core + @x402/evm's faci
     await expectTransferred(settled.transaction as `0x${string}`, account.address, AMOUNT);
     expect(moved).toEqual({ paid: AMOUNT, received: AMOUNT });
 
-    const { result: replay, ...movedAgain } = await watchBalances(
-      chain,
-      account.address,
-      payee,
-      () => facilitator.settle(payment, requirement),
-    );
-    expect(replay).toMatchObject({
-      success: false,
-      errorReason: "invalid_exact_evm_nonce_already_used",
-      transaction: "",
-    });
-    expect(replay.errorMessage).toContain(USED_OR_CANCELED);
-    expect(movedAgain).toEqual({ paid: 0n, received: 0n });
+    await expectV2ReplayRefused(chain, facilitator, payment, requirement);
 
     // verify simulates on chain, so it refuses the spent authorization before any settle. Its
     // finer diagnosis needs Multicall3, which the local chain lacks: the token's reason is the message.
