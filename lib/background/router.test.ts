@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../messages";
-import { createRouter } from "./router";
+import { createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
 const ID = "walletid";
@@ -12,15 +12,19 @@ function router() {
   return createRouter({
     extensionId: ID,
     extensionBaseUrl: BASE,
+    // Only the methods these tests call; the rest are never reached.
     page: {
-      stipendex_status: async (_params, context) => ({ version: "t", origin: context.origin }),
-    },
+      stipendex_status: async (_params: undefined, context: { origin: string }) => ({
+        version: "t",
+        origin: context.origin,
+      }),
+    } as unknown as PageHandlers,
     ui: {
-      ui_status: async (_params, context) => {
+      ui_status: async (_params: undefined, context: { url: string }) => {
         if (context.url.endsWith("fail.html")) throw new RpcError(ErrorCode.Locked, "locked");
         return { version: "t", origin: context.url };
       },
-    },
+    } as unknown as UiHandlers,
   });
 }
 

@@ -1,0 +1,130 @@
+import type { WalletState } from "../messages";
+import { NoWalletError, WalletLockedError } from "../payments/errors";
+import { autoLockAt } from "../wallet/auto-lock";
+import { InvalidAutoLockError } from "../wallet/errors";
+import type { KeyValueStore } from "../wallet/key-value-store";
+import {
+  changePassword,
+  createVault,
+  exportPrivateKey,
+  type UnlockedWallet,
+  unlockVault,
+} from "../wallet/keyring";
+import { loadVault, lock, resumeSession, saveSession, saveVault } from "../wallet/vault-store";
+
+export const AUTO_LOCK_KEY = "stipendex.autoLockMinutes";
+export const DEFAULT_AUTO_LOCK_MINUTES = 15;
+
+export interface WalletSessionDeps {
+  /** storage.local: the encrypted vault and settings. */
+  local: KeyValueStore;
+  /** storage.session: the derived key while unlocked. */
+  session: KeyValueStore;
+  /** Arms (or, with undefined, disarms) the auto-lock alarm. */
+  scheduleLock(at: number | undefined): Promise<void>;
+  now(): number;
+}
+
+/**
+ * The wallet's keys as the background holds them: locked (only the encrypted
+ * vault), or unlocked (the derived key in storage.session, the opened keys in
+ * this worker's memory, rebuilt from that key after a restart).
+ */
+export class WalletSession {
+  private unlocked: UnlockedWallet | undefined;
+
+  constructor(private readonly deps: WalletSessionDeps) {}
+
+  async hasWallet(): Promise<boolean> {
+    return (await loadVault(this.deps.local)) !== undefined;
+  }
+
+  /** The unlocked wallet, resumed from storage.session after a worker restart; undefined when locked. */
+  async current(): Promise<UnlockedWallet | undefined> {
+    if (this.unlocked) return this.unlocked;
+    this.unlocked = await resumeSession(this.deps.local, this.deps.session);
+    return this.unlocked;
+  }
+
+  async state(): Promise<WalletState> {
+    const vault = await loadVault(this.deps.local);
+    const wallet = vault ? await this.current() : undefined;
+    return {
+      hasWallet: vault !== undefined,
+      locked: wallet === undefined,
+      ...(vault ? { address: vault.address, walletId: vault.walletId } : {}),
+      autoLockMinutes: await this.autoLockMinutes(),
+    };
+  }
+
+  async create(password: string, importPrivateKey?: string): Promise<WalletState> {
+    const vault = await createVault(
+      password,
+      importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
+    );
+    await saveVault(this.deps.local, vault);
+    await this.open(await unlockVault(vault, password));
+    return this.state();
+  }
+
+  async unlock(password: string): Promise<WalletState> {
+    const vault = await loadVault(this.deps.local);
+    if (!vault) throw new NoWalletError();
+    await this.open(await unlockVault(vault, password));
+    return this.state();
+  }
+
+  async lock(): Promise<WalletState> {
+    this.unlocked = undefined;
+    await lock(this.deps.session);
+    await this.deps.scheduleLock(undefined);
+    return this.state();
+  }
+
+  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    const vault = await loadVault(this.deps.local);
+    if (!vault) throw new NoWalletError();
+    const changed = await changePassword(vault, oldPassword, newPassword);
+    await saveVault(this.deps.local, changed);
+    await this.open(await unlockVault(changed, newPassword));
+  }
+
+  async exportKey(password: string): Promise<string> {
+    const vault = await loadVault(this.deps.local);
+    if (!vault) throw new NoWalletError();
+    return exportPrivateKey(vault, password);
+  }
+
+  async setAutoLock(minutes: number): Promise<WalletState> {
+    if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > 7 * 24 * 60) {
+      throw new InvalidAutoLockError(minutes);
+    }
+    await this.deps.local.set(AUTO_LOCK_KEY, minutes);
+    await this.touch();
+    return this.state();
+  }
+
+  /** Activity pushes the auto-lock back. */
+  async touch(): Promise<void> {
+    if (!(await this.current())) return;
+    await this.deps.scheduleLock(autoLockAt(this.deps.now(), await this.autoLockMinutes()));
+  }
+
+  /** Throws unless unlocked. */
+  async require(): Promise<UnlockedWallet> {
+    const wallet = await this.current();
+    if (!wallet) throw new WalletLockedError();
+    return wallet;
+  }
+
+  private async open(wallet: UnlockedWallet): Promise<void> {
+    this.unlocked = wallet;
+    await saveSession(this.deps.session, wallet);
+    await this.touch();
+  }
+
+  private async autoLockMinutes(): Promise<number> {
+    const stored = await this.deps.local.get(AUTO_LOCK_KEY);
+    return typeof stored === "number" ? stored : DEFAULT_AUTO_LOCK_MINUTES;
+  }
+}

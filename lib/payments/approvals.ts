@@ -1,0 +1,115 @@
+import type { DecideParams, PendingApproval } from "../messages";
+import type { KeyValueStore } from "../wallet/key-value-store";
+import { UnknownPaymentError } from "./errors";
+
+/** storage.session keys: they outlive a stopped worker, not the browser. */
+export const PENDING_KEY = "stipendex.pending";
+export const DECISIONS_KEY = "stipendex.decisions";
+export const CONFIRM_WINDOW_KEY = "stipendex.confirmWindow";
+
+export interface ApprovalWindow {
+  /** Opens the confirmation window; resolves with its id. */
+  open(): Promise<number | undefined>;
+  /** Brings an open window to the front; false when it is gone. */
+  focus(windowId: number): Promise<boolean>;
+}
+
+type Stored = Omit<PendingApproval, "needsUnlock">;
+
+/**
+ * The person's queue of decisions. Pending approvals and decisions live in
+ * storage.session, so an approval survives the worker being stopped: a caller
+ * that asks again after a restart finds its approval (or its decision) there.
+ * All pending approvals share one confirmation window.
+ */
+export class ApprovalQueue {
+  private readonly waiters = new Map<string, ((decision: DecideParams) => void)[]>();
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly session: KeyValueStore,
+    private readonly window: ApprovalWindow,
+  ) {}
+
+  /** Waits for the person's decision on `approval` (asking once, however often it is called). */
+  async ask(approval: Stored): Promise<DecideParams> {
+    const decided = (await this.decisions())[approval.id];
+    if (decided) return decided;
+    const waiting = new Promise<DecideParams>((resolve) => {
+      this.waiters.set(approval.id, [...(this.waiters.get(approval.id) ?? []), resolve]);
+    });
+    await this.serial(async () => {
+      const pending = await this.pending();
+      if (!pending.some((p) => p.id === approval.id)) {
+        await this.session.set(PENDING_KEY, [...pending, approval]);
+      }
+      await this.showWindow();
+    });
+    return waiting;
+  }
+
+  /** Records a decision from the confirmation window and wakes whoever waits for it. */
+  async decide(params: DecideParams): Promise<void> {
+    await this.serial(async () => {
+      const pending = await this.pending();
+      if (!pending.some((p) => p.id === params.approvalId)) {
+        throw new UnknownPaymentError(params.approvalId);
+      }
+      await this.session.set(DECISIONS_KEY, {
+        ...(await this.decisions()),
+        [params.approvalId]: params,
+      });
+      await this.session.set(
+        PENDING_KEY,
+        pending.filter((p) => p.id !== params.approvalId),
+      );
+    });
+    this.wake(params);
+  }
+
+  /** Forgets a decision once it has been acted on. */
+  async consume(approvalId: string): Promise<void> {
+    await this.serial(async () => {
+      const { [approvalId]: _done, ...rest } = await this.decisions();
+      await this.session.set(DECISIONS_KEY, rest);
+    });
+  }
+
+  async pending(): Promise<Stored[]> {
+    return ((await this.session.get(PENDING_KEY)) as Stored[] | undefined) ?? [];
+  }
+
+  /** Closing the confirmation window declines everything still waiting in it. */
+  async windowClosed(windowId: number): Promise<void> {
+    if ((await this.session.get(CONFIRM_WINDOW_KEY)) !== windowId) return;
+    await this.session.remove(CONFIRM_WINDOW_KEY);
+    for (const approval of await this.pending()) {
+      await this.decide({ approvalId: approval.id, decision: "decline" });
+    }
+  }
+
+  private async decisions(): Promise<Record<string, DecideParams>> {
+    return (
+      ((await this.session.get(DECISIONS_KEY)) as Record<string, DecideParams> | undefined) ?? {}
+    );
+  }
+
+  private async showWindow(): Promise<void> {
+    const existing = (await this.session.get(CONFIRM_WINDOW_KEY)) as number | undefined;
+    if (existing !== undefined && (await this.window.focus(existing))) return;
+    const opened = await this.window.open();
+    if (opened !== undefined) await this.session.set(CONFIRM_WINDOW_KEY, opened);
+  }
+
+  private wake(decision: DecideParams): void {
+    for (const resolve of this.waiters.get(decision.approvalId) ?? []) resolve(decision);
+    this.waiters.delete(decision.approvalId);
+  }
+
+  /** Read-modify-write of storage.session, one at a time. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.writes.then(work, work);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,285 @@
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import type { PaymentRecord, WalletDb } from "../db/schema";
+import type {
+  DecodedObject,
+  DisplayAmount,
+  PaymentDetail,
+  PaymentFilter,
+  PaymentRow,
+} from "../messages";
+import { verifyConfirmation } from "../protocol/envelope/confirmation";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { verifyProof } from "../protocol/envelope/proof";
+import { verifyQuote } from "../protocol/envelope/quote";
+import { verifyReceipt } from "../protocol/envelope/receipt";
+import { formatAmount } from "../protocol/rails/amount";
+import type { Registry } from "../protocol/rails/registry";
+import type { DescriptorSource } from "./descriptors";
+import { UnknownPaymentError } from "./errors";
+
+/** Newest first, through the index that fits the filter best; the rest is filtered in the cursor. */
+function query(db: WalletDb, filter: PaymentFilter) {
+  const from = filter.from ?? 0;
+  const to = filter.to ?? Number.MAX_SAFE_INTEGER;
+  const indexed =
+    filter.origin !== undefined
+      ? db.payments
+          .where("[origin+createdAt]")
+          .between([filter.origin, from], [filter.origin, to], true, true)
+      : filter.receiver !== undefined
+        ? db.payments
+            .where("[receiver+createdAt]")
+            .between([filter.receiver, from], [filter.receiver, to], true, true)
+        : filter.state !== undefined
+          ? db.payments
+              .where("[state+createdAt]")
+              .between([filter.state, from], [filter.state, to], true, true)
+          : db.payments.where("createdAt").between(from, to, true, true);
+  const text = filter.text?.trim().toLowerCase();
+  const needsFilter =
+    (filter.origin !== undefined &&
+      (filter.receiver !== undefined || filter.state !== undefined)) ||
+    (filter.receiver !== undefined && filter.state !== undefined) ||
+    Boolean(text);
+  const collection = indexed.reverse();
+  if (!needsFilter) return collection;
+  return collection.filter(
+    (p) =>
+      (filter.receiver === undefined || p.receiver === filter.receiver) &&
+      (filter.state === undefined || p.state === filter.state) &&
+      (!text || searchable(p).includes(text)),
+  );
+}
+
+function searchable(p: PaymentRecord): string {
+  return [p.origin, p.receiver, whatOf(p), p.offer.description, p.state, p.reason ?? "", p.payTo]
+    .join(" ")
+    .toLowerCase();
+}
+
+function whatOf(p: PaymentRecord): string {
+  return p.resource.kind === "http" ? p.resource.url : p.resource.tool;
+}
+
+export function displayAmount(
+  registry: Registry,
+  p: Pick<PaymentRecord, "amount" | "decimals" | "symbol" | "network">,
+): DisplayAmount {
+  let networkName: string = p.network;
+  let testnet = false;
+  try {
+    const network = registry.network(p.network);
+    networkName = network.names[0] ?? p.network;
+    testnet = network.testnet;
+  } catch {
+    // A network removed from the registry since: show its id.
+  }
+  return {
+    atomic: p.amount,
+    decimals: p.decimals,
+    symbol: p.symbol,
+    formatted: formatAmount(BigInt(p.amount), p.decimals),
+    network: p.network,
+    networkName,
+    testnet,
+  };
+}
+
+export function toRow(registry: Registry, p: PaymentRecord): PaymentRow {
+  return {
+    id: p.id,
+    createdAt: p.createdAt,
+    state: p.state,
+    origin: p.origin,
+    receiver: p.receiver,
+    what: whatOf(p),
+    amount: displayAmount(registry, p),
+    ...(p.reason === undefined ? {} : { reason: p.reason }),
+  };
+}
+
+export async function listPayments(
+  db: WalletDb,
+  registry: Registry,
+  filter: PaymentFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  const isEmpty = Object.values(filter).every((v) => v === undefined || v === "");
+  const [records, total] = await Promise.all([
+    query(db, filter).offset(offset).limit(Math.min(limit, 500)).toArray(),
+    isEmpty ? db.payments.count() : query(db, filter).count(),
+  ]);
+  return { rows: records.map((p) => toRow(registry, p)), total };
+}
+
+/** Every payment the filter selects, for export (CSV or JSON). */
+export async function exportPayments(
+  db: WalletDb,
+  registry: Registry,
+  filter: PaymentFilter,
+  format: "csv" | "json",
+): Promise<{ filename: string; mimeType: string; content: string }> {
+  const records = await query(db, filter).toArray();
+  const stamp = new Date().toISOString().slice(0, 10);
+  if (format === "json") {
+    const content = JSON.stringify(
+      records.map((p) => ({
+        ...toRow(registry, p),
+        payTo: p.payTo,
+        transaction: transactionOf(p) ?? null,
+      })),
+      null,
+      2,
+    );
+    return { filename: `stipendex-payments-${stamp}.json`, mimeType: "application/json", content };
+  }
+  const header = [
+    "id",
+    "time",
+    "state",
+    "origin",
+    "receiver",
+    "what",
+    "amount",
+    "symbol",
+    "atomic",
+    "decimals",
+    "network",
+    "payTo",
+    "transaction",
+    "reason",
+  ];
+  const lines = records.map((p) => {
+    const row = toRow(registry, p);
+    return [
+      p.id,
+      new Date(p.createdAt).toISOString(),
+      p.state,
+      p.origin,
+      p.receiver,
+      row.what,
+      row.amount.formatted,
+      p.symbol,
+      p.amount,
+      String(p.decimals),
+      p.network,
+      p.payTo,
+      transactionOf(p) ?? "",
+      p.reason ?? "",
+    ]
+      .map(csvCell)
+      .join(",");
+  });
+  return {
+    filename: `stipendex-payments-${stamp}.csv`,
+    mimeType: "text/csv",
+    content: `${[header.join(","), ...lines].join("\r\n")}\r\n`,
+  };
+}
+
+/** RFC 4180 quoting, and a leading quote mark against spreadsheet formula injection. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+function transactionOf(p: PaymentRecord): string | undefined {
+  if (!p.receipt) return undefined;
+  try {
+    if (p.offer.quote) {
+      const claims = decodeJwt(p.receipt) as { settlement?: { transaction?: string } };
+      return claims.settlement?.transaction || undefined;
+    }
+    const settle = JSON.parse(p.receipt) as { transaction?: string };
+    return settle.transaction || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One payment with its four objects decoded and each signature checked again. */
+export async function paymentDetail(
+  db: WalletDb,
+  registry: Registry,
+  descriptors: DescriptorSource,
+  id: string,
+): Promise<PaymentDetail> {
+  const p = await db.payments.get(id);
+  if (!p) throw new UnknownPaymentError(id);
+  const objects: DecodedObject[] = [];
+  const quote = p.offer.quote;
+  const check = async (
+    kind: DecodedObject["kind"],
+    compact: string,
+    verify: (at: Date) => Promise<unknown>,
+  ) => {
+    const claims = decodeJwt(compact) as Record<string, unknown>;
+    // Checked as of when it was made: an object does not stop being genuine when it expires.
+    const at = new Date(Number(claims.iat ?? 0) * 1000);
+    let problem: string | undefined;
+    try {
+      await verify(at);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    objects.push({
+      kind,
+      compact,
+      header: decodeProtectedHeader(compact) as Record<string, unknown>,
+      claims,
+      verified: problem === undefined,
+      ...(problem === undefined ? {} : { problem }),
+    });
+  };
+  const descriptor = quote ? await descriptors.get(p.receiver).catch(() => undefined) : undefined;
+  if (quote) {
+    await check("quote", quote.jws, async (now) => {
+      if (!descriptor) throw new Error(`descriptor of ${p.receiver} unavailable`);
+      return verifyQuote(quote.jws, { descriptor, now });
+    });
+  }
+  if (p.confirmation) {
+    const confirmation = p.confirmation;
+    await check("confirmation", confirmation, (now) =>
+      verifyConfirmation(confirmation, { receiverId: p.receiver, now }),
+    );
+  }
+  if (p.proof && quote && descriptor) {
+    const proof = p.proof;
+    await check("proof", proof, async (now) => {
+      const verifiedQuote = await verifyQuote(quote.jws, { descriptor, now });
+      return verifyProof(proof, { quote: verifiedQuote, receiverId: p.receiver, now });
+    });
+  } else if (p.proof) {
+    objects.push({ kind: "x402-payment", claims: { payment: p.proof }, verified: true });
+  }
+  if (p.receipt && quote && p.proof) {
+    const receipt = p.receipt;
+    const proofHash = await objectHash(p.proof);
+    await check("receipt", receipt, async (now) => {
+      if (!descriptor) throw new Error(`descriptor of ${p.receiver} unavailable`);
+      return verifyReceipt(receipt, { descriptor, quoteHash: quote.hash, proofHash, now });
+    });
+  } else if (p.receipt) {
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(p.receipt) as Record<string, unknown>;
+    } catch {
+      claims = { raw: p.receipt };
+    }
+    objects.push({ kind: "x402-settlement", claims, verified: claims.success === true });
+  }
+  const transaction = transactionOf(p);
+  return {
+    ...toRow(registry, p),
+    resource:
+      p.resource.kind === "http"
+        ? p.resource
+        : { kind: "mcp", server: p.resource.server, tool: p.resource.tool },
+    payTo: p.payTo,
+    network: p.network,
+    objects,
+    ...(transaction ? { settlementTransaction: transaction } : {}),
+  };
+}

@@ -1,0 +1,129 @@
+import { decodeJwt } from "jose";
+import type { PaymentChallenge } from "../messages";
+import { argsHash } from "../protocol/canonical-json";
+import type { Descriptor } from "../protocol/envelope/descriptor";
+import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
+import { readJsonForm } from "../protocol/envelope/json-form";
+import { verifyQuote } from "../protocol/envelope/quote";
+import { quoteToOffer } from "../protocol/envelope/quote-to-offer";
+import type { ResourceRequest } from "../protocol/envelope/resource";
+import type { Offer, OfferTransport } from "../protocol/offer";
+import { isRecord } from "../protocol/rails/is-record";
+import type { Registry } from "../protocol/rails/registry";
+import { readHttp402 } from "../protocol/x402/http";
+import { readMcpPaymentRequired } from "../protocol/x402/mcp";
+import type { DescriptorSource } from "./descriptors";
+import { UnreadableChallengeError } from "./errors";
+
+export interface ChallengeContext {
+  registry: Registry;
+  descriptors: DescriptorSource;
+  now: () => number;
+}
+
+export interface ReadOffer {
+  offer: Offer;
+  /** Stipendex only: the receiver's descriptor the Quote verified under. */
+  descriptor?: Descriptor;
+}
+
+/**
+ * Turns what the hook saw into a verified Offer: a Stipendex Quote is checked
+ * against its receiver's descriptor and bound to the call the page made; an
+ * x402 PaymentRequired is read and validated (it is unsigned, so its receiver
+ * is the origin that served it). Throws a named error for anything else.
+ */
+export async function readChallenge(
+  challenge: PaymentChallenge,
+  context: ChallengeContext,
+): Promise<ReadOffer> {
+  if (challenge.transport === "http") {
+    const { url, method } = challenge;
+    const request: ResourceRequest = { kind: "http", method, url };
+    const body = parseBody(challenge.body);
+    if (isRecord(body) && "quote" in body && challenge.paymentRequiredHeader === null) {
+      return readQuote(body.quote, request, "http", context);
+    }
+    const offer = readHttp402(
+      {
+        headers: {
+          get: (name) =>
+            /^payment-required$/i.test(name) ? challenge.paymentRequiredHeader : null,
+        },
+        body: challenge.body,
+      },
+      { receiver: originOf(url), resource: request, registry: context.registry },
+    );
+    return { offer };
+  }
+  const { server, tool } = challenge;
+  const request: ResourceRequest = { kind: "mcp", server, tool, arguments: challenge.arguments };
+  const data = challenge.error?.data;
+  if (challenge.error !== undefined) {
+    if (challenge.error.code !== -32402 || !isRecord(data) || !("quote" in data)) {
+      throw new UnreadableChallengeError(
+        `MCP error ${challenge.error.code} carries no Stipendex quote in data.quote`,
+      );
+    }
+    return readQuote(data.quote, request, "mcp", context);
+  }
+  const offer = readMcpPaymentRequired(challenge.result, {
+    receiver: originOf(server),
+    resource: { kind: "mcp", server, tool, argsHash: await argsHash(challenge.arguments) },
+    registry: context.registry,
+  });
+  if (!offer) throw new UnreadableChallengeError("The MCP result is not an x402 PaymentRequired");
+  return { offer };
+}
+
+/** Verifies a Quote's JSON form under the descriptor of the receiver it names. */
+export async function readQuote(
+  jsonForm: unknown,
+  request: ResourceRequest | undefined,
+  transport: OfferTransport,
+  context: ChallengeContext,
+): Promise<ReadOffer> {
+  const jws = readJsonForm(jsonForm, "quote");
+  const issuer = unverifiedIssuer(jws);
+  const now = new Date(context.now());
+  let descriptor = await context.descriptors.get(issuer);
+  let quote: Awaited<ReturnType<typeof verifyQuote>>;
+  try {
+    quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
+  } catch (error) {
+    // A key rotated since the descriptor was cached: fetch it again, once (§7).
+    if (!(error instanceof KeyNotInDescriptorError)) throw error;
+    descriptor = await context.descriptors.get(issuer, { refresh: true });
+    quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
+  }
+  return { offer: quoteToOffer(quote, transport), descriptor };
+}
+
+/** Only to know whose descriptor to fetch; every claim is verified after. */
+function unverifiedIssuer(jws: string): string {
+  let iss: unknown;
+  try {
+    iss = decodeJwt(jws).iss;
+  } catch (cause) {
+    throw new UnreadableChallengeError("The Quote is not a readable JWT", { cause });
+  }
+  if (typeof iss !== "string")
+    throw new UnreadableChallengeError("The Quote names no issuer (iss)");
+  return iss;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch (cause) {
+    throw new UnreadableChallengeError(`${JSON.stringify(url)} is not a URL`, { cause });
+  }
+}

@@ -1,0 +1,112 @@
+import type { PaymentRecord, WalletDb } from "../db/schema";
+import type { ReceiptParams } from "../messages";
+import { readJsonForm } from "../protocol/envelope/json-form";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { verifyReceipt } from "../protocol/envelope/receipt";
+import { readSettleResponse } from "../protocol/x402/settlement";
+import { decodeBase64Json } from "../protocol/x402/wire";
+import { advancePayment } from "../wallet/ledger";
+import type { DescriptorSource } from "./descriptors";
+import { UnknownPaymentError } from "./errors";
+
+export interface ReceiptDeps {
+  db: WalletDb;
+  descriptors: DescriptorSource;
+  /** The paying wallet: its id (Receipt `sub`) and address (settlement `payer`). */
+  wallet(): Promise<{ walletId: string; address: string } | undefined>;
+  now(): number;
+}
+
+/**
+ * Files what the paid retry brought back. A Stipendex Receipt is verified
+ * (receiver key, qh, ph, settlement); an x402 settle response is read. A
+ * receipt that does not check out is kept, as a failed one, with the reason.
+ */
+export async function fileReceipt(
+  deps: ReceiptDeps,
+  params: ReceiptParams,
+  origin: string,
+): Promise<{ state: string }> {
+  const payment = await deps.db.payments.get(params.paymentId);
+  if (!payment || payment.origin !== origin) throw new UnknownPaymentError(params.paymentId);
+  if (payment.state !== "signed") return { state: payment.state };
+  if (params.error) {
+    const updated = await advancePayment(deps.db, payment.id, {
+      state: "failed",
+      reason: `The receiver refused the payment: ${params.error.message}`.slice(0, 2000),
+    });
+    return { state: updated.state };
+  }
+  if (params.receipt === null || params.receipt === undefined) return { state: payment.state };
+  const raw = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
+  try {
+    const settled = payment.offer.quote
+      ? await checkStipendexReceipt(deps, payment, params.receipt)
+      : checkX402Settlement(payment, params.receipt);
+    if (!settled.settled) {
+      await deps.db.payments.update(payment.id, {
+        receipt: settled.receipt,
+        updatedAt: deps.now(),
+      });
+      return { state: payment.state };
+    }
+    const updated = await advancePayment(deps.db, payment.id, {
+      state: "settled",
+      receipt: settled.receipt,
+    });
+    return { state: updated.state };
+  } catch (error) {
+    const reason = `Receipt rejected: ${error instanceof Error ? error.message : String(error)}`;
+    const updated = await advancePayment(deps.db, payment.id, {
+      state: "failed",
+      reason,
+      receipt: raw,
+    });
+    return { state: updated.state };
+  }
+}
+
+async function checkStipendexReceipt(
+  deps: ReceiptDeps,
+  payment: PaymentRecord,
+  receipt: unknown,
+): Promise<{ settled: boolean; receipt: string }> {
+  const jws = typeof receipt === "string" ? receipt : readJsonForm(receipt, "receipt");
+  const quote = payment.offer.quote;
+  const wallet = await deps.wallet();
+  if (!quote || !payment.proof) throw new UnknownPaymentError(payment.id);
+  const verified = await verifyReceipt(jws, {
+    descriptor: await deps.descriptors.get(payment.receiver),
+    quoteHash: quote.hash,
+    proofHash: await objectHash(payment.proof),
+    ...(wallet ? { walletId: wallet.walletId } : {}),
+    ...(wallet
+      ? {
+          settlement: {
+            network: payment.network,
+            asset: payment.asset,
+            amount: payment.amount,
+            payer: wallet.address,
+          },
+        }
+      : {}),
+    now: new Date(deps.now()),
+  });
+  // "accepted": verified, settlement pending — kept as unconfirmed (still "signed").
+  return { settled: verified.claims.status === "settled", receipt: jws };
+}
+
+function checkX402Settlement(
+  payment: PaymentRecord,
+  receipt: unknown,
+): { settled: boolean; receipt: string } {
+  const decoded =
+    typeof receipt === "string" ? decodeBase64Json(receipt, "payment response header") : receipt;
+  const settlement = readSettleResponse(decoded);
+  if (!settlement.success) {
+    throw new UnknownPaymentError(
+      `${payment.id}: settlement failed (${settlement.errorReason ?? "no reason given"})`,
+    );
+  }
+  return { settled: true, receipt: JSON.stringify(settlement) };
+}
