@@ -6,8 +6,8 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
-import type { Requester } from "./bridge";
 import { randomId } from "../random-id";
+import type { Requester } from "./bridge";
 
 /** What the fetch hook needs from the wallet; the provider's bridge implements it. */
 export interface WalletLink {
