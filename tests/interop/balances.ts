@@ -11,7 +11,7 @@ export interface BalanceChange<R> {
 
 /** Runs `action` (a settlement) and reads on chain how it moved the token between the two. */
 export async function watchBalances<R>(
-  chain: LocalChain,
+  chain: Pick<LocalChain, "balanceOf">,
   payer: Address,
   payTo: Address,
   action: () => Promise<R>,
