@@ -9,6 +9,7 @@ export default defineConfig({
       "components/**/*.test.tsx",
       "demo/**/*.test.ts",
       "tests/interop/**/*.test.ts",
+      "tests/bench/**/*.test.ts",
     ],
     environment: "node",
     setupFiles: ["tests/setup.ts"],

@@ -57,7 +57,7 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
 /** The trusted confirmation of one payment: who asks, who is paid, for what, how much, what remains. */
 export function ConfirmApproval(props: ConfirmApprovalProps) {
   const { approval, position, count, busy } = props;
-  const currency = approval.total?.currency ?? approval.amount.symbol;
+  const currency = approval.currency;
   const oneCall = formatAmount(
     toMicro(parseAtomicAmount(approval.amount.atomic, "amount"), approval.amount.decimals),
     MICRO_DECIMALS,

@@ -159,6 +159,8 @@ export interface PendingApproval {
     | { kind: "http"; method: string; url: string }
     | { kind: "mcp"; server: string; tool: string; arguments?: unknown };
   amount: DisplayAmount;
+  /** The currency budgets count this payment in (e.g. "USD" for USDC): what "always allow" is in. */
+  currency: string;
   /** Display total the receiver stated (Stipendex `total`). */
   total?: { amount: string; currency: string };
   /** Each limit after this payment, e.g. { "today (all sites)": "4.99 USD" }. */

@@ -306,6 +306,7 @@ export class PaymentEngine {
     decision: PolicyDecision,
   ): Promise<DecideParams> {
     const network = this.deps.registry.network(option.network);
+    const charge = resolveCharge(await this.deps.settings(), option);
     const warnings: ApprovalWarning[] = await paymentWarnings(this.deps.db, {
       origin,
       receiver: offer.receiver,
@@ -335,6 +336,7 @@ export class PaymentEngine {
         networkName: network.names[0] ?? option.network,
         testnet: network.testnet,
       },
+      currency: charge.ok ? charge.currency : option.symbol,
       total: shownTotal(offer, option),
       remaining: describeRemaining(decision.remaining),
       warnings,

@@ -25,6 +25,7 @@ export const APPROVAL: PendingApproval = {
     networkName: "Base Sepolia",
     testnet: true,
   },
+  currency: "USD",
   total: { amount: "0.005", currency: "USD" },
   remaining: { "today (all sites)": "4.995 USD", "https://agent.example this day": "0.995 USD" },
   warnings: ["testnet"],
