@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { TO_PAGE, TO_RELAY, type WireResponse } from "../messages";
-import { startRelay } from "./relay";
+import { type SendToBackground, sendWithRetry, startRelay } from "./relay";
 
 function freshWindow(): Window {
   const { Window } = globalThis as unknown as { Window: new () => Window };
@@ -35,7 +35,7 @@ describe("startRelay", () => {
     expect(sent).toEqual([{ channel: "page", method: "stipendex_status", params: 5 }]);
   });
 
-  it("ignores untagged or malformed messages and answers an unreachable wallet with an error", async () => {
+  it("ignores untagged or malformed messages and answers an invalidated extension with an error at once", async () => {
     const win = freshWindow();
     const sent: unknown[] = [];
     startRelay(win, async (message) => {
@@ -55,5 +55,75 @@ describe("startRelay", () => {
       },
     });
     expect(sent).toHaveLength(1);
+  });
+
+  it("sends the same message again when the worker was stopped mid-request, and answers once", async () => {
+    const win = freshWindow();
+    const sent: unknown[] = [];
+    startRelay(
+      win,
+      async (message) => {
+        sent.push(message);
+        if (sent.length < 3) {
+          throw new Error("The message port closed before a response was received.");
+        }
+        return { ok: true, result: { paymentId: "p1" } } satisfies WireResponse;
+      },
+      { tries: 5, firstDelayMs: 1 },
+    );
+    const answer = nextPageMessage(win);
+    const params = { requestId: "req-7", challenge: { transport: "http" } };
+    win.postMessage({ tag: TO_RELAY, id: "9", request: { method: "stipendex_pay", params } }, "*");
+    expect(await answer).toEqual({
+      tag: TO_PAGE,
+      id: "9",
+      response: { ok: true, result: { paymentId: "p1" } },
+    });
+    const expected = { channel: "page", method: "stipendex_pay", params };
+    expect(sent).toEqual([expected, expected, expected]);
+  });
+});
+
+describe("sendWithRetry", () => {
+  it("gives up after the last try with the transport's error, waiting longer each time", async () => {
+    const at: number[] = [];
+    const send: SendToBackground = async () => {
+      at.push(Date.now());
+      throw new Error("Could not establish connection. Receiving end does not exist.");
+    };
+    await expect(sendWithRetry(send, { m: 1 }, { tries: 4, firstDelayMs: 20 })).rejects.toThrow(
+      "Receiving end does not exist",
+    );
+    expect(at).toHaveLength(4);
+    const gaps = at.slice(1).map((t, i) => t - (at[i] ?? t));
+    expect(gaps[0]).toBeGreaterThanOrEqual(15);
+    expect(gaps[2]).toBeGreaterThanOrEqual(70);
+  });
+
+  it("does not retry an answer, even an error answer, nor an invalidated extension", async () => {
+    let calls = 0;
+    const refusal: WireResponse = { ok: false, error: { code: 4001, message: "declined" } };
+    expect(
+      await sendWithRetry(
+        async () => {
+          calls++;
+          return refusal;
+        },
+        {},
+        { tries: 5, firstDelayMs: 1 },
+      ),
+    ).toEqual(refusal);
+    expect(calls).toBe(1);
+    await expect(
+      sendWithRetry(
+        async () => {
+          calls++;
+          throw new Error("Extension context invalidated.");
+        },
+        {},
+        { tries: 5, firstDelayMs: 1 },
+      ),
+    ).rejects.toThrow("invalidated");
+    expect(calls).toBe(2);
   });
 });

@@ -9,12 +9,34 @@ import {
 
 export type SendToBackground = (message: unknown) => Promise<WireResponse>;
 
+export interface RetryPolicy {
+  /** How many times a message is sent before the page gets an error. */
+  tries: number;
+  /** Wait before the 2nd try; doubled before each later one. */
+  firstDelayMs: number;
+}
+
+/** ~1.5 s in all: long enough for Chrome to start a stopped worker again. */
+export const DEFAULT_RETRY: RetryPolicy = { tries: 5, firstDelayMs: 100 };
+
+/** The extension was reloaded or removed: no later try can reach it. */
+const PERMANENT = /Extension context invalidated/i;
+
 /**
  * The isolated-world relay: forwards tagged messages that this very window
  * posted to the background, and posts the answers back. It decides nothing;
  * the background takes the origin from the browser, not from here.
+ *
+ * The background answers its own failures as data, so a rejected send is the
+ * transport failing, typically the worker being stopped mid-request. The
+ * relay then sends the very same message again: a restarted worker resumes a
+ * payment by its requestId instead of paying twice.
  */
-export function startRelay(win: Window, send: SendToBackground): void {
+export function startRelay(
+  win: Window,
+  send: SendToBackground,
+  retry: RetryPolicy = DEFAULT_RETRY,
+): void {
   win.addEventListener("message", (event: MessageEvent) => {
     if (event.source !== win) return;
     const data = event.data as Partial<HookToRelay> | null;
@@ -23,18 +45,36 @@ export function startRelay(win: Window, send: SendToBackground): void {
       const message: RelayToHook = { tag: TO_PAGE, id: data.id, response };
       win.postMessage(message, "*");
     };
-    send({ channel: "page", method: data.request.method, params: data.request.params }).then(
-      reply,
-      (error: unknown) =>
-        reply({
-          ok: false,
-          error: {
-            code: ErrorCode.Internal,
-            message: `Wallet unreachable: ${error instanceof Error ? error.message : String(error)}`,
-          },
-        }),
+    const message = { channel: "page", method: data.request.method, params: data.request.params };
+    sendWithRetry(send, message, retry).then(reply, (error: unknown) =>
+      reply({
+        ok: false,
+        error: {
+          code: ErrorCode.Internal,
+          message: `Wallet unreachable: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      }),
     );
   });
+}
+
+/** Sends `message` until the background answers, up to `retry.tries` times with doubling waits. */
+export async function sendWithRetry(
+  send: SendToBackground,
+  message: unknown,
+  retry: RetryPolicy,
+): Promise<WireResponse> {
+  let delay = retry.firstDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(message);
+    } catch (error) {
+      const permanent = error instanceof Error && PERMANENT.test(error.message);
+      if (permanent || attempt >= retry.tries) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay *= 2;
+  }
 }
 
 function isHookMessage(data: Partial<HookToRelay> | null): data is HookToRelay {
