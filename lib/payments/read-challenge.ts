@@ -14,6 +14,7 @@ import { readHttp402 } from "../protocol/x402/http";
 import { readMcpPaymentRequired } from "../protocol/x402/mcp";
 import type { DescriptorSource } from "./descriptors";
 import { UnreadableChallengeError } from "./errors";
+import { knownOptions } from "./known-rails";
 
 export interface ChallengeContext {
   registry: Registry;
@@ -96,7 +97,7 @@ export async function readQuote(
     descriptor = await context.descriptors.get(issuer, { refresh: true });
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   }
-  return { offer: quoteToOffer(quote, transport), descriptor };
+  return { offer: knownOptions(quoteToOffer(quote, transport), context.registry), descriptor };
 }
 
 /** Only to know whose descriptor to fetch; every claim is verified after. */

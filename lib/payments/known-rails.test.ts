@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { UnknownAssetError, UnknownNetworkError } from "../protocol/rails/errors";
+import { createRegistry } from "../protocol/rails/registry";
+import { DecimalsMismatchError, knownOptions } from "./known-rails";
+
+const usdc: PaymentOption = {
+  scheme: "exact",
+  network: "eip155:84532",
+  chainId: 84532,
+  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  amount: 5000n,
+  decimals: 6,
+  symbol: "USDC",
+  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+  maxTimeoutSeconds: 60,
+  eip712: { name: "USDC", version: "2" },
+  raw: {},
+};
+
+function offer(...options: PaymentOption[]): Offer {
+  return {
+    protocol: "stipendex",
+    transport: "http",
+    receiver: "https://api.example",
+    resource: { kind: "http", method: "GET", url: "https://api.example/x" },
+    description: "x",
+    options,
+  };
+}
+
+describe("knownOptions", () => {
+  const registry = createRegistry();
+
+  it("keeps options on known tokens with their real decimals", () => {
+    const bad = { ...usdc, asset: "0x0000000000000000000000000000000000000001" as const };
+    expect(knownOptions(offer(bad, usdc), registry).options).toEqual([usdc]);
+  });
+
+  it("refuses a rail that states other decimals than the token has", () => {
+    expect(() => knownOptions(offer({ ...usdc, decimals: 2 }), registry)).toThrow(
+      DecimalsMismatchError,
+    );
+  });
+
+  it("refuses unknown networks and assets with their own errors", () => {
+    expect(() => knownOptions(offer({ ...usdc, network: "eip155:999999" }), registry)).toThrow(
+      UnknownNetworkError,
+    );
+    expect(() =>
+      knownOptions(
+        offer({ ...usdc, asset: "0x0000000000000000000000000000000000000001" }),
+        registry,
+      ),
+    ).toThrow(UnknownAssetError);
+  });
+});
