@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright-core";
-import type { UiMethods, UiRequest, WireResponse } from "../../../lib/messages";
+import type { PolicyView, UiMethods, UiRequest, WireResponse } from "../../../lib/messages";
 import type { ChromiumSession } from "./chromium";
 
 /** Calls the background from one of the wallet's own pages, as the UI does. */
@@ -48,20 +48,29 @@ export async function allowOrigin(
   const policy = await callWallet(walletPage, { method: "ui_getPolicy", params: undefined });
   await callWallet(walletPage, {
     method: "ui_setPolicy",
-    params: {
-      ...policy,
-      origins: {
-        ...policy.origins,
-        [origin]: {
-          currency: "USD",
-          amount: budget.amount,
-          period: "day",
-          autoApproveUpTo: budget.autoApproveUpTo,
-          perCallMax: budget.amount,
-        },
+    params: withOriginBudget(policy, origin, budget),
+  });
+}
+
+/** `policy` plus a daily USD budget for `origin` (shared with the Firefox helpers). */
+export function withOriginBudget(
+  policy: PolicyView,
+  origin: string,
+  budget: { amount: string; autoApproveUpTo: string },
+): PolicyView {
+  return {
+    ...policy,
+    origins: {
+      ...policy.origins,
+      [origin]: {
+        currency: "USD",
+        amount: budget.amount,
+        period: "day",
+        autoApproveUpTo: budget.autoApproveUpTo,
+        perCallMax: budget.amount,
       },
     },
-  });
+  };
 }
 
 /** The next confirmation window the wallet opens (start waiting before the click that causes it). */

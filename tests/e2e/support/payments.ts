@@ -1,0 +1,339 @@
+import assert from "node:assert/strict";
+import type { Address } from "viem";
+import type { Demo } from "../../../demo/server";
+import type {
+  PaymentRow,
+  SpendSummary,
+  UiMethod,
+  UiMethods,
+  UiRequest,
+} from "../../../lib/messages";
+import { waitUntil } from "./wait";
+
+/**
+ * The payment checks both browsers run: each file builds a PaymentRig from its
+ * own browser driver, and these functions hold Chromium and Firefox to the
+ * very same expectations.
+ */
+
+/** A tab the test drives: evaluate a string expression (promises awaited), click a button by its text. */
+export interface Tab {
+  evaluate(expression: string): Promise<unknown>;
+  click(buttonName: string): Promise<void>;
+}
+
+export interface PaymentRig {
+  demo: Demo;
+  /** The demo agent page. */
+  agent: Tab;
+  /** The payer address the wallet imported. */
+  payer: Address;
+  wallet<M extends UiMethod>(
+    request: Extract<UiRequest, { method: M }>,
+  ): Promise<UiMethods[M]["result"]>;
+  /** Resolves with the next confirmation window (start before the click that opens it). */
+  nextConfirmWindow(): Promise<Tab>;
+  /** How many confirmation windows opened since the browser started. */
+  confirmWindowsOpened(): number;
+}
+
+export interface PaidPath {
+  name: string;
+  button: string;
+  resultId: string;
+  price: bigint;
+  /** Elicitation always asks the person, so it has no auto-approved run. */
+  elicits?: boolean;
+  assertPaid(result: unknown): void;
+  assertUnpaid(result: unknown): void;
+}
+
+interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+interface McpResult {
+  ok: boolean;
+  result?: { isError?: boolean; content?: { type: string; text?: string }[] };
+  error?: { code?: number; message?: string; data?: unknown };
+}
+
+const httpPath = (
+  name: string,
+  button: string,
+  resultId: string,
+  price: bigint,
+  receiptHeader: string,
+): PaidPath => ({
+  name,
+  button,
+  resultId,
+  price,
+  assertPaid(result) {
+    const { status, headers, body } = result as HttpResult;
+    assert.equal(status, 200, `${name}: ${JSON.stringify(result)}`);
+    assert.ok(headers[receiptHeader], `${name}: no ${receiptHeader} in ${JSON.stringify(headers)}`);
+    assert.ok(Array.isArray((body as { results?: unknown }).results), JSON.stringify(body));
+  },
+  assertUnpaid(result) {
+    const { status, headers } = result as HttpResult;
+    assert.equal(status, 402, `${name}: ${JSON.stringify(result)}`);
+    assert.equal(headers[receiptHeader], undefined);
+  },
+});
+
+const mcpPath = (name: string, button: string, resultId: string, price: bigint): PaidPath => ({
+  name,
+  button,
+  resultId,
+  price,
+  assertPaid(result) {
+    const outcome = result as McpResult;
+    assert.equal(outcome.ok, true, `${name}: ${JSON.stringify(result)}`);
+    assert.notEqual(outcome.result?.isError, true, `${name}: ${JSON.stringify(result)}`);
+    assert.ok(
+      outcome.result?.content?.some((c) => c.type === "text" && c.text),
+      name,
+    );
+  },
+  assertUnpaid(result) {
+    const outcome = result as McpResult;
+    assert.equal(outcome.ok, false, `${name}: ${JSON.stringify(result)}`);
+    assert.equal(outcome.error?.code, -32402, `${name}: ${JSON.stringify(result)}`);
+  },
+});
+
+export const PAID_PATHS: PaidPath[] = [
+  httpPath(
+    "Stipendex HTTP",
+    "Search (Stipendex)",
+    "result-stipendex-http",
+    5_000n,
+    "Stipendex-Receipt",
+  ),
+  httpPath("x402 v1", "Search (x402 v1)", "result-x402-v1", 4_000n, "X-PAYMENT-RESPONSE"),
+  httpPath("x402 v2", "Search (x402 v2)", "result-x402-v2", 6_000n, "PAYMENT-RESPONSE"),
+  mcpPath("MCP -32402 JSON", "Call web_search (JSON)", "result-mcp-json", 5_000n),
+  mcpPath("MCP -32402 SSE", "Call web_search (SSE)", "result-mcp-sse", 5_000n),
+  {
+    ...mcpPath("x402 MCP", "Call x402 tool", "result-mcp-x402", 3_000n),
+    assertUnpaid(result) {
+      // x402 MCP refuses with a tools/call result flagged isError, not a JSON-RPC error.
+      const outcome = result as McpResult;
+      assert.equal(outcome.ok, true, JSON.stringify(result));
+      assert.equal(outcome.result?.isError, true, JSON.stringify(result));
+    },
+  },
+  {
+    ...mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
+    elicits: true,
+  },
+];
+
+export function pathNamed(name: string): PaidPath {
+  const path = PAID_PATHS.find((p) => p.name === name);
+  assert.ok(path, `no paid path named ${name}`);
+  return path;
+}
+
+/** Everything a payment may change: history, spend, balances. */
+interface Snapshot {
+  rows: PaymentRow[];
+  spend: SpendSummary[];
+  payee: bigint;
+  payer: bigint;
+}
+
+export async function snapshot(rig: PaymentRig, origin: string): Promise<Snapshot> {
+  const [{ rows }, spend, payee, payer] = await Promise.all([
+    rig.wallet({
+      method: "ui_listPayments",
+      params: { filter: {}, offset: 0, limit: 500 },
+    }),
+    rig.wallet({ method: "ui_getSpend", params: { origin } }),
+    rig.demo.chain.balanceOf(rig.demo.chain.accounts.payee.address),
+    rig.demo.chain.balanceOf(rig.payer),
+  ]);
+  return { rows, spend, payee, payer };
+}
+
+/** Rows recorded since `before`, newest first, once each has left the transient states. */
+export async function newRows(
+  rig: PaymentRig,
+  before: Snapshot,
+  count: number,
+  settledState: PaymentRow["state"],
+): Promise<PaymentRow[]> {
+  const known = new Set(before.rows.map((r) => r.id));
+  let rows: PaymentRow[] = [];
+  const fresh = async () => {
+    const { rows: all } = await rig.wallet({
+      method: "ui_listPayments",
+      params: { filter: {}, offset: 0, limit: 500 },
+    });
+    rows = all.filter((r) => !known.has(r.id));
+  };
+  // The hook reports the receipt after the page has its answer: poll briefly for it.
+  await pollUntil(async () => {
+    await fresh();
+    return rows.length >= count && rows.every((r) => r.state === settledState);
+  }, `${count} new payment(s) in state ${settledState}`);
+  assert.equal(rows.length, count, JSON.stringify(rows));
+  return rows;
+}
+
+async function pollUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
+  let done = false;
+  let running = false;
+  const tick = () => {
+    if (!running) {
+      running = true;
+      void check().then(
+        (ok) => {
+          done = ok;
+          running = false;
+        },
+        () => {
+          running = false;
+        },
+      );
+    }
+    return done;
+  };
+  await waitUntil(tick, what, timeoutMs, 100);
+}
+
+/** Clicks an agent button and returns what its result panel shows once done. */
+export async function runAgentButton(agent: Tab, path: PaidPath): Promise<unknown> {
+  await agent.click(path.button);
+  const selector = JSON.stringify(`[data-testid="${path.resultId}"]`);
+  const expression = `(() => { const e = document.querySelector(${selector}); return e && e.getAttribute("data-state") === "done" ? e.textContent : null; })()`;
+  let text: unknown = null;
+  await pollUntil(
+    async () => {
+      text = await agent.evaluate(expression);
+      return typeof text === "string";
+    },
+    `${path.name}: the agent page's result`,
+    30_000,
+  );
+  return JSON.parse(text as unknown as string);
+}
+
+/** The chain and the wallet's books after one payment of `price` settled. */
+export async function assertSettled(
+  rig: PaymentRig,
+  origin: string,
+  before: Snapshot,
+  prices: bigint[],
+): Promise<PaymentRow[]> {
+  const rows = await newRows(rig, before, prices.length, "settled");
+  for (const row of rows) assert.equal(row.origin, origin);
+  assert.deepEqual(rows.map((r) => BigInt(r.amount.atomic)).sort(), [...prices].sort());
+  const total = prices.reduce((a, b) => a + b, 0n);
+  const after = await snapshot(rig, origin);
+  assert.equal(after.payee - before.payee, total, "payee balance up by exactly the price");
+  assert.equal(before.payer - after.payer, total, "payer balance down by exactly the price");
+  return rows;
+}
+
+/** Approve in the confirmation window; the page gets the paid answer; receipt and tokens as priced. */
+export async function payThroughWindow(rig: PaymentRig, origin: string, path: PaidPath) {
+  const before = await snapshot(rig, origin);
+  const opened = rig.confirmWindowsOpened();
+  const confirm = rig.nextConfirmWindow();
+  const result = runAgentButton(rig.agent, path);
+  const window = await confirm;
+  await window.click("Approve");
+  path.assertPaid(await result);
+  await assertSettled(rig, origin, before, [path.price]);
+  // Elicitation: the -32402 that follows is paid on the elicited Confirmation, without a second window.
+  assert.equal(rig.confirmWindowsOpened() - opened, 1);
+  assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
+}
+
+/** Under a budget: no window, paid, and the origin's spend grows by the price. */
+export async function payAutoApproved(rig: PaymentRig, origin: string, path: PaidPath) {
+  const before = await snapshot(rig, origin);
+  const opened = rig.confirmWindowsOpened();
+  path.assertPaid(await runAgentButton(rig.agent, path));
+  await assertSettled(rig, origin, before, [path.price]);
+  assert.equal(rig.confirmWindowsOpened(), opened, "no confirmation window");
+  const spentBefore = BigInt(before.spend[0]?.origin?.spent ?? "0");
+  const after = await rig.wallet({ method: "ui_getSpend", params: { origin } });
+  // Micro-USD from 6-decimal USDC atomic units: the same number.
+  assert.equal(BigInt(after[0]?.origin?.spent ?? "0") - spentBefore, path.price);
+}
+
+/** Decline in the window: the page gets the original price, nothing signed, charged or moved. */
+export async function declineThroughWindow(rig: PaymentRig, origin: string, path: PaidPath) {
+  const before = await snapshot(rig, origin);
+  const confirm = rig.nextConfirmWindow();
+  const result = runAgentButton(rig.agent, path);
+  const window = await confirm;
+  await window.click("Decline");
+  path.assertUnpaid(await result);
+  await assertNothingSigned(rig, origin, before, "declined");
+}
+
+/** Nothing charged (spend), nothing moved (balances); new rows, if any, in `state` with no proof. */
+export async function assertNothingSigned(
+  rig: PaymentRig,
+  origin: string,
+  before: Snapshot,
+  state?: PaymentRow["state"],
+) {
+  const rows = state ? await newRows(rig, before, 1, state) : [];
+  for (const row of rows) {
+    const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row.id } });
+    const kinds = detail.objects.map((o) => o.kind);
+    assert.ok(!kinds.includes("proof") && !kinds.includes("x402-payment"), kinds.join());
+  }
+  const after = await snapshot(rig, origin);
+  if (!state) assert.deepEqual(after.rows, before.rows, "no payment recorded");
+  assert.deepEqual(after.spend, before.spend);
+  assert.equal(after.payee, before.payee);
+  assert.equal(after.payer, before.payer);
+}
+
+/** Five parallel paid fetches: one window queues them, each approval pays its own call. */
+export async function payFiveInParallel(rig: PaymentRig, origin: string) {
+  const before = await snapshot(rig, origin);
+  const opened = rig.confirmWindowsOpened();
+  const confirm = rig.nextConfirmWindow();
+  const queries = ["one", "two", "three", "four", "five"];
+  const results = rig.agent.evaluate(
+    `Promise.all(${JSON.stringify(queries)}.map((q) => agent.fetchApi(agent.config.stipendex, q)))`,
+  ) as Promise<HttpResult[]>;
+  const window = await confirm;
+  await pollUntil(
+    async () =>
+      (await rig.wallet({ method: "ui_listPending", params: undefined })).length === queries.length,
+    "all five approvals to be queued",
+  );
+  const position = `document.querySelector('[data-testid="queue-position"]')?.textContent`;
+  await pollUntil(
+    async () => (await window.evaluate(position)) === `1 of ${queries.length}`,
+    "the window to show the queue",
+  );
+  for (let left = queries.length; left > 0; left--) {
+    await pollUntil(async () => {
+      const shown = await window.evaluate(position);
+      return left === 1 ? shown === undefined : shown === `1 of ${left}`;
+    }, `the window to show ${left} waiting`);
+    await window.click("Approve");
+  }
+  const answers = await results;
+  assert.equal(rig.confirmWindowsOpened() - opened, 1, "one window for the whole queue");
+  answers.forEach((answer, i) => {
+    assert.equal(answer.status, 200, JSON.stringify(answer));
+    assert.equal((answer.body as { query?: string }).query, queries[i], JSON.stringify(answer));
+  });
+  await assertSettled(
+    rig,
+    origin,
+    before,
+    queries.map(() => 5_000n),
+  );
+}
