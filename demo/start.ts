@@ -22,6 +22,14 @@ async function main(): Promise<void> {
   console.log(
     `Default ports: ${JSON.stringify(DEFAULT_PORTS)}; change with --port-<name> N or DEMO_PORT_<NAME>.`,
   );
+  const payer = demo.chain.accounts.payers[0];
+  if (payer) {
+    console.log(
+      `\nA funded test account on this local chain (a public anvil dev key — never use it on a real network):\n` +
+        `  address      ${payer.address}\n  private key  ${payer.privateKey}\n` +
+        `In the wallet's onboarding choose "a key I have" and paste the private key to pay from it.`,
+    );
+  }
 
   let close: () => Promise<void> = async () => {};
   if (options.browser && process.env.DISPLAY && existsSync(CHROMIUM)) {
