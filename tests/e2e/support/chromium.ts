@@ -26,16 +26,19 @@ export interface ChromiumSession {
 }
 
 /**
- * Starts headless Chromium in a fresh temporary profile, with the built wallet
- * loaded unpacked (`withWallet: true`) or without any extension.
+ * Starts headless Chromium in a fresh temporary profile (or in `userDataDir`,
+ * kept after close), with the built wallet loaded unpacked (`withWallet: true`)
+ * or without any extension.
  */
 export async function launchChromium({
   withWallet,
+  userDataDir = "",
 }: {
   withWallet: boolean;
+  userDataDir?: string;
 }): Promise<ChromiumSession> {
   const dir = withWallet ? builtExtension("chrome-mv3") : undefined;
-  const context = await chromium.launchPersistentContext("", {
+  const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: dir
