@@ -10,6 +10,8 @@
  *   extension.
  */
 
+import type { PaymentState } from "./wallet/payment-state";
+
 export const PROVIDER_VERSION = "0.1.0";
 
 /** Tags on `window.postMessage` traffic between the page hook and the relay. */
@@ -207,15 +209,8 @@ export interface SpendSummary {
   origin?: { origin: string; budget?: OriginBudgetView; spent: string; remaining?: string };
 }
 
-export type PaymentStateView =
-  | "quoted"
-  | "approved"
-  | "declined"
-  | "refused"
-  | "signed"
-  | "settled"
-  | "failed"
-  | "expired";
+/** A payment's state as the ledger keeps it (see lib/wallet/payment-state.ts). */
+export type PaymentStateView = PaymentState;
 
 export interface PaymentRow {
   id: string;
