@@ -1,0 +1,501 @@
+import { type Address, type Hex, verifyTypedData } from "viem";
+import { describe, expect, it } from "vitest";
+import type { PaymentChallenge } from "../messages";
+import { verifyConfirmation } from "../protocol/envelope/confirmation";
+import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { verifyProof } from "../protocol/envelope/proof";
+import { verifyQuote } from "../protocol/envelope/quote";
+import { makeReceiver, RAIL, T } from "../protocol/envelope/test-fixtures";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
+import {
+  BASE_SEPOLIA_USDC,
+  PAY_TO,
+  v2PaymentRequired,
+  v2Requirement,
+} from "../protocol/x402/test-fixtures";
+import { decodeBase64Json } from "../protocol/x402/wire";
+import { readAllSums } from "../wallet/budget-sums";
+import { sumKeysToCharge } from "../wallet/limits";
+import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
+import { DECISIONS_KEY } from "./approvals";
+import { chooseOption } from "./engine";
+import {
+  NoWalletError,
+  PolicyRefusedError,
+  UnreadableChallengeError,
+  UserDeclinedError,
+  WalletLockedError,
+} from "./errors";
+import {
+  AGENT,
+  AUTO_BUDGET,
+  CALLER,
+  type Harness,
+  MCP_SERVER,
+  makeHarness,
+  PASSWORD,
+  RECEIVER,
+  stipendexHttpChallenge,
+  stipendexMcpChallenge,
+  until,
+  x402HttpChallenge,
+} from "./test-support";
+
+const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
+
+function at(h: Harness): Date {
+  return new Date(h.clock.ms);
+}
+
+async function onlyPayment(h: Harness) {
+  const all = await h.db.payments.toArray();
+  expect(all).toHaveLength(1);
+  const [payment] = all;
+  if (!payment) return expect.unreachable("no payment recorded");
+  return payment;
+}
+
+async function pendingIds(h: Harness): Promise<string[]> {
+  return (await h.approvals.pending()).map((p) => p.id);
+}
+
+/** Checks an EIP-3009 authorization's signature the way the token contract would. */
+function signedBy(
+  payload: { signature: Hex; authorization: Record<string, string> },
+  domain: { name: string; version: string; chainId: number; verifyingContract: Address },
+  address: Address,
+) {
+  const a = payload.authorization;
+  return verifyTypedData({
+    address,
+    domain,
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+    primaryType: "TransferWithAuthorization",
+    message: {
+      from: a.from as Address,
+      to: a.to as Address,
+      value: BigInt(a.value ?? ""),
+      validAfter: BigInt(a.validAfter ?? ""),
+      validBefore: BigInt(a.validBefore ?? ""),
+      nonce: a.nonce as Hex,
+    },
+    signature: payload.signature,
+  });
+}
+
+describe("PaymentEngine.pay, auto-approved", () => {
+  it("answers a Stipendex 402 with a Proof that verifies against the Quote, and charges the budget", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexHttpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "r1", challenge }, CALLER);
+
+    expect(answer.header?.name).toBe("Stipendex-Payment");
+    const quote = await verifyQuote(jws, { descriptor: h.receiver.descriptor, now: at(h) });
+    const proof = await verifyProof(answer.header?.value, {
+      quote,
+      receiverId: RECEIVER,
+      now: at(h),
+    });
+    const payment = await onlyPayment(h);
+    expect(payment.id).toBe(answer.paymentId);
+    expect(payment.state).toBe("signed");
+    expect(payment.proof).toBe(answer.header?.value);
+    expect(proof.claims.rail).toEqual(RAIL);
+    expect(proof.claims.qh).toBe(quote.hash);
+    expect(proof.claims.ch).toBe(await objectHash(payment.confirmation ?? ""));
+    expect(proof.claims.payment.authorization).toMatchObject({
+      from: h.unlocked.address,
+      to: RAIL.payTo,
+      value: RAIL.amount,
+    });
+    expect(proof.walletId).toBe(h.unlocked.signingKey.walletId);
+
+    const confirmation = await verifyConfirmation(payment.confirmation, {
+      receiverId: RECEIVER,
+      quoteHash: quote.hash,
+      now: at(h),
+    });
+    expect(confirmation.claims).toMatchObject({
+      origin: AGENT,
+      decision: "approve",
+      mode: "policy",
+      rule: "origin-auto-approve",
+      humanPresent: false,
+    });
+    expect(h.windows.opened).toEqual([]);
+
+    const sums = await readAllSums(h.db);
+    for (const key of sumKeysToCharge(AGENT, "USD", h.clock.ms)) {
+      expect(sums.get(key), key).toBe(5000n);
+    }
+  });
+
+  it.each([
+    [1, "X-PAYMENT"],
+    [2, "PAYMENT-SIGNATURE"],
+  ] as const)(
+    "answers x402 v%i with %s carrying a payload the token would accept",
+    async (version, header) => {
+      const h = await makeHarness(autoPolicy);
+      const answer = await h.engine.pay(
+        { requestId: `x${version}`, challenge: x402HttpChallenge(version) },
+        CALLER,
+      );
+      expect(answer.header?.name).toBe(header);
+      const decoded = decodeBase64Json(answer.header?.value ?? "", "answer") as {
+        payload: { signature: Hex; authorization: Record<string, string> };
+      };
+      if (version === 1) {
+        expect(decoded).toMatchObject({ x402Version: 1, scheme: "exact", network: "base-sepolia" });
+        expect(decoded).not.toHaveProperty("accepted");
+      } else {
+        expect(decoded).toMatchObject({
+          x402Version: 2,
+          accepted: v2Requirement,
+          resource: v2PaymentRequired.resource,
+          extensions: v2PaymentRequired.extensions,
+        });
+      }
+      expect(decoded.payload.authorization).toMatchObject({
+        from: h.unlocked.address,
+        to: PAY_TO,
+        value: "10000",
+      });
+      const domain = {
+        name: "USDC",
+        version: "2",
+        chainId: 84532,
+        verifyingContract: BASE_SEPOLIA_USDC as Address,
+      };
+      expect(await signedBy(decoded.payload, domain, h.unlocked.address)).toBe(true);
+      const payment = await onlyPayment(h);
+      expect(payment.state).toBe("signed");
+      expect(payment.offer.protocol).toBe(`x402-v${version}`);
+    },
+  );
+
+  it("answers a Stipendex MCP -32402 with a _meta Proof", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver, { q: "cats", n: 3 });
+    const answer = await h.engine.pay({ requestId: "m1", challenge }, CALLER);
+
+    expect(answer.header).toBeUndefined();
+    expect(answer.meta?.key).toBe("stipendex/payment");
+    const value = answer.meta?.value as { stipendex: string; jws: string };
+    expect(value.stipendex).toBe("proof/0.1");
+    const quote = await verifyQuote(jws, { descriptor: h.receiver.descriptor, now: at(h) });
+    const proof = await verifyProof(value.jws, { quote, receiverId: RECEIVER, now: at(h) });
+    expect(proof.claims.qh).toBe(quote.hash);
+  });
+
+  it("answers an x402 MCP isError result with the x402/payment _meta entry", async () => {
+    const h = await makeHarness(autoPolicy);
+    const challenge: PaymentChallenge = {
+      transport: "mcp",
+      server: "http://127.0.0.1:4021/mcp",
+      tool: "weather",
+      arguments: { city: "Oslo" },
+      result: { isError: true, structuredContent: v2PaymentRequired, content: [] },
+    };
+    const answer = await h.engine.pay({ requestId: "xm", challenge }, CALLER);
+    expect(answer.meta?.key).toBe("x402/payment");
+    expect(answer.meta?.value).toMatchObject({ x402Version: 2, accepted: v2Requirement });
+    expect((await onlyPayment(h)).receiver).toBe("http://127.0.0.1:4021");
+  });
+});
+
+describe("PaymentEngine.pay, asking the person", () => {
+  it("opens one window for two concurrent asks and signs each once approved", async () => {
+    const h = await makeHarness();
+    const a = await stipendexHttpChallenge(h.receiver);
+    const b = await stipendexHttpChallenge(h.receiver);
+    const paidA = h.engine.pay({ requestId: "a", challenge: a.challenge }, CALLER);
+    const paidB = h.engine.pay({ requestId: "b", challenge: b.challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 2);
+    expect(h.windows.opened).toHaveLength(1);
+    expect(await h.db.payments.where("state").equals("signed").count()).toBe(0);
+
+    for (const id of await pendingIds(h)) {
+      await h.approvals.decide({ approvalId: id, decision: "approve" });
+    }
+    const answers = await Promise.all([paidA, paidB]);
+    expect(new Set(answers.map((x) => x.paymentId)).size).toBe(2);
+    for (const answer of answers) {
+      const payment = await h.db.payments.get(answer.paymentId);
+      expect(payment?.state).toBe("signed");
+      const confirmation = await verifyConfirmation(payment?.confirmation, {
+        receiverId: RECEIVER,
+        now: at(h),
+      });
+      expect(confirmation.claims).toMatchObject({ mode: "popup", humanPresent: true });
+    }
+    expect(h.windows.opened).toHaveLength(1);
+    expect(await h.session.get(DECISIONS_KEY)).toEqual({});
+  });
+
+  it("records a decline with a signed declining Confirmation and charges nothing", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "d", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
+
+    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("declined");
+    expect(payment.proof).toBeUndefined();
+    const confirmation = await verifyConfirmation(payment.confirmation, {
+      receiverId: RECEIVER,
+      now: at(h),
+    });
+    expect(confirmation.claims.decision).toBe("decline");
+    expect(await h.db.budgetSums.count()).toBe(0);
+    // Asked again, the same request stays declined.
+    await expect(h.engine.pay({ requestId: "d", challenge }, CALLER)).rejects.toBeInstanceOf(
+      UserDeclinedError,
+    );
+  });
+
+  it("writes the origin budget on 'always allow' and pays the next one without asking", async () => {
+    const h = await makeHarness();
+    const first = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "p1", challenge: first.challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({
+      approvalId: id ?? "",
+      decision: "approve",
+      alwaysAllowPerDay: "1000000",
+    });
+    await paid;
+    expect((await h.policy.view()).origins[AGENT]).toEqual({
+      currency: "USD",
+      amount: "1000000",
+      period: "day",
+      autoApproveUpTo: "1000000",
+      perCallMax: "1000000",
+    });
+
+    const second = await stipendexHttpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "p2", challenge: second.challenge }, CALLER);
+    const payment = await h.db.payments.get(answer.paymentId);
+    expect(payment?.state).toBe("signed");
+    expect(h.windows.opened).toHaveLength(1);
+    const confirmation = await verifyConfirmation(payment?.confirmation, {
+      receiverId: RECEIVER,
+      now: at(h),
+    });
+    expect(confirmation.claims.mode).toBe("policy");
+  });
+
+  it("asks while locked, never signs while locked, and pays once unlocked and asked again", async () => {
+    const h = await makeHarness({ ...autoPolicy, locked: true });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "l", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    expect(h.windows.opened).toHaveLength(1);
+    expect((await onlyPayment(h)).state).toBe("quoted");
+
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    await expect(paid).rejects.toBeInstanceOf(WalletLockedError);
+    const stillLocked = await onlyPayment(h);
+    expect(stillLocked.state).toBe("quoted");
+    expect(stillLocked.proof).toBeUndefined();
+    expect(await h.db.budgetSums.count()).toBe(0);
+
+    await h.wallet.unlock(PASSWORD);
+    const answer = await h.engine.pay({ requestId: "l", challenge }, CALLER);
+    expect(answer.paymentId).toBe(stillLocked.id);
+    expect((await onlyPayment(h)).state).toBe("signed");
+  });
+
+  it("marks a Quote that expired while the person decided as expired, unsigned", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver, { exp: T + 60 });
+    const paid = h.engine.pay({ requestId: "e", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    h.clock.ms += 61_000;
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+
+    await expect(paid).rejects.toMatchObject({ name: "PolicyRefusedError", rule: "expired" });
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("expired");
+    expect(payment.proof).toBeUndefined();
+    expect(await h.db.budgetSums.count()).toBe(0);
+  });
+});
+
+describe("PaymentEngine.pay, refusals", () => {
+  it("refuses over the daily cap without asking or signing", async () => {
+    const h = await makeHarness({ policy: { globalCaps: { USD: { day: "4999" } } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "c", challenge }, CALLER);
+    await expect(paid).rejects.toBeInstanceOf(PolicyRefusedError);
+    await expect(paid).rejects.toMatchObject({ rule: "global-day-cap" });
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("refused");
+    expect(payment.reason).toContain("global:USD:day");
+    expect(payment.proof).toBeUndefined();
+    expect(h.windows.opened).toEqual([]);
+  });
+
+  it("refuses a replayed Quote (same jti, new request id) without a second signature", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const first = await h.engine.pay({ requestId: "one", challenge }, CALLER);
+    await expect(h.engine.pay({ requestId: "two", challenge }, CALLER)).rejects.toThrow(
+      /Replayed quote/,
+    );
+    const payment = await onlyPayment(h);
+    expect(payment.proof).toBe(first.header?.value);
+    const sums = await readAllSums(h.db);
+    expect(sums.get(sumKeysToCharge(AGENT, "USD", h.clock.ms)[0] ?? "")).toBe(5000n);
+  });
+
+  it("refuses a Quote signed by a key the descriptor does not list, after one refresh", async () => {
+    const h = await makeHarness(autoPolicy);
+    const impostor = await makeReceiver(RECEIVER, "r2");
+    const { challenge } = await stipendexHttpChallenge(impostor);
+    await expect(h.engine.pay({ requestId: "k", challenge }, CALLER)).rejects.toBeInstanceOf(
+      KeyNotInDescriptorError,
+    );
+    expect(h.fetched).toHaveLength(2);
+    expect(await h.db.payments.count()).toBe(0);
+  });
+
+  it("needs a wallet first", async () => {
+    const h = await makeHarness(autoPolicy);
+    await h.local.remove(VAULT_STORAGE_KEY);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await expect(h.engine.pay({ requestId: "n", challenge }, CALLER)).rejects.toBeInstanceOf(
+      NoWalletError,
+    );
+  });
+});
+
+describe("PaymentEngine.pay, resuming", () => {
+  it("gives a restarted worker the same answer for the same request, signing once", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const first = await h.engine.pay({ requestId: "same", challenge }, CALLER);
+    const before = h.engine;
+    h.restart();
+    expect(h.engine).not.toBe(before);
+    const again = await h.engine.pay({ requestId: "same", challenge }, CALLER);
+    expect(again).toEqual(first);
+    expect(await h.db.payments.count()).toBe(1);
+    const sums = await readAllSums(h.db);
+    expect(sums.get(sumKeysToCharge(AGENT, "USD", h.clock.ms)[0] ?? "")).toBe(5000n);
+  });
+
+  it("resumes an approval a stopped worker was waiting for", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    void h.engine.pay({ requestId: "w", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    h.restart();
+    const resumed = h.engine.pay({ requestId: "w", challenge }, CALLER);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answer = await resumed;
+    expect(answer.paymentId).toBe(id);
+    expect((await onlyPayment(h)).state).toBe("signed");
+    expect(h.windows.opened).toHaveLength(1);
+  });
+});
+
+describe("PaymentEngine.elicit", () => {
+  it("confirms by elicitation, then pays the same Quote without asking, bound to that Confirmation", async () => {
+    const h = await makeHarness();
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: { message: "Pay?", _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.kind).toBe("elicitation");
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    const result = await elicited;
+    expect(result.action).toBe("accept");
+    const given = String(result.content?.confirmation);
+
+    const quote = await verifyQuote(jws, { descriptor: h.receiver.descriptor, now: at(h) });
+    const confirmation = await verifyConfirmation(given, {
+      receiverId: RECEIVER,
+      quoteHash: quote.hash,
+      now: at(h),
+    });
+    expect(confirmation.claims).toMatchObject({
+      mode: "elicitation",
+      decision: "approve",
+      qh: quote.hash,
+      origin: AGENT,
+    });
+
+    const answer = await h.engine.pay({ requestId: "after-elicit", challenge }, CALLER);
+    expect(h.windows.opened).toHaveLength(1);
+    expect(await h.approvals.pending()).toEqual([]);
+    const proofJws = (answer.meta?.value as { jws?: string } | undefined)?.jws;
+    const proof = await verifyProof(proofJws, { quote, receiverId: RECEIVER, now: at(h) });
+    expect(proof.claims.ch).toBe(await objectHash(given));
+    expect((await h.db.payments.get(answer.paymentId))?.confirmation).toBe(given);
+  });
+
+  it("declines when the person declines, and refuses a Quote for another server", async () => {
+    const h = await makeHarness();
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const meta = { "stipendex/quote": { stipendex: "quote/0.1", jws } };
+    await expect(
+      h.engine.elicit({ server: `${RECEIVER}/other`, params: { _meta: meta } }, CALLER),
+    ).rejects.toBeInstanceOf(UnreadableChallengeError);
+
+    const elicited = h.engine.elicit({ server: MCP_SERVER, params: { _meta: meta } }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
+    expect(await elicited).toEqual({ action: "decline" });
+  });
+});
+
+describe("chooseOption", () => {
+  it("takes the first option the settings allow", async () => {
+    const h = await makeHarness();
+    const settings = await h.policy.settings();
+    const option = (network: string) => ({
+      scheme: "exact" as const,
+      network: network as `eip155:${number}`,
+      chainId: Number(network.split(":")[1]),
+      asset: RAIL.asset as Address,
+      amount: 5000n,
+      decimals: 6,
+      symbol: "USDC",
+      payTo: RAIL.payTo as Address,
+      maxTimeoutSeconds: 60,
+      eip712: { name: "USD Coin", version: "2" },
+      raw: {},
+    });
+    const offer = {
+      protocol: "stipendex" as const,
+      transport: "http" as const,
+      receiver: RECEIVER,
+      resource: { kind: "http" as const, method: "GET", url: `${RECEIVER}/x` },
+      description: "x",
+      options: [option("eip155:999"), option("eip155:8453")],
+    };
+    expect(chooseOption(settings, offer).network).toBe("eip155:8453");
+    expect(chooseOption(settings, { ...offer, options: [option("eip155:999")] }).network).toBe(
+      "eip155:999",
+    );
+    expect(() => chooseOption(settings, { ...offer, options: [] })).toThrow(
+      UnreadableChallengeError,
+    );
+  });
+});

@@ -1,0 +1,273 @@
+import { PolicyStore } from "../background/policy-store";
+import { WalletSession } from "../background/wallet-session";
+import { openWalletDb, type WalletDb } from "../db/schema";
+import { StipendexError } from "../errors";
+import type { OriginBudgetView, PaymentChallenge, PolicyView } from "../messages";
+import { argsHash } from "../protocol/canonical-json";
+import { toJsonForm } from "../protocol/envelope/json-form";
+import { type QuoteInput, signQuote } from "../protocol/envelope/quote";
+import {
+  makeReceiver,
+  ORIGIN,
+  quoteInput,
+  T,
+  type TestReceiver,
+} from "../protocol/envelope/test-fixtures";
+import { createRegistry, type Registry } from "../protocol/rails/registry";
+import { v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
+import { encodeBase64Json } from "../protocol/x402/wire";
+import { randomId } from "../random-id";
+import { type KeyValueStore, memoryStore } from "../wallet/key-value-store";
+import { createVault, type UnlockedWallet, unlockVault } from "../wallet/keyring";
+import type { VaultRecord } from "../wallet/vault";
+import { saveSession, saveVault } from "../wallet/vault-store";
+import { ApprovalQueue, type ApprovalWindow } from "./approvals";
+import { createDescriptorSource, type DescriptorSource } from "./descriptors";
+import { type Caller, PaymentEngine } from "./engine";
+
+/**
+ * Shared set-up for the payment and background tests: real keys, real Dexie
+ * (fake-indexeddb), memory storage areas. Only the network (descriptor fetch)
+ * and the browser window are stand-ins, and both record what they were asked.
+ */
+
+/** A test waited for something that never happened. */
+export class ConditionTimeoutError extends StipendexError {
+  override name = "ConditionTimeoutError";
+  constructor(tries: number) {
+    super("condition-timeout", `The awaited condition did not hold after ${tries} checks`);
+  }
+}
+
+export const AGENT = "https://agent.example";
+export const RECEIVER = ORIGIN;
+export const MCP_SERVER = `${RECEIVER}/mcp`;
+export const X402_URL = "http://127.0.0.1:4021/weather";
+export const PASSWORD = "correct horse battery staple";
+export const CALLER: Caller = { origin: AGENT, tabId: 3 };
+
+/** An origin budget that auto-approves up to 0.1 USD, 1 USD a day. */
+export const AUTO_BUDGET: OriginBudgetView = {
+  currency: "USD",
+  amount: "1000000",
+  period: "day",
+  autoApproveUpTo: "100000",
+  perCallMax: "500000",
+};
+
+let vault: Promise<{ vault: VaultRecord; unlocked: UnlockedWallet }> | undefined;
+
+/** One vault per test file (PBKDF2 at 600k iterations is slow), reused by every harness. */
+export function sharedVault(): Promise<{ vault: VaultRecord; unlocked: UnlockedWallet }> {
+  vault ??= (async () => {
+    const record = await createVault(PASSWORD);
+    return { vault: record, unlocked: await unlockVault(record, PASSWORD) };
+  })();
+  return vault;
+}
+
+/** The network boundary: answers descriptor URLs from a map and counts the fetches. */
+export function descriptorNetwork(descriptors: Record<string, unknown>) {
+  const fetched: string[] = [];
+  const fetchImpl = async (input: RequestInfo | URL): Promise<Response> => {
+    const url = String(input);
+    fetched.push(url);
+    const body = descriptors[url];
+    return body === undefined
+      ? new Response("not found", { status: 404 })
+      : new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+  };
+  return { fetchImpl: fetchImpl as typeof fetch, fetched };
+}
+
+/** The browser boundary: records windows opened and focused; a window stays open until closed. */
+export function recordingWindow() {
+  const opened: number[] = [];
+  const focused: number[] = [];
+  const open = new Set<number>();
+  let next = 100;
+  const window: ApprovalWindow = {
+    open: async () => {
+      next += 1;
+      opened.push(next);
+      open.add(next);
+      return next;
+    },
+    focus: async (id) => {
+      focused.push(id);
+      return open.has(id);
+    },
+  };
+  return { window, opened, focused, close: (id: number) => open.delete(id) };
+}
+
+export interface Harness {
+  db: WalletDb;
+  local: KeyValueStore;
+  session: KeyValueStore;
+  registry: Registry;
+  receiver: TestReceiver;
+  descriptors: DescriptorSource;
+  fetched: string[];
+  policy: PolicyStore;
+  wallet: WalletSession;
+  unlocked: UnlockedWallet;
+  approvals: ApprovalQueue;
+  engine: PaymentEngine;
+  windows: ReturnType<typeof recordingWindow>;
+  scheduled: (number | undefined)[];
+  /** Milliseconds; tests move it. */
+  clock: { ms: number };
+  /** A new worker over the same storage and database: new queue, new engine, new session. */
+  restart(): void;
+}
+
+let dbCount = 0;
+
+/**
+ * A wallet with one funded-in-principle vault, the default policy (plus
+ * `policy` overrides) and a Stipendex receiver at RECEIVER, unlocked unless
+ * `locked` is set.
+ */
+export async function makeHarness(
+  options: { policy?: Partial<PolicyView>; locked?: boolean } = {},
+): Promise<Harness> {
+  const { vault: record, unlocked } = await sharedVault();
+  dbCount += 1;
+  const db = openWalletDb(`test-${dbCount}-${randomId()}`);
+  const local = memoryStore();
+  const session = memoryStore();
+  await saveVault(local, record);
+  if (!options.locked) await saveSession(session, unlocked);
+  const receiver = await makeReceiver();
+  const { fetchImpl, fetched } = descriptorNetwork({
+    [`${RECEIVER}/.well-known/stipendex.json`]: receiver.descriptor,
+  });
+  const clock = { ms: T * 1000 };
+  const now = () => clock.ms;
+  const registry = createRegistry();
+  const descriptors = createDescriptorSource(fetchImpl, now);
+  const policy = new PolicyStore(local);
+  if (options.policy) await policy.save({ ...(await policy.view()), ...options.policy });
+  const windows = recordingWindow();
+  const scheduled: (number | undefined)[] = [];
+  const services = () => {
+    const wallet = new WalletSession({
+      local,
+      session,
+      now,
+      scheduleLock: async (at) => {
+        scheduled.push(at);
+      },
+    });
+    const approvals = new ApprovalQueue(session, windows.window);
+    const engine = new PaymentEngine({
+      db,
+      session,
+      registry,
+      approvals,
+      challenge: { registry, descriptors, now },
+      settings: () => policy.settings(),
+      saveSettings: (settings) => policy.saveSettings(settings),
+      wallet: () => wallet.current(),
+      hasWallet: () => wallet.hasWallet(),
+      now,
+    });
+    return { wallet, approvals, engine };
+  };
+  const harness: Harness = {
+    db,
+    local,
+    session,
+    registry,
+    receiver,
+    descriptors,
+    fetched,
+    policy,
+    unlocked,
+    windows,
+    scheduled,
+    clock,
+    ...services(),
+    restart: () => {
+      Object.assign(harness, services());
+    },
+  };
+  return harness;
+}
+
+/** Signs a Quote for `resource` with the receiver's key (a fresh jti unless given). */
+export function quoteFor(
+  receiver: TestReceiver,
+  overrides: Partial<QuoteInput> = {},
+): Promise<string> {
+  return signQuote(quoteInput({ jti: randomId(), ...overrides }), receiver.key);
+}
+
+/** A Stipendex HTTP 402 as the hook reports it: the Quote's JSON form in the body. */
+export async function stipendexHttpChallenge(
+  receiver: TestReceiver,
+  overrides: Partial<QuoteInput> = {},
+): Promise<{ challenge: PaymentChallenge; jws: string }> {
+  const jws = await quoteFor(receiver, overrides);
+  const url = `${RECEIVER}/search?q=x`;
+  return {
+    jws,
+    challenge: {
+      transport: "http",
+      url,
+      method: "GET",
+      body: JSON.stringify({ error: "payment required", quote: toJsonForm("quote", jws) }),
+      paymentRequiredHeader: null,
+    },
+  };
+}
+
+/** A Stipendex MCP -32402 for tool `search` with `args`. */
+export async function stipendexMcpChallenge(
+  receiver: TestReceiver,
+  args: unknown = { q: "x" },
+  overrides: Partial<QuoteInput> = {},
+): Promise<{ challenge: PaymentChallenge; jws: string }> {
+  const jws = await quoteFor(receiver, {
+    resource: { mcp: { server: MCP_SERVER, tool: "search", argsHash: await argsHash(args) } },
+    ...overrides,
+  });
+  return {
+    jws,
+    challenge: {
+      transport: "mcp",
+      server: MCP_SERVER,
+      tool: "search",
+      arguments: args,
+      error: {
+        code: -32402,
+        message: "Payment required",
+        data: { quote: toJsonForm("quote", jws) },
+      },
+    },
+  };
+}
+
+/** x402 v1 (JSON body) and v2 (PAYMENT-REQUIRED header) 402s from the x402 fixtures. */
+export function x402HttpChallenge(version: 1 | 2): PaymentChallenge {
+  return {
+    transport: "http",
+    url: X402_URL,
+    method: "GET",
+    body: version === 1 ? JSON.stringify(v1Body) : "{}",
+    paymentRequiredHeader: version === 1 ? null : encodeBase64Json(v2PaymentRequired),
+  };
+}
+
+/** Resolves once `condition` holds, checking between macrotasks (storage and Dexie are async). */
+export async function until(
+  condition: () => Promise<boolean> | boolean,
+  tries = 200,
+): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("condition never held");
+}
