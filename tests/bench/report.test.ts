@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BenchResult, formatReport, medianRatio } from "./report";
+import { type BenchResult, formatReport, formatSection, formatTable, medianRatio } from "./report";
 
 const stats = (medianMs: number) => ({
   iterations: 200,
@@ -34,5 +34,45 @@ describe("formatReport", () => {
       "official         200  3.000 ms  6.000 ms  1.500 ms",
       "lib vs official: 0.50x (median lib / official)",
     ]);
+  });
+});
+
+describe("formatTable", () => {
+  it("pads the first column on the right and the others on the left", () => {
+    expect(
+      formatTable(
+        ["file", "bytes"],
+        [
+          ["hook.js", "9764"],
+          ["background.js", "363231"],
+        ],
+      ),
+    ).toEqual(["file            bytes", "hook.js          9764", "background.js  363231"]);
+  });
+});
+
+describe("formatSection", () => {
+  it("prints a timings section like a suite, then its notes", () => {
+    expect(
+      formatSection({
+        kind: "timings",
+        title: "x402",
+        results,
+        ratios: [ratio],
+        notes: ["loopback only"],
+      }).split("\n"),
+    ).toEqual([...formatReport("x402", results, [ratio]).split("\n"), "loopback only"]);
+  });
+
+  it("prints a table section under its title, then its notes", () => {
+    expect(
+      formatSection({
+        kind: "table",
+        title: "sizes",
+        header: ["file", "bytes"],
+        rows: [["a.js", "10"]],
+        notes: ["hook share 1%"],
+      }).split("\n"),
+    ).toEqual(["sizes", "file  bytes", "a.js     10", "hook share 1%"]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Ratio } from "./bench";
+import type { Ratio, Section } from "./bench";
 import type { Stats } from "./stats";
 
 export interface BenchResult {
@@ -18,6 +18,20 @@ export function medianRatio(results: readonly BenchResult[], ratio: Ratio): numb
   return median(ratio.numerator) / median(ratio.denominator);
 }
 
+/** Aligned plain-text columns: the first left-aligned, the others right-aligned. */
+export function formatTable(header: readonly string[], rows: readonly string[][]): string[] {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join("  ");
+  return [line(header), ...rows.map(line)];
+}
+
 /** A plain-text table of one suite's results, then its ratios of medians. */
 export function formatReport(
   title: string,
@@ -32,18 +46,18 @@ export function formatReport(
     ms(stats.p95Ms),
     ms(stats.minMs),
   ]);
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join("  ");
   const ratioLines = ratios.map(
     (ratio) =>
       `${ratio.label}: ${medianRatio(results, ratio).toFixed(2)}x (median ${ratio.numerator} / ${ratio.denominator})`,
   );
-  return [title, line(header), ...rows.map(line), ...ratioLines].join("\n");
+  return [title, ...formatTable(header, rows), ...ratioLines].join("\n");
+}
+
+/** One section of a self-running bench: its timings or table, then its notes. */
+export function formatSection(section: Section): string {
+  const body =
+    section.kind === "timings"
+      ? formatReport(section.title, section.results, section.ratios)
+      : [section.title, ...formatTable(section.header, section.rows)].join("\n");
+  return [body, ...section.notes].join("\n");
 }

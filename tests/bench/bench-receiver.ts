@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { devAccounts } from "../../demo/chain/dev-accounts";
+import { buildDescriptor } from "../../demo/receiver/descriptor";
+import { createReceiverIdentity } from "../../demo/receiver/identity";
+import { QuoteBook } from "../../demo/receiver/quote-book";
+import type { RailTemplate } from "../../demo/receiver/rail";
+import { toJsonForm } from "../../lib/protocol/envelope/json-form";
+
+export const PAYMENT_HEADER = "stipendex-payment";
+/** Atomic units of 6-decimal USDC: 0.001 USD a call. */
+export const BENCH_PRICE = 1_000n;
+
+/** Base Sepolia USDC as the wallet's registry knows it; signing needs no chain. */
+const RAIL: RailTemplate = {
+  network: "eip155:84532",
+  chainId: 84532,
+  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  decimals: 6,
+  symbol: "USDC",
+  payTo: devAccounts(0).payee.address,
+  maxTimeoutSeconds: 60,
+  eip712: { name: "USDC", version: "2" },
+};
+
+/** When the server let go of a response and when the next request of the same call arrived. */
+export interface Gap {
+  sentAt?: number;
+  arrivedAt?: number;
+}
+
+export interface BenchReceiver {
+  /** e.g. http://127.0.0.1:41234; also the receiver id in its Quotes. */
+  origin: string;
+  /** Per `?id=`: the 402 sent → the paid retry arrived. */
+  paid: Map<string, Gap>;
+  /** Per `?id=`: the first plain 200 sent → the second plain request arrived. */
+  plain: Map<string, Gap>;
+  close(): Promise<void>;
+}
+
+const PAGE = "<!doctype html><meta charset=utf-8><title>bench</title><p>bench page</p>";
+
+/**
+ * A test-only Stipendex receiver on 127.0.0.1 that timestamps, on its own clock, every 402 it
+ * sends and the paid retry that follows, without settling: the gap is the wallet's work.
+ * Routes: `/` a page, `/small` a tiny 200, `/paid?id=` priced, `/plain?id=&step=1|2` free,
+ * and the descriptor at `/.well-known/stipendex.json`.
+ */
+export async function startBenchReceiver(): Promise<BenchReceiver> {
+  const paid = new Map<string, Gap>();
+  const plain = new Map<string, Gap>();
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const identity = await createReceiverIdentity(origin);
+  const quotes = new QuoteBook(identity, RAIL);
+  const descriptor = JSON.stringify(buildDescriptor(identity, { name: "Bench", rails: [RAIL] }));
+
+  const gapOf = (book: Map<string, Gap>, id: string) => {
+    const gap = book.get(id) ?? {};
+    book.set(id, gap);
+    return gap;
+  };
+  const send = (res: ServerResponse, status: number, type: string, body: string) => {
+    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+    res.end(body);
+  };
+  const stampWhenSent = (res: ServerResponse, gap: Gap) =>
+    res.on("finish", () => {
+      gap.sentAt = performance.now();
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const arrivedAt = performance.now();
+    const url = new URL(req.url ?? "/", origin);
+    const id = url.searchParams.get("id") ?? "";
+    switch (url.pathname) {
+      case "/":
+        return send(res, 200, "text/html; charset=utf-8", PAGE);
+      case "/small":
+        return send(res, 200, "text/plain", "ok");
+      case "/.well-known/stipendex.json":
+        return send(res, 200, "application/json", descriptor);
+      case "/plain": {
+        const gap = gapOf(plain, id);
+        if (url.searchParams.get("step") === "2") gap.arrivedAt = arrivedAt;
+        else stampWhenSent(res, gap);
+        return send(res, 200, "text/plain", "ok");
+      }
+      case "/paid": {
+        const gap = gapOf(paid, id);
+        if (req.headers[PAYMENT_HEADER] !== undefined) {
+          gap.arrivedAt = arrivedAt;
+          return send(res, 200, "application/json", '{"paid":true}');
+        }
+        const quote = await quotes.issue({
+          resource: { http: { method: "GET", url: url.href } },
+          description: `Bench call ${id}`,
+          amount: BENCH_PRICE,
+        });
+        stampWhenSent(res, gap);
+        return send(
+          res,
+          402,
+          "application/json",
+          JSON.stringify({ quote: toJsonForm("quote", quote.jws) }),
+        );
+      }
+      default:
+        return send(res, 404, "text/plain", `No bench route ${url.pathname}`);
+    }
+  };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, "text/plain", String(error));
+      else res.end();
+    });
+  });
+  return {
+    origin,
+    paid,
+    plain,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Milliseconds of every complete gap (both ends seen), in insertion order. */
+export function gapDurations(gaps: ReadonlyMap<string, Gap>): number[] {
+  const durations: number[] = [];
+  for (const { sentAt, arrivedAt } of gaps.values()) {
+    if (sentAt !== undefined && arrivedAt !== undefined) durations.push(arrivedAt - sentAt);
+  }
+  return durations;
+}

@@ -1,0 +1,98 @@
+import type { Page } from "playwright-core";
+import type { BrowserBench, Ratio } from "./bench";
+import { gapDurations, startBenchReceiver } from "./bench-receiver";
+import { measure } from "./measure";
+import { summarize } from "./stats";
+import { STIPENDEX_PROOF, stipendexProofSuite } from "./stipendex-proof";
+import { openWalletBrowser } from "./wallet-browser";
+
+export const WALLET_TIME = "wallet: 402 sent -> paid retry arrived";
+export const PLAIN_GAP = "baseline: 200 sent -> next request arrived";
+const PAGE_PAID = "page: paid fetch (402 + retry)";
+const PAGE_PLAIN = "page: plain fetch round trip";
+
+interface PageTimes {
+  paid: number[];
+  plain: number[];
+  failures: string[];
+}
+
+/**
+ * Each round: two plain fetches back to back (their gap at the receiver is the baseline: the
+ * page reading a response and sending the next request), then one paid fetch. Page-timed too.
+ */
+function payInPage(page: Page, rounds: number): Promise<PageTimes> {
+  return page.evaluate(async (count) => {
+    const times: PageTimes = { paid: [], plain: [], failures: [] };
+    for (let i = 0; i < count; i++) {
+      let start = performance.now();
+      await (await fetch(`/plain?id=${i}&step=1`)).text();
+      times.plain.push(performance.now() - start);
+      await (await fetch(`/plain?id=${i}&step=2`)).text();
+      start = performance.now();
+      const paid = await fetch(`/paid?id=${i}`);
+      const body = await paid.text();
+      times.paid.push(performance.now() - start);
+      if (paid.status !== 200) times.failures.push(`${paid.status} ${body.slice(0, 300)}`);
+    }
+    return times;
+  }, rounds);
+}
+
+/** The wallet's own time per auto-approved payment, seen from the receiver, beside lib's signing. */
+export const paidFetchBench: BrowserBench = {
+  title: "The wallet in Chromium: a Stipendex 402 to the paid retry, auto-approved",
+  async run({ quick }) {
+    const warmup = quick ? 5 : 20;
+    const timed = quick ? 20 : 200;
+    const receiver = await startBenchReceiver();
+    const browser = await openWalletBrowser(receiver.origin).catch(async (error: unknown) => {
+      await receiver.close();
+      throw error;
+    });
+    try {
+      const page = await browser.session.context.newPage();
+      await page.goto(`${receiver.origin}/`);
+      const times = await payInPage(page, warmup + timed);
+      if (times.failures.length > 0) {
+        throw new Error(
+          `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
+        );
+      }
+      const proof = stipendexProofSuite.benches[0];
+      if (!proof) throw new Error("the Stipendex Proof suite has no bench");
+      const [signing] = await measure([await proof.prepare()], { warmup, iterations: timed });
+      if (!signing) throw new Error("the signatures were not measured");
+      const kept = (samples: number[]) => summarize(samples.slice(warmup));
+      const results = [
+        { name: WALLET_TIME, stats: kept(gapDurations(receiver.paid)) },
+        { name: PLAIN_GAP, stats: kept(gapDurations(receiver.plain)) },
+        { name: PAGE_PAID, stats: kept(times.paid) },
+        { name: PAGE_PLAIN, stats: kept(times.plain) },
+        { name: `Node: ${STIPENDEX_PROOF}`, stats: signing },
+      ];
+      const ratios: Ratio[] = [
+        {
+          label: "wallet / signatures alone",
+          numerator: WALLET_TIME,
+          denominator: `Node: ${STIPENDEX_PROOF}`,
+        },
+        { label: "wallet / plain gap", numerator: WALLET_TIME, denominator: PLAIN_GAP },
+      ];
+      return [
+        {
+          kind: "timings",
+          title: `${timed} payments after ${warmup} warm-up, one tab, receiver on 127.0.0.1 (no settlement)`,
+          results,
+          ratios,
+          notes: [
+            "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
+            "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
+          ],
+        },
+      ];
+    } finally {
+      await Promise.allSettled([browser.close(), receiver.close()]);
+    }
+  },
+};
