@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import type { PendingApproval } from "../messages";
+import { memoryStore } from "../wallet/key-value-store";
+import { ApprovalQueue, CONFIRM_WINDOW_KEY, DECISIONS_KEY } from "./approvals";
+import { UnknownPaymentError } from "./errors";
+import { recordingWindow, until } from "./test-support";
+
+function approval(id: string): Omit<PendingApproval, "needsUnlock"> {
+  return {
+    id,
+    kind: "payment",
+    createdAt: 1,
+    origin: "https://agent.example",
+    protocol: "stipendex",
+    receiver: { id: "https://api.example.com", verified: true },
+    payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+    description: "One web search",
+    resource: { kind: "http", method: "GET", url: "https://api.example.com/search" },
+    amount: {
+      atomic: "5000",
+      decimals: 6,
+      symbol: "USDC",
+      formatted: "0.005",
+      network: "eip155:8453",
+      networkName: "Base",
+      testnet: false,
+    },
+    currency: "USD",
+    remaining: {},
+    warnings: ["mainnet"],
+  };
+}
+
+describe("ApprovalQueue", () => {
+  it("keeps pending approvals and decisions in storage for a new queue after a restart", async () => {
+    const store = memoryStore();
+    const windows = recordingWindow();
+    const first = new ApprovalQueue(store, windows.window);
+    void first.ask(approval("a"));
+    await until(async () => (await first.pending()).length === 1);
+
+    const second = new ApprovalQueue(store, windows.window);
+    expect((await second.pending()).map((p) => p.id)).toEqual(["a"]);
+    await second.decide({ approvalId: "a", decision: "approve" });
+
+    const third = new ApprovalQueue(store, windows.window);
+    expect(await third.ask(approval("a"))).toEqual({ approvalId: "a", decision: "approve" });
+    expect(await third.pending()).toEqual([]);
+    expect(windows.opened).toHaveLength(1);
+  });
+
+  it("wakes every caller waiting on the same approval, asking once", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const one = queue.ask(approval("x"));
+    const two = queue.ask(approval("x"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "x", decision: "decline" });
+    expect(await Promise.all([one, two])).toEqual([
+      { approvalId: "x", decision: "decline" },
+      { approvalId: "x", decision: "decline" },
+    ]);
+    expect(await queue.pending()).toEqual([]);
+  });
+
+  it("declines everything pending when its window is closed, and ignores other windows", async () => {
+    const store = memoryStore();
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(store, windows.window);
+    const a = queue.ask(approval("a"));
+    const b = queue.ask(approval("b"));
+    await until(async () => (await queue.pending()).length === 2);
+    const [windowId] = windows.opened;
+
+    await queue.windowClosed(999);
+    expect(await queue.pending()).toHaveLength(2);
+
+    await queue.windowClosed(windowId ?? -1);
+    expect(await a).toEqual({ approvalId: "a", decision: "decline" });
+    expect(await b).toEqual({ approvalId: "b", decision: "decline" });
+    expect(await queue.pending()).toEqual([]);
+    expect(await store.get(CONFIRM_WINDOW_KEY)).toBeUndefined();
+  });
+
+  it("opens a new window when the remembered one is gone", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    void queue.ask(approval("a"));
+    await until(() => windows.opened.length === 1);
+    windows.close(windows.opened[0] ?? -1);
+    void queue.ask(approval("b"));
+    await until(() => windows.opened.length === 2);
+    expect(windows.focused).toEqual([windows.opened[0]]);
+  });
+
+  it("forgets a consumed decision, so the same id is asked again", async () => {
+    const store = memoryStore();
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(store, windows.window);
+    const asked = queue.ask(approval("c"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "c", decision: "approve" });
+    await asked;
+    expect(await store.get(DECISIONS_KEY)).toEqual({
+      c: { approvalId: "c", decision: "approve" },
+    });
+
+    await queue.consume("c");
+    expect(await store.get(DECISIONS_KEY)).toEqual({});
+    void queue.ask(approval("c"));
+    await until(async () => (await queue.pending()).length === 1);
+  });
+
+  it("loses none of 20 concurrent asks, with one window", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const ids = Array.from({ length: 20 }, (_, i) => `p${i}`);
+    for (const id of ids) void queue.ask(approval(id));
+    await until(async () => (await queue.pending()).length === 20);
+    expect(new Set((await queue.pending()).map((p) => p.id))).toEqual(new Set(ids));
+    expect(windows.opened).toHaveLength(1);
+  });
+
+  it("refuses a decision for an approval that is not pending", async () => {
+    const queue = new ApprovalQueue(memoryStore(), recordingWindow().window);
+    await expect(queue.decide({ approvalId: "nope", decision: "approve" })).rejects.toBeInstanceOf(
+      UnknownPaymentError,
+    );
+  });
+});
