@@ -242,11 +242,11 @@ export async function assertSettled(
 export async function payThroughWindow(rig: PaymentRig, origin: string, path: PaidPath) {
   const before = await snapshot(rig, origin);
   const opened = rig.confirmWindowsOpened();
-  const confirm = rig.nextConfirmWindow();
-  const result = runAgentButton(rig.agent, path);
-  const window = await confirm;
-  await window.click("Approve");
-  path.assertPaid(await result);
+  const [result] = await Promise.all([
+    runAgentButton(rig.agent, path),
+    rig.nextConfirmWindow().then((window) => window.click("Approve")),
+  ]);
+  path.assertPaid(result);
   await assertSettled(rig, origin, before, [path.price]);
   // Elicitation: the -32402 that follows is paid on the elicited Confirmation, without a second window.
   assert.equal(rig.confirmWindowsOpened() - opened, 1);
@@ -269,11 +269,11 @@ export async function payAutoApproved(rig: PaymentRig, origin: string, path: Pai
 /** Decline in the window: the page gets the original price, nothing signed, charged or moved. */
 export async function declineThroughWindow(rig: PaymentRig, origin: string, path: PaidPath) {
   const before = await snapshot(rig, origin);
-  const confirm = rig.nextConfirmWindow();
-  const result = runAgentButton(rig.agent, path);
-  const window = await confirm;
-  await window.click("Decline");
-  path.assertUnpaid(await result);
+  const [result] = await Promise.all([
+    runAgentButton(rig.agent, path),
+    rig.nextConfirmWindow().then((window) => window.click("Decline")),
+  ]);
+  path.assertUnpaid(result);
   await assertNothingSigned(rig, origin, before, "declined");
 }
 

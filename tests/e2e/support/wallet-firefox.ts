@@ -71,13 +71,20 @@ export async function allowOrigin(
 
 /**
  * The next confirmation window the wallet opens (start waiting before the
- * click that causes it): a new browsing context on moz-extension://…/confirm.html.
+ * click that causes it). Over BiDi the new browsing context is reported as
+ * about:blank and its moz-extension:// navigation is never reported, so this
+ * takes the next new page and waits inside it for confirm.html to load.
  */
 export async function nextConfirmWindow(browser: Browser): Promise<Page> {
-  const target = await browser.waitForTarget((t) => t.url().endsWith("/confirm.html"), {
+  const known = new Set(browser.targets());
+  const target = await browser.waitForTarget((t) => t.type() === "page" && !known.has(t), {
     timeout: 20_000,
   });
   const page = await target.page();
   if (!page) throw new ConfirmWindowPageError(target.url());
+  await page.waitForFunction(
+    () => location.pathname.endsWith("/confirm.html") && document.readyState === "complete",
+    { timeout: 10_000 },
+  );
   return page;
 }
