@@ -140,7 +140,7 @@ function Dashboard() {
             <li key={p.id} className="flex justify-between gap-2">
               <span className="truncate">{p.what}</span>
               <span>{p.state}</span>
-              <span className="font-mono">{showAmount(p.amount)}</span>
+              <span className="font-mono whitespace-nowrap">{showAmount(p.amount)}</span>
             </li>
           ))}
         </ul>

@@ -38,4 +38,18 @@ describe("totalsByPeriod", () => {
       { period: "2025-03", currency: "USD", amount: "9007199254740994" },
     ]);
   });
+  it("leaves out periods with nothing spent, as the background's zero-filled days", () => {
+    const zeroFilled = [
+      { day: "2025-03-01", currency: "USD", amount: "0" },
+      { day: "2025-03-02", currency: "USD", amount: "7" },
+      { day: "2025-04-01", currency: "USD", amount: "0" },
+    ];
+    expect(totalsByPeriod(zeroFilled, "day")).toEqual([
+      { period: "2025-03-02", currency: "USD", amount: "7" },
+    ]);
+    expect(totalsByPeriod(zeroFilled, "month")).toEqual([
+      { period: "2025-03", currency: "USD", amount: "7" },
+    ]);
+    expect(totalsByPeriod(zeroFilled.slice(0, 1), "week")).toEqual([]);
+  });
 });

@@ -23,7 +23,7 @@ function periodKey(day: string, period: TotalsPeriod): string {
   return new Date(date.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Sums daily spend into days, ISO weeks or months, per currency, newest first. */
+/** Sums daily spend into days, ISO weeks or months, per currency, newest first; empty periods left out. */
 export function totalsByPeriod(days: DaySpend[], period: TotalsPeriod): PeriodTotal[] {
   const sums = new Map<string, { period: string; currency: string; amount: bigint }>();
   for (const row of days) {
@@ -33,7 +33,9 @@ export function totalsByPeriod(days: DaySpend[], period: TotalsPeriod): PeriodTo
     entry.amount += BigInt(row.amount);
     sums.set(id, entry);
   }
+  // The background sends every day of its range, spent or not: only periods with spend are totals.
   return [...sums.values()]
+    .filter((entry) => entry.amount !== 0n)
     .sort((a, b) => b.period.localeCompare(a.period) || a.currency.localeCompare(b.currency))
     .map((entry) => ({ ...entry, amount: entry.amount.toString() }));
 }
