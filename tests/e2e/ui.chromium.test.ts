@@ -14,6 +14,7 @@ const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", imp
 const PASSWORD = "violet kettle under the stairs";
 const STIPENDEX = ["Search (Stipendex)", "result-stipendex-http"] as const;
 const X402_V1 = ["Search (x402 v1)", "result-x402-v1"] as const;
+const today = () => new Date().toISOString().slice(0, 10);
 
 describe(
   "The person's side in Chromium: onboarding, approvals, auto-approval, history",
@@ -157,6 +158,9 @@ describe(
       await count.getByText("5 payments").waitFor();
       assert.equal(await lines.count(), 5);
       await options.screenshot({ path: `${SCREENSHOTS}history.png`, fullPage: true });
+      // Only today had spend: 4 Stipendex payments settled (the declined one moved nothing).
+      const totals = options.getByRole("table").getByRole("row");
+      assert.deepEqual(await totals.allInnerTexts(), ["Day\tSpent", `${today()}\t0.02 USD`]);
 
       await options.getByLabel("Origin").fill(agentOrigin);
       await count.getByText("4 payments").waitFor();
