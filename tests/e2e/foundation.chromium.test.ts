@@ -1,75 +1,52 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { it } from "node:test";
 import type { Page } from "playwright-core";
-import { type ChromiumSession, launchChromium, stopServiceWorkers } from "./support/chromium";
+import { launchChromium, stopServiceWorkers } from "./support/chromium";
 import {
-  ANNOUNCEMENTS,
-  announcements,
-  assertFetchUnchanged,
   assertWalletMessages,
-  earlyProbe,
+  describeFoundation,
+  FIRST_RUN_BUTTON,
   FOUNDATION_PAGE,
-  fetchBehaviour,
-  LOCKED_PROVIDER_PROBE,
   walletMessages,
 } from "./support/foundation";
-import { startServer, type TestServer } from "./support/server";
 
-const TIMEOUT = { timeout: 60_000 };
-
-describe("Foundation in Chromium", TIMEOUT, () => {
-  let server: TestServer;
-  let wallet: ChromiumSession | undefined;
-  let plain: ChromiumSession | undefined;
-  let page: Page;
-  let plainPage: Page;
-
-  before(async () => {
-    server = await startServer();
-    wallet = await launchChromium({ withWallet: true });
-    plain = await launchChromium({ withWallet: false });
-    page = await wallet.context.newPage();
-    plainPage = await plain.context.newPage();
+describeFoundation(
+  "Chromium",
+  60_000,
+  async (server) => {
+    const wallet = await launchChromium({ withWallet: true });
+    const plain = await launchChromium({ withWallet: false }).catch(async (error: unknown) => {
+      await wallet.close();
+      throw error;
+    });
+    const page = await wallet.context.newPage();
+    const plainPage = await plain.context.newPage();
     await page.goto(server.url(FOUNDATION_PAGE));
     await plainPage.goto(server.url(FOUNDATION_PAGE));
-  }, TIMEOUT);
-
-  after(async () => {
-    await Promise.allSettled([wallet?.close(), plain?.close(), server?.close()]);
-  });
-
-  it("defines a locked window.stipendex before the page's first inline script", async () => {
-    assert.deepEqual(await earlyProbe(page), LOCKED_PROVIDER_PROBE);
-    assert.deepEqual(await earlyProbe(plainPage), { type: "undefined" });
-  });
-
-  it("announces the provider when the page asks for it", async () => {
-    assert.deepEqual(await announcements(page), ANNOUNCEMENTS);
-    assert.deepEqual(await announcements(plainPage), []);
-  });
-
-  it("leaves the page's fetch exactly as it is without the wallet", async () => {
-    const withWallet = await fetchBehaviour(page);
-    const withoutWallet = await fetchBehaviour(plainPage);
-    assertFetchUnchanged(withWallet, withoutWallet, server.origin);
-  });
-
-  it("relays page requests to the background and answers for the real origin only", async () => {
-    assertWalletMessages(await walletMessages(page), server.origin);
-  });
-
-  it("still answers after the service worker was stopped", async () => {
-    assert.deepEqual(await stopServiceWorkers(page), [wallet?.extensionUrl("background.js")]);
-    assertWalletMessages(await walletMessages(page), server.origin);
-  });
-
-  it("renders the popup", async () => {
-    assert.ok(wallet);
-    const popup = await wallet.context.newPage();
-    await popup.goto(wallet.extensionUrl("popup.html"));
-    const status = popup.getByTestId("wallet-status");
-    await status.getByText("Wallet ready").waitFor({ timeout: 10_000 });
-    assert.match((await status.textContent()) ?? "", /Wallet ready · version \d+\.\d+\.\d+/);
-    await popup.close();
-  });
-});
+    return {
+      page,
+      plainPage,
+      async popupButtonText() {
+        const popup = await wallet.context.newPage();
+        await popup.goto(wallet.extensionUrl("popup.html"));
+        const button = popup.getByRole("button", { name: FIRST_RUN_BUTTON });
+        await button.waitFor({ timeout: 10_000 });
+        const text = (await button.textContent()) ?? "";
+        await popup.close();
+        return text.trim();
+      },
+      close: async () => {
+        await Promise.allSettled([wallet.close(), plain.close()]);
+      },
+    };
+  },
+  (get) => {
+    it("still answers after the service worker was stopped", async () => {
+      const { browser, server } = get();
+      const page = browser.page as Page;
+      const [worker] = await stopServiceWorkers(page);
+      assert.match(worker ?? "", /^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
+      assertWalletMessages(await walletMessages(page), server.origin);
+    });
+  },
+);

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
 import { PROVIDER_VERSION } from "../../../lib/messages";
+import { startServer, type TestServer } from "./server";
 
 /**
  * The Foundation checks both browsers run. The page side lives in
@@ -38,7 +40,7 @@ export const LOCKED_PROVIDER_PROBE = {
     isStipendex: true,
     version: PROVIDER_VERSION,
     requestType: "function",
-    keys: ["isStipendex", "request", "version"],
+    keys: ["elicit", "fetch", "getPricing", "isStipendex", "pay", "request", "version"],
   },
 };
 
@@ -149,4 +151,76 @@ export function assertWalletMessages(messages: WalletMessages, origin: string): 
   }
   assert.equal(messages.forgedUiStatus.ok, false);
   assert.equal(messages.forgedUiChannel.ok, false);
+}
+
+/** One browser's side of the Foundation suite: pages with and without the wallet, and its popup. */
+export interface FoundationBrowser {
+  /** The Foundation page, loaded with the wallet and without it. */
+  page: Evaluator;
+  plainPage: Evaluator;
+  /** Opens the wallet's popup page; resolves with the text of its first-run button, once rendered. */
+  popupButtonText(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The first control a fresh profile's popup shows: onboarding's submit button. */
+export const FIRST_RUN_BUTTON = "Create wallet";
+
+/**
+ * Registers the Foundation checks for one browser. `open` launches it (with
+ * and without the wallet) on the served Foundation page; `extra` adds checks
+ * only that browser can make.
+ */
+export function describeFoundation(
+  browserName: string,
+  timeoutMs: number,
+  open: (server: TestServer) => Promise<FoundationBrowser>,
+  extra?: (get: () => { browser: FoundationBrowser; server: TestServer }) => void,
+): void {
+  describe(`Foundation in ${browserName}`, { timeout: timeoutMs }, () => {
+    let server: TestServer;
+    let browser: FoundationBrowser | undefined;
+    const get = () => {
+      assert.ok(browser, `${browserName} did not start`);
+      return { browser, server };
+    };
+
+    before(
+      async () => {
+        server = await startServer();
+        browser = await open(server);
+      },
+      { timeout: timeoutMs },
+    );
+
+    after(async () => {
+      await Promise.allSettled([browser?.close(), server?.close()]);
+    });
+
+    it("defines a locked window.stipendex before the page's first inline script", async () => {
+      assert.deepEqual(await earlyProbe(get().browser.page), LOCKED_PROVIDER_PROBE);
+      assert.deepEqual(await earlyProbe(get().browser.plainPage), { type: "undefined" });
+    });
+
+    it("announces the provider when the page asks for it", async () => {
+      assert.deepEqual(await announcements(get().browser.page), ANNOUNCEMENTS);
+      assert.deepEqual(await announcements(get().browser.plainPage), []);
+    });
+
+    it("leaves the page's fetch exactly as it is without the wallet", async () => {
+      const withWallet = await fetchBehaviour(get().browser.page);
+      const withoutWallet = await fetchBehaviour(get().browser.plainPage);
+      assertFetchUnchanged(withWallet, withoutWallet, server.origin);
+    });
+
+    it("relays page requests to the background and answers for the real origin only", async () => {
+      assertWalletMessages(await walletMessages(get().browser.page), server.origin);
+    });
+
+    it("renders the popup", async () => {
+      assert.equal(await get().browser.popupButtonText(), FIRST_RUN_BUTTON);
+    });
+
+    extra?.(get);
+  });
 }
