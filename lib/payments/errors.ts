@@ -42,6 +42,14 @@ export class UnknownPaymentError extends StipendexError {
   }
 }
 
+/** The facilitator reported that an x402 payment did not settle. */
+export class SettlementFailedError extends StipendexError {
+  override name = "SettlementFailedError";
+  constructor(paymentId: string, reason: string) {
+    super("settlement-failed", `Settlement of payment ${paymentId} failed: ${reason}`);
+  }
+}
+
 /** The wallet is locked and nobody unlocked it in time. */
 export class WalletLockedError extends StipendexError {
   override name = "WalletLockedError";

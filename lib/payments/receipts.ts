@@ -7,7 +7,7 @@ import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
-import { UnknownPaymentError } from "./errors";
+import { SettlementFailedError, UnknownPaymentError } from "./errors";
 
 export interface ReceiptDeps {
   db: WalletDb;
@@ -104,9 +104,7 @@ function checkX402Settlement(
     typeof receipt === "string" ? decodeBase64Json(receipt, "payment response header") : receipt;
   const settlement = readSettleResponse(decoded);
   if (!settlement.success) {
-    throw new UnknownPaymentError(
-      `${payment.id}: settlement failed (${settlement.errorReason ?? "no reason given"})`,
-    );
+    throw new SettlementFailedError(payment.id, settlement.errorReason ?? "no reason given");
   }
   return { settled: true, receipt: JSON.stringify(settlement) };
 }

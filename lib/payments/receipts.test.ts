@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { toJsonForm } from "../protocol/envelope/json-form";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
+import { RAIL, T } from "../protocol/envelope/test-fixtures";
+import { BASE_SEPOLIA_USDC } from "../protocol/x402/test-fixtures";
+import { encodeBase64Json } from "../protocol/x402/wire";
+import { UnknownPaymentError } from "./errors";
+import { fileReceipt, type ReceiptDeps } from "./receipts";
+import {
+  AGENT,
+  AUTO_BUDGET,
+  CALLER,
+  type Harness,
+  makeHarness,
+  RECEIVER,
+  stipendexHttpChallenge,
+  x402HttpChallenge,
+} from "./test-support";
+
+const TX = `0x${"ab".repeat(32)}`;
+
+function deps(h: Harness): ReceiptDeps {
+  return {
+    db: h.db,
+    descriptors: h.descriptors,
+    wallet: async () => ({
+      walletId: h.unlocked.signingKey.walletId,
+      address: h.unlocked.address,
+    }),
+    now: () => h.clock.ms,
+  };
+}
+
+async function paidStipendex() {
+  const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+  const { challenge } = await stipendexHttpChallenge(h.receiver);
+  const answer = await h.engine.pay({ requestId: "r", challenge }, CALLER);
+  const payment = await h.db.payments.get(answer.paymentId);
+  if (!payment?.proof || !payment.offer.quote) return expect.unreachable("not signed");
+  const claims: ReceiptInput = {
+    iss: RECEIVER,
+    sub: h.unlocked.signingKey.walletId,
+    jti: "rcpt-1",
+    iat: T,
+    qh: payment.offer.quote.hash,
+    ph: await objectHash(payment.proof),
+    status: "settled",
+    settlement: {
+      network: RAIL.network,
+      transaction: TX,
+      amount: RAIL.amount,
+      asset: RAIL.asset,
+      payer: h.unlocked.address,
+    },
+  };
+  return { h, payment, claims };
+}
+
+describe("fileReceipt, Stipendex", () => {
+  it("settles a payment on a valid Receipt (JSON form) and keeps it", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: toJsonForm("receipt", jws) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+    const stored = await h.db.payments.get(payment.id);
+    expect(stored?.state).toBe("settled");
+    expect(stored?.receipt).toBe(jws);
+  });
+
+  it("keeps an 'accepted' Receipt without settling", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(
+      { ...claims, status: "accepted", settlement: { ...claims.settlement, transaction: "" } },
+      h.receiver.key,
+    );
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "signed" });
+    expect((await h.db.payments.get(payment.id))?.receipt).toBe(jws);
+  });
+
+  it.each([
+    ["ph", { ph: "A".repeat(43) }, /ph/],
+    ["qh", { qh: "B".repeat(43) }, /qh/],
+  ] as const)(
+    "fails a payment whose Receipt has the wrong %s, keeping the Receipt",
+    async (_field, change, reason) => {
+      const { h, payment, claims } = await paidStipendex();
+      const jws = await signReceipt({ ...claims, ...change }, h.receiver.key);
+      const filed = await fileReceipt(
+        deps(h),
+        { paymentId: payment.id, status: 200, receipt: jws },
+        AGENT,
+      );
+      expect(filed).toEqual({ state: "failed" });
+      const stored = await h.db.payments.get(payment.id);
+      expect(stored?.receipt).toBe(jws);
+      expect(stored?.reason).toMatch(/^Receipt rejected: /);
+      expect(stored?.reason).toMatch(reason);
+    },
+  );
+
+  it("fails a payment the retried call still refused, with the server's message", async () => {
+    const { h, payment } = await paidStipendex();
+    const filed = await fileReceipt(
+      deps(h),
+      {
+        paymentId: payment.id,
+        status: 200,
+        receipt: null,
+        error: { code: -32402, message: "authorization already used" },
+      },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    expect((await h.db.payments.get(payment.id))?.reason).toBe(
+      "The receiver refused the payment: authorization already used",
+    );
+  });
+
+  it("answers another origin as if the payment did not exist", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    await expect(
+      fileReceipt(
+        deps(h),
+        { paymentId: payment.id, status: 200, receipt: jws },
+        "https://evil.example",
+      ),
+    ).rejects.toBeInstanceOf(UnknownPaymentError);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+  });
+});
+
+describe("fileReceipt, x402", () => {
+  async function paidX402() {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const answer = await h.engine.pay({ requestId: "x", challenge: x402HttpChallenge(2) }, CALLER);
+    return { h, paymentId: answer.paymentId };
+  }
+
+  it("settles on a successful settle response header", async () => {
+    const { h, paymentId } = await paidX402();
+    const settle = {
+      success: true,
+      transaction: TX,
+      network: "eip155:84532",
+      payer: h.unlocked.address,
+    };
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId, status: 200, receipt: encodeBase64Json(settle) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+    expect(JSON.parse((await h.db.payments.get(paymentId))?.receipt ?? "")).toEqual(settle);
+  });
+
+  it("fails on an unsuccessful settle response, saying why", async () => {
+    const { h, paymentId } = await paidX402();
+    const filed = await fileReceipt(
+      deps(h),
+      {
+        paymentId,
+        status: 402,
+        receipt: {
+          success: false,
+          transaction: "",
+          network: "eip155:84532",
+          errorReason: "insufficient_funds",
+        },
+      },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(stored?.reason).toContain("insufficient_funds");
+    expect(stored?.reason).not.toContain("No payment");
+    expect(stored?.receipt).toContain("insufficient_funds");
+    expect(stored?.asset).toBe(BASE_SEPOLIA_USDC);
+  });
+});
