@@ -1,5 +1,5 @@
 import { after, before, describe, it } from "node:test";
-import type { Page } from "puppeteer-core";
+import type { ElementHandle, Page } from "puppeteer-core";
 import { type Demo, startDemo } from "../../demo/server";
 import { type FirefoxSession, launchFirefox } from "./support/firefox";
 import {
@@ -28,7 +28,7 @@ function tab(page: Page): Tab {
         { timeout: 10_000 },
         name,
       );
-      await button.asElement()?.click();
+      await (button.asElement() as ElementHandle<Element> | null)?.click();
     },
   };
 }
