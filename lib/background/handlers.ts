@@ -10,7 +10,7 @@ import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { PolicyStore } from "./policy-store";
 import type { PageHandlers, UiHandlers } from "./router";
-import { RpcError } from "./rpc-error";
+import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { WalletSession } from "./wallet-session";
 
 /** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
@@ -45,7 +45,11 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       if (typeof params?.requestId !== "string" || typeof params.challenge !== "object") {
         throw new RpcError(ErrorCode.InvalidParams, "stipendex_pay needs { requestId, challenge }");
       }
-      const answer = await s.engine.pay(params, { origin: context.origin, tabId: context.tabId });
+      const answer = await s.engine
+        .pay(params, { origin: context.origin, tabId: context.tabId })
+        .catch((error: unknown) => {
+          throw asInvalidQuote(error);
+        });
       await s.wallet.touch();
       return answer;
     },
@@ -64,7 +68,11 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       );
     },
     stipendex_elicit: async (params, context) =>
-      s.engine.elicit(params, { origin: context.origin, tabId: context.tabId }),
+      s.engine
+        .elicit(params, { origin: context.origin, tabId: context.tabId })
+        .catch((error: unknown) => {
+          throw asInvalidQuote(error);
+        }),
     stipendex_reportMcpServer: async (report, context) => {
       if (typeof report?.server !== "string") {
         throw new RpcError(ErrorCode.InvalidParams, "A server report needs its server URL");

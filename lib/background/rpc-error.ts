@@ -14,6 +14,36 @@ export class RpcError extends StipendexError {
   }
 }
 
+/** The wallet's own refusals, by their StipendexError code, as the page sees them. */
+const CODE_BY_REASON: Record<string, ErrorCode> = {
+  "user-declined": ErrorCode.UserRejected,
+  "policy-refused": ErrorCode.BudgetExceeded,
+  "budget-exhausted": ErrorCode.BudgetExceeded,
+  "charge-not-allowed": ErrorCode.BudgetExceeded,
+  "wallet-locked": ErrorCode.Locked,
+  "no-wallet": ErrorCode.Unauthorized,
+  "wrong-password": ErrorCode.Unauthorized,
+  "unknown-payment": ErrorCode.InvalidParams,
+  "invalid-policy": ErrorCode.InvalidParams,
+  "invalid-auto-lock": ErrorCode.InvalidParams,
+  "invalid-private-key": ErrorCode.InvalidParams,
+};
+
+/**
+ * Anything else a payment request fails with is the price's fault (malformed,
+ * unsigned, expired, replayed, unknown token, …): InvalidQuote, with its reason.
+ */
+export function asInvalidQuote(error: unknown): unknown {
+  if (
+    !(error instanceof StipendexError) ||
+    error instanceof RpcError ||
+    error.code in CODE_BY_REASON
+  ) {
+    return error;
+  }
+  return new RpcError(ErrorCode.InvalidQuote, error.message, { reason: error.code });
+}
+
 /** Turns anything thrown by a handler into a wire error; unexpected errors keep only their message. */
 export function toWireError(error: unknown): WireError {
   if (error instanceof RpcError) {
@@ -22,7 +52,11 @@ export function toWireError(error: unknown): WireError {
       : { code: error.rpcCode, message: error.message, data: error.data };
   }
   if (error instanceof StipendexError) {
-    return { code: ErrorCode.Internal, message: error.message, data: { reason: error.code } };
+    return {
+      code: CODE_BY_REASON[error.code] ?? ErrorCode.Internal,
+      message: error.message,
+      data: { reason: error.code },
+    };
   }
   return {
     code: ErrorCode.Internal,
