@@ -1,0 +1,211 @@
+import { describe, expect, it, vi } from "vitest";
+import { openWalletDb, type PaymentRecord } from "../db/schema";
+import type { PaymentFilter } from "../messages";
+import { createRegistry } from "../protocol/rails/registry";
+import { readHttp402 } from "../protocol/x402/http";
+import { PAY_TO, readContext, v1Body } from "../protocol/x402/test-fixtures";
+import { randomId } from "../random-id";
+import { UnknownPaymentError } from "./errors";
+import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
+import {
+  AGENT,
+  AUTO_BUDGET,
+  CALLER,
+  makeHarness,
+  stipendexHttpChallenge,
+  x402HttpChallenge,
+} from "./test-support";
+
+const registry = createRegistry();
+const offer = readHttp402(
+  { headers: { get: () => null }, body: JSON.stringify(v1Body) },
+  readContext(),
+);
+const A = "https://a.example";
+const B = "https://b.example";
+const R1 = "https://r1.example";
+const R2 = "https://r2.example";
+const TX = `0x${"cd".repeat(32)}`;
+
+function record(id: string, fields: Partial<PaymentRecord>): PaymentRecord {
+  return {
+    id,
+    createdAt: 0,
+    updatedAt: 0,
+    origin: A,
+    receiver: R1,
+    state: "signed",
+    resource: offer.resource,
+    amount: "10000",
+    decimals: 6,
+    symbol: "USDC",
+    network: "eip155:84532",
+    asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    payTo: PAY_TO,
+    offer,
+    ...fields,
+  };
+}
+
+const RECORDS = [
+  record("p1", { createdAt: 1000 }),
+  record("p2", {
+    createdAt: 2000,
+    receiver: R2,
+    state: "declined",
+    reason: 'He said "no", twice',
+  }),
+  record("p3", {
+    createdAt: 3000,
+    origin: B,
+    receipt: JSON.stringify({ success: true, transaction: TX, network: "eip155:84532" }),
+  }),
+  record("p4", {
+    createdAt: 4000,
+    origin: B,
+    receiver: R2,
+    state: "refused",
+    reason: '=HYPERLINK("http://x")',
+  }),
+  record("p5", { createdAt: 5000, state: "failed", reason: "+1, then -1" }),
+];
+
+async function seeded() {
+  const db = openWalletDb(`history-${randomId()}`);
+  await db.payments.bulkAdd(RECORDS);
+  const where = vi.spyOn(db.payments, "where");
+  return { db, where };
+}
+
+describe("listPayments", () => {
+  it.each<[string, PaymentFilter, string, string[]]>([
+    ["nothing", {}, "createdAt", ["p5", "p4", "p3", "p2", "p1"]],
+    ["an origin", { origin: A }, "[origin+createdAt]", ["p5", "p2", "p1"]],
+    ["an origin and a state", { origin: A, state: "signed" }, "[origin+createdAt]", ["p1"]],
+    ["an origin and a receiver", { origin: B, receiver: R2 }, "[origin+createdAt]", ["p4"]],
+    ["a receiver and a state", { receiver: R2, state: "declined" }, "[receiver+createdAt]", ["p2"]],
+    ["a state", { state: "signed" }, "[state+createdAt]", ["p3", "p1"]],
+    [
+      "an origin and a time span",
+      { origin: A, from: 1500, to: 5000 },
+      "[origin+createdAt]",
+      ["p5", "p2"],
+    ],
+    ["a time span", { from: 2000, to: 3000 }, "createdAt", ["p3", "p2"]],
+    ["text", { text: "  TWICE " }, "createdAt", ["p2"]],
+    ["text and a state", { state: "failed", text: "then" }, "[state+createdAt]", ["p5"]],
+  ])("filters by %s through the right index, newest first", async (_what, filter, index, ids) => {
+    const { db, where } = await seeded();
+    const { rows, total } = await listPayments(db, registry, filter, 0, 100);
+    expect(rows.map((r) => r.id)).toEqual(ids);
+    expect(total).toBe(ids.length);
+    expect([...new Set(where.mock.calls.map((call) => call[0]))]).toEqual([index]);
+  });
+
+  it("pages with offset and limit while counting everything", async () => {
+    const { db } = await seeded();
+    const { rows, total } = await listPayments(db, registry, {}, 1, 2);
+    expect(rows.map((r) => r.id)).toEqual(["p4", "p3"]);
+    expect(total).toBe(5);
+  });
+});
+
+describe("toRow and displayAmount", () => {
+  it("shows an exact amount with the network's name", () => {
+    const row = toRow(registry, record("p", { reason: "why" }));
+    expect(row).toMatchObject({ id: "p", what: "http://127.0.0.1:4021/weather", reason: "why" });
+    expect(row.amount).toEqual({
+      atomic: "10000",
+      decimals: 6,
+      symbol: "USDC",
+      formatted: "0.01",
+      network: "eip155:84532",
+      networkName: registry.network("eip155:84532").names[0],
+      testnet: true,
+    });
+  });
+
+  it("shows a network the registry no longer knows by its id", () => {
+    const amount = displayAmount(registry, {
+      amount: "1",
+      decimals: 6,
+      symbol: "X",
+      network: "eip155:424242",
+    });
+    expect(amount).toMatchObject({ networkName: "eip155:424242", testnet: false });
+  });
+});
+
+describe("exportPayments", () => {
+  it("writes RFC 4180 CSV with quotes doubled and formula-looking cells defused", async () => {
+    const { db } = await seeded();
+    const { content, mimeType, filename } = await exportPayments(db, registry, {}, "csv");
+    expect(mimeType).toBe("text/csv");
+    expect(filename).toMatch(/^stipendex-payments-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = content.split("\r\n");
+    expect(lines[0]).toBe(
+      "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,reason",
+    );
+    expect(lines.at(-1)).toBe("");
+    const line = (id: string) => lines.find((l) => l.startsWith(`${id},`)) ?? "";
+    expect(line("p2").endsWith(`,"He said ""no"", twice"`)).toBe(true);
+    expect(line("p4").endsWith(`,"'=HYPERLINK(""http://x"")"`)).toBe(true);
+    expect(line("p5").endsWith(`,"'+1, then -1"`)).toBe(true);
+    expect(line("p3")).toBe(
+      `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},`,
+    );
+  });
+
+  it("exports the filtered payments as JSON with their transaction", async () => {
+    const { db } = await seeded();
+    const { content } = await exportPayments(db, registry, { origin: B }, "json");
+    const rows = JSON.parse(content) as { id: string; transaction: string | null; payTo: string }[];
+    expect(rows.map((r) => [r.id, r.transaction])).toEqual([
+      ["p4", null],
+      ["p3", TX],
+    ]);
+    expect(rows[0]?.payTo).toBe(PAY_TO);
+  });
+});
+
+describe("paymentDetail", () => {
+  it("decodes a Stipendex payment's objects and checks each signature again", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const { paymentId } = await h.engine.pay({ requestId: "d", challenge }, CALLER);
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    expect(detail.objects.map((o) => [o.kind, o.verified, o.problem])).toEqual([
+      ["quote", true, undefined],
+      ["confirmation", true, undefined],
+      ["proof", true, undefined],
+    ]);
+    expect(detail.origin).toBe(AGENT);
+  });
+
+  it("flags a tampered Confirmation", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const { paymentId } = await h.engine.pay({ requestId: "t", challenge }, CALLER);
+    const payment = await h.db.payments.get(paymentId);
+    const [head, body, signature] = (payment?.confirmation ?? "").split(".");
+    const flipped = `${signature?.startsWith("A") ? "B" : "A"}${signature?.slice(1)}`;
+    await h.db.payments.update(paymentId, { confirmation: `${head}.${body}.${flipped}` });
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    const confirmation = detail.objects.find((o) => o.kind === "confirmation");
+    expect(confirmation?.verified).toBe(false);
+    expect(confirmation?.problem).toBeTruthy();
+  });
+
+  it("shows an x402 payment as its payload, and refuses an unknown id", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(1) },
+      CALLER,
+    );
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    expect(detail.objects.map((o) => o.kind)).toEqual(["confirmation", "x402-payment"]);
+    await expect(paymentDetail(h.db, h.registry, h.descriptors, "nope")).rejects.toBeInstanceOf(
+      UnknownPaymentError,
+    );
+  });
+});
