@@ -31,6 +31,8 @@ describe("installProvider", () => {
     const target = win as unknown as { stipendex: unknown };
     expect(target.stipendex).toBe(provider);
     expect(provider).toMatchObject({ isStipendex: true, version: PROVIDER_VERSION });
+    expect(provider.errorCodes).toMatchObject({ UserRejected: 4001, InvalidQuote: 4920 });
+    expect(Object.isFrozen(provider.errorCodes)).toBe(true);
     expect(Object.isFrozen(provider)).toBe(true);
     expect(() => {
       target.stipendex = {};

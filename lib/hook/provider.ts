@@ -2,6 +2,7 @@ import {
   ANNOUNCE_EVENT,
   type ElicitParams,
   type ElicitResult,
+  ErrorCode,
   type McpServerReport,
   type PaymentAnswer,
   PROVIDER_VERSION,
@@ -19,6 +20,8 @@ export interface ProviderInfo {
 export interface StipendexProvider {
   readonly isStipendex: true;
   readonly version: string;
+  /** The numbered codes of `ProviderRpcError.code`: UserRejected 4001, BudgetExceeded 4910, Locked 4900, InvalidQuote 4920, … */
+  readonly errorCodes: Readonly<typeof ErrorCode>;
   /** Any wallet method by name, EIP-1193 style. */
   request: Requester;
   /**
@@ -58,6 +61,7 @@ export function installProvider(
   const provider: StipendexProvider = Object.freeze({
     isStipendex: true as const,
     version: PROVIDER_VERSION,
+    errorCodes: Object.freeze({ ...ErrorCode }),
     request,
     pay: (paymentRequired: unknown, resource?: { url?: string; method?: string }) =>
       wallet.pay({

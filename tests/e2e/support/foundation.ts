@@ -40,7 +40,16 @@ export const LOCKED_PROVIDER_PROBE = {
     isStipendex: true,
     version: PROVIDER_VERSION,
     requestType: "function",
-    keys: ["elicit", "fetch", "getPricing", "isStipendex", "pay", "request", "version"],
+    keys: [
+      "elicit",
+      "errorCodes",
+      "fetch",
+      "getPricing",
+      "isStipendex",
+      "pay",
+      "request",
+      "version",
+    ],
   },
 };
 
