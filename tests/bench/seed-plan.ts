@@ -40,11 +40,8 @@ export function seedPlan(input: SeedPlanInput): SeedPlan {
     const at = input.now - 1 - Math.floor((i * span) / input.count);
     createdAt.push(at);
     const day = Math.floor(at / DAY_MS);
-    const keys = (sumKeysByDay[day] ??= sumKeysToCharge(
-      input.origin,
-      input.currency,
-      day * DAY_MS,
-    ));
+    const keys = sumKeysByDay[day] ?? sumKeysToCharge(input.origin, input.currency, day * DAY_MS);
+    sumKeysByDay[day] = keys;
     for (const key of keys) sums.set(key, (sums.get(key) ?? 0n) + input.micro);
   }
   const monthKey = `global:${input.currency}:month:${periodKey("month", input.now)}`;
