@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { defaultPolicy, toSettings } from "../background/policy-store";
+import { openWalletDb } from "../db/schema";
+import { randomId } from "../random-id";
+import { sumKeysToCharge } from "../wallet/limits";
+import { spendPerDay, spendSummaries } from "./spend";
+import { AGENT, AUTO_BUDGET } from "./test-support";
+
+const NOW = Date.UTC(2026, 10, 30, 12);
+const DAY = 86_400_000;
+const settings = toSettings({ ...defaultPolicy(), origins: { [AGENT]: AUTO_BUDGET } });
+
+/** Running sums only: no payment rows, so whatever is reported came from the sums. */
+async function withSums(sums: Record<string, string>) {
+  const db = openWalletDb(`spend-${randomId()}`);
+  await db.budgetSums.bulkPut(
+    Object.entries(sums).map(([key, amount]) => ({ key, amount, updatedAt: NOW })),
+  );
+  return db;
+}
+
+describe("spendSummaries", () => {
+  it("reports today, this month and the site's budget from the running sums", async () => {
+    const [day, month, originDay] = sumKeysToCharge(AGENT, "USD", NOW);
+    const db = await withSums({
+      [day ?? ""]: "1500000",
+      [month ?? ""]: "2500000",
+      [originDay ?? ""]: "300000",
+    });
+    expect(await db.payments.count()).toBe(0);
+    expect(await spendSummaries(db, settings, NOW, AGENT)).toEqual([
+      {
+        currency: "USD",
+        today: "1500000",
+        month: "2500000",
+        dayCap: "5000000",
+        monthCap: "50000000",
+        origin: { origin: AGENT, spent: "300000", budget: AUTO_BUDGET, remaining: "700000" },
+      },
+    ]);
+  });
+
+  it("reports a site without a budget as spending nothing against none, and no origin when not asked", async () => {
+    const db = await withSums({});
+    const [summary] = await spendSummaries(db, settings, NOW, "https://other.example");
+    expect(summary?.origin).toEqual({ origin: "https://other.example", spent: "0" });
+    const [plain] = await spendSummaries(db, settings, NOW);
+    expect(plain).toEqual({
+      currency: "USD",
+      today: "0",
+      month: "0",
+      dayCap: "5000000",
+      monthCap: "50000000",
+    });
+  });
+
+  it("never reports more remaining than zero when a budget is overspent", async () => {
+    const originDay = sumKeysToCharge(AGENT, "USD", NOW)[2] ?? "";
+    const db = await withSums({ [originDay]: "2000000" });
+    const [summary] = await spendSummaries(db, settings, NOW, AGENT);
+    expect(summary?.origin?.remaining).toBe("0");
+  });
+});
+
+describe("spendPerDay", () => {
+  it("lists each of the last days oldest first from the daily sums", async () => {
+    const today = sumKeysToCharge("", "USD", NOW)[0] ?? "";
+    const twoDaysAgo = sumKeysToCharge("", "USD", NOW - 2 * DAY)[0] ?? "";
+    const db = await withSums({ [today]: "42", [twoDaysAgo]: "7" });
+    expect(await spendPerDay(db, settings, NOW, 3)).toEqual([
+      { day: "2026-11-28", currency: "USD", amount: "7" },
+      { day: "2026-11-29", currency: "USD", amount: "0" },
+      { day: "2026-11-30", currency: "USD", amount: "42" },
+    ]);
+  });
+
+  it("keeps the span between 1 and 366 days", async () => {
+    const db = await withSums({});
+    expect(await spendPerDay(db, settings, NOW, 0)).toHaveLength(1);
+    expect(await spendPerDay(db, settings, NOW, 10_000)).toHaveLength(366);
+  });
+});
