@@ -27,7 +27,8 @@ export function SpendChart({
     spend.filter((s) => s.currency === currency).map((s) => [s.day, BigInt(s.amount)]),
   );
   const series = lastDays(days, now).map((day) => ({ day, amount: byDay.get(day) ?? 0n }));
-  const max = series.reduce((m, s) => Math.max(s.amount, m), 0n);
+  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints.
+  const max = series.reduce((m, s) => (s.amount > m ? s.amount : m), 0n);
   const slot = WIDTH / days;
   return (
     <svg
