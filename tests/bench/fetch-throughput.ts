@@ -34,7 +34,7 @@ export const fetchThroughputBench: BrowserBench = {
   async run({ quick }) {
     const sequential = quick ? 200 : 2000;
     const batch = quick ? 100 : 500;
-    const rounds = quick ? 3 : 7;
+    const rounds = quick ? 2 : 3;
     const receiver = await startBenchReceiver();
     const browsers = await Promise.all([
       launchChromium({ withWallet: true }),

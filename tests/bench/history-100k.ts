@@ -162,6 +162,35 @@ function callsInPage(page: Page, rounds: number, origin: string) {
   );
 }
 
+/** Raw IndexedDB count() of the payments store and of its createdAt index, `rounds` times each. */
+function rawCountsInPage(page: Page, rounds: number, name: string) {
+  return page.evaluate(
+    async ({ rounds, name }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const times = { store: [] as number[], index: [] as number[] };
+      for (let i = 0; i < rounds; i++) {
+        for (const kind of ["store", "index"] as const) {
+          const start = performance.now();
+          await new Promise<number>((resolve, reject) => {
+            const store = db.transaction("payments").objectStore("payments");
+            const request = kind === "store" ? store.count() : store.index("createdAt").count();
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+          times[kind].push(performance.now() - start);
+        }
+      }
+      db.close();
+      return times;
+    },
+    { rounds, name },
+  );
+}
+
 export const FIRST_ROWS = "options page: first rows shown";
 export const MONTH_TOTAL = "options page: month total shown";
 
@@ -169,8 +198,8 @@ export const MONTH_TOTAL = "options page: month total shown";
 export const history100kBench: BrowserBench = {
   title: `History with ${PAYMENTS.toLocaleString("en")} payments in the wallet's IndexedDB`,
   async run({ quick }) {
-    const renders = quick ? 2 : 7;
-    const calls = quick ? 10 : 50;
+    const renders = quick ? 2 : 5;
+    const calls = quick ? 5 : 20;
     const receiver = await startBenchReceiver();
     const browser = await openWalletBrowser(receiver.origin).catch(async (error: unknown) => {
       await receiver.close();
@@ -208,11 +237,14 @@ export const history100kBench: BrowserBench = {
         shown = marks.monthText;
       }
       const direct = await callsInPage(page, calls, receiver.origin);
+      const counts = await rawCountsInPage(page, 3, WALLET_DB_NAME);
       const results = [
         { name: FIRST_ROWS, stats: summarize(samples.rows) },
         { name: MONTH_TOTAL, stats: summarize(samples.month) },
         { name: "ui_listPayments(offset 0, limit 100)", stats: summarize(direct.list) },
         { name: "ui_getSpend", stats: summarize(direct.spend) },
+        { name: "raw IndexedDB: payments store count()", stats: summarize(counts.store) },
+        { name: "raw IndexedDB: createdAt index count()", stats: summarize(counts.index) },
       ];
       const ratios: Ratio[] = [];
       return [
