@@ -193,7 +193,8 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </Button>
         </form>
       ) : (
-        <>
+        // Kept in view: the details above can be taller than the window.
+        <div className="sticky bottom-0 flex flex-col gap-3 border-t border-slate-200 bg-white py-2 dark:border-slate-800 dark:bg-slate-950">
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <input
               id="always-allow"
@@ -228,7 +229,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           <p className="text-xs text-slate-600 dark:text-slate-400">
             Enter approves · Esc declines
           </p>
-        </>
+        </div>
       )}
     </article>
   );

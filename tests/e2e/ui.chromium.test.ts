@@ -98,7 +98,14 @@ describe(
       let window = await confirm;
       await window.getByRole("button", { name: "Approve" }).waitFor();
       await window.getByText(agentOrigin).first().waitFor();
+      // About the inside of the 420×640 window the background opens (Playwright's default is wider).
+      await window.setViewportSize({ width: 420, height: 600 });
       await window.screenshot({ path: `${SCREENSHOTS}confirmation-window.png` });
+      const approve = await window.getByRole("button", { name: "Approve" }).boundingBox();
+      assert.ok(
+        approve && approve.y + approve.height <= 600,
+        "Approve is in view without scrolling",
+      );
       await window.getByRole("button", { name: "Approve" }).click();
       assert.equal(await approved, 200);
 
