@@ -1,0 +1,121 @@
+import { privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { NoWalletError, WalletLockedError } from "../payments/errors";
+import { InvalidAutoLockError, WrongPasswordError } from "../wallet/errors";
+import { memoryStore } from "../wallet/key-value-store";
+import type { UnlockedWallet } from "../wallet/keyring";
+import type { VaultRecord } from "../wallet/vault";
+import { loadVault, SESSION_STORAGE_KEY, saveSession, saveVault } from "../wallet/vault-store";
+import { AUTO_LOCK_KEY, WalletSession } from "./wallet-session";
+
+const PASSWORD = "correct horse battery staple";
+const NOW = 1_760_000_000_000;
+const MINUTE = 60_000;
+
+function session(local = memoryStore(), sessionStore = memoryStore()) {
+  const scheduled: (number | undefined)[] = [];
+  const wallet = new WalletSession({
+    local,
+    session: sessionStore,
+    now: () => NOW,
+    scheduleLock: async (at) => {
+      scheduled.push(at);
+    },
+  });
+  return { wallet, scheduled, local, sessionStore };
+}
+
+let vault: VaultRecord;
+let unlocked: UnlockedWallet;
+let created: ReturnType<typeof session>;
+
+/** A stored vault, locked or (by its session key) unlocked, without running the KDF again. */
+async function existing(options: { unlocked: boolean }) {
+  const local = memoryStore();
+  const sessionStore = memoryStore();
+  await saveVault(local, vault);
+  if (options.unlocked) await saveSession(sessionStore, unlocked);
+  return session(local, sessionStore);
+}
+
+beforeAll(async () => {
+  created = session();
+  await created.wallet.create(PASSWORD);
+  const stored = await loadVault(created.local);
+  const current = await created.wallet.current();
+  if (!stored || !current) return expect.unreachable("create stored no vault");
+  vault = stored;
+  unlocked = current;
+});
+
+describe("WalletSession", () => {
+  it("has no wallet, and is locked, before one is created", async () => {
+    const { wallet, scheduled } = session();
+    expect(await wallet.state()).toEqual({ hasWallet: false, locked: true, autoLockMinutes: 15 });
+    await expect(wallet.unlock(PASSWORD)).rejects.toBeInstanceOf(NoWalletError);
+    await expect(wallet.require()).rejects.toBeInstanceOf(WalletLockedError);
+    await wallet.touch();
+    expect(scheduled).toEqual([]);
+  });
+
+  it("creates an unlocked wallet and arms the auto-lock", async () => {
+    expect(await created.wallet.state()).toEqual({
+      hasWallet: true,
+      locked: false,
+      address: vault.address,
+      walletId: vault.walletId,
+      autoLockMinutes: 15,
+    });
+    expect(created.scheduled).toEqual([NOW + 15 * MINUTE]);
+    expect(await created.sessionStore.get(SESSION_STORAGE_KEY)).toEqual(unlocked.sessionKey);
+  });
+
+  it("resumes unlocked in a restarted worker from the session key alone", async () => {
+    const { wallet, local, sessionStore } = await existing({ unlocked: true });
+    expect((await wallet.current())?.address).toBe(vault.address);
+    const restarted = session(local, sessionStore).wallet;
+    const resumed = await restarted.require();
+    expect(resumed.address).toBe(vault.address);
+    expect(resumed.signingKey.walletId).toBe(vault.walletId);
+  });
+
+  it("locks: forgets the session key, disarms the alarm, and stays locked after a restart", async () => {
+    const { wallet, scheduled, local, sessionStore } = await existing({ unlocked: true });
+    const state = await wallet.lock();
+    expect(state.locked).toBe(true);
+    expect(state.address).toBe(vault.address);
+    expect(scheduled).toEqual([undefined]);
+    expect(await sessionStore.get(SESSION_STORAGE_KEY)).toBeUndefined();
+    expect(await wallet.current()).toBeUndefined();
+    expect(await session(local, sessionStore).wallet.current()).toBeUndefined();
+  });
+
+  it("refuses a wrong password and unlocks with the right one", async () => {
+    const { wallet, scheduled } = await existing({ unlocked: false });
+    await expect(wallet.unlock("wrong password")).rejects.toBeInstanceOf(WrongPasswordError);
+    expect(await wallet.current()).toBeUndefined();
+    expect(scheduled).toEqual([]);
+    expect((await wallet.unlock(PASSWORD)).locked).toBe(false);
+    expect(scheduled).toEqual([NOW + 15 * MINUTE]);
+  });
+
+  it("schedules the lock at the chosen minutes, and refuses impossible ones", async () => {
+    const { wallet, scheduled, local } = await existing({ unlocked: true });
+    expect((await wallet.setAutoLock(5)).autoLockMinutes).toBe(5);
+    expect(await local.get(AUTO_LOCK_KEY)).toBe(5);
+    expect(scheduled).toEqual([NOW + 5 * MINUTE]);
+    await wallet.touch();
+    expect(scheduled).toEqual([NOW + 5 * MINUTE, NOW + 5 * MINUTE]);
+    for (const minutes of [0, -1, 1.5, 7 * 24 * 60 + 1]) {
+      await expect(wallet.setAutoLock(minutes)).rejects.toBeInstanceOf(InvalidAutoLockError);
+    }
+    expect(await local.get(AUTO_LOCK_KEY)).toBe(5);
+  });
+
+  it("exports the key that pays, only with the password", async () => {
+    const { wallet } = await existing({ unlocked: true });
+    const key = await wallet.exportKey(PASSWORD);
+    expect(privateKeyToAccount(key as `0x${string}`).address).toBe(vault.address);
+    await expect(wallet.exportKey("nope")).rejects.toBeInstanceOf(WrongPasswordError);
+  });
+});
