@@ -10,7 +10,7 @@ import { createRegistry } from "@/lib/protocol/rails/registry";
 import { storageAreaStore } from "@/lib/wallet/key-value-store";
 
 const AUTO_LOCK_ALARM = "stipendex-auto-lock";
-const CONFIRM_WINDOW = { width: 420, height: 640 };
+const CONFIRM_WINDOW = { width: 440, height: 760 };
 
 export default defineBackground(() => {
   const now = () => Date.now();
