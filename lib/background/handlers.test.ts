@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { ErrorCode, type PayParams } from "../messages";
+import { UnknownPaymentError } from "../payments/errors";
+import {
+  AGENT,
+  AUTO_BUDGET,
+  type Harness,
+  makeHarness,
+  stipendexHttpChallenge,
+  until,
+} from "../payments/test-support";
+import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
+import type { PageContext } from "./router";
+import { RpcError } from "./rpc-error";
+
+const EXTENSION = "chrome-extension://abcdefghijklmnop/";
+const ui = { url: `${EXTENSION}popup.html` };
+const page = (origin: string): PageContext => ({ origin, tabId: 1, frameId: 0 });
+
+function services(h: Harness): WalletServices {
+  return {
+    db: h.db,
+    session: h.session,
+    registry: h.registry,
+    descriptors: h.descriptors,
+    engine: h.engine,
+    approvals: h.approvals,
+    policy: h.policy,
+    wallet: h.wallet,
+    extensionBaseUrl: EXTENSION,
+    now: () => h.clock.ms,
+  };
+}
+
+async function handlers(options: Parameters<typeof makeHarness>[0] = {}) {
+  const h = await makeHarness(options);
+  return { h, pageApi: createPageHandlers(services(h)), uiApi: createUiHandlers(services(h)) };
+}
+
+describe("page handlers", () => {
+  it("answer for the origin the browser reported, never one named in the params", async () => {
+    const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    expect(await pageApi.stipendex_status(undefined, page(AGENT))).toEqual({
+      version: expect.any(String),
+      origin: AGENT,
+    });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const forged = { requestId: "r", challenge, origin: "https://evil.example" } as PayParams;
+    const answer = await pageApi.stipendex_pay(forged, page(AGENT));
+    expect((await h.db.payments.get(answer.paymentId))?.origin).toBe(AGENT);
+    await expect(
+      pageApi.stipendex_receipt(
+        { paymentId: answer.paymentId, status: 200, receipt: null },
+        page("https://evil.example"),
+      ),
+    ).rejects.toBeInstanceOf(UnknownPaymentError);
+  });
+
+  it("refuses malformed pay params, and reports a replayed Quote as InvalidQuote", async () => {
+    const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    await expect(
+      pageApi.stipendex_pay({ requestId: 1 } as unknown as PayParams, page(AGENT)),
+    ).rejects.toMatchObject({ rpcCode: ErrorCode.InvalidParams });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await pageApi.stipendex_pay({ requestId: "a", challenge }, page(AGENT));
+    await expect(
+      pageApi.stipendex_pay({ requestId: "b", challenge }, page(AGENT)),
+    ).rejects.toMatchObject({
+      rpcCode: ErrorCode.InvalidQuote,
+      data: { reason: "unreadable-challenge" },
+    });
+  });
+
+  it("files MCP pricing under the reporting page's origin; ui_getPricing filters by it", async () => {
+    const { pageApi, uiApi } = await handlers();
+    const server = "https://mcp.example/mcp";
+    const tools = [{ name: "search", pricing: { model: "per-call", estimate: "0.005 USD" } }];
+    const forged = { server, tools, origins: ["https://c.example"] };
+    expect(await pageApi.stipendex_reportMcpServer(forged, page("https://a.example"))).toBeNull();
+    await pageApi.stipendex_reportMcpServer(
+      { server, stipendexPayments: { version: "0.1" } },
+      page("https://b.example"),
+    );
+
+    const report = { server, stipendexPayments: { version: "0.1" }, tools };
+    expect(await uiApi.ui_getPricing({ origin: "https://a.example" }, ui)).toEqual([report]);
+    expect(await uiApi.ui_getPricing({ origin: "https://b.example" }, ui)).toEqual([report]);
+    expect(await uiApi.ui_getPricing({ origin: "https://c.example" }, ui)).toEqual([]);
+    expect(await pageApi.stipendex_getPricing({ server }, page("https://c.example"))).toEqual(
+      report,
+    );
+    expect(
+      await pageApi.stipendex_getPricing({ server: "https://none.example" }, page(AGENT)),
+    ).toBeNull();
+  });
+});
+
+describe("ui handlers", () => {
+  it("will not approve while locked, shows pending as needing unlock, and still lets one decline", async () => {
+    const { h, pageApi, uiApi } = await handlers({ locked: true });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = pageApi.stipendex_pay({ requestId: "l", challenge }, page(AGENT));
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const [pending] = await uiApi.ui_listPending(undefined, ui);
+    expect(pending?.needsUnlock).toBe(true);
+    const approvalId = pending?.id ?? "";
+
+    const approving = uiApi.ui_decide({ approvalId, decision: "approve" }, ui);
+    await expect(approving).rejects.toBeInstanceOf(RpcError);
+    await expect(approving).rejects.toMatchObject({ rpcCode: ErrorCode.Locked });
+    expect(await h.approvals.pending()).toHaveLength(1);
+
+    expect(await uiApi.ui_decide({ approvalId, decision: "decline" }, ui)).toBeNull();
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+  });
+
+  it("deletes history only when confirmed", async () => {
+    const { h, pageApi, uiApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await pageApi.stipendex_pay({ requestId: "h", challenge }, page(AGENT));
+    await expect(
+      uiApi.ui_deleteHistory({} as unknown as { confirm: true }, ui),
+    ).rejects.toMatchObject({ rpcCode: ErrorCode.InvalidParams });
+    expect(await h.db.payments.count()).toBe(1);
+    expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 1 });
+    expect(await h.db.payments.count()).toBe(0);
+  });
+
+  it("refuses a second wallet in the same profile", async () => {
+    const { uiApi } = await handlers();
+    await expect(uiApi.ui_createWallet({ password: "another one" }, ui)).rejects.toMatchObject({
+      rpcCode: ErrorCode.InvalidRequest,
+    });
+  });
+
+  it("reports the extension's own origin and the wallet state", async () => {
+    const { h, uiApi } = await handlers();
+    expect((await uiApi.ui_status(undefined, ui)).origin).toBe(EXTENSION);
+    expect(await uiApi.ui_getState(undefined, ui)).toMatchObject({
+      hasWallet: true,
+      locked: false,
+      address: h.unlocked.address,
+    });
+  });
+});
