@@ -1,78 +1,45 @@
 import { createPageHandlers, createUiHandlers } from "@/lib/background/handlers";
-import { PolicyStore } from "@/lib/background/policy-store";
 import { createRouter } from "@/lib/background/router";
-import { WalletSession } from "@/lib/background/wallet-session";
+import { createWalletServices } from "@/lib/background/wallet-services";
 import { openWalletDb } from "@/lib/db/schema";
-import { ApprovalQueue } from "@/lib/payments/approvals";
-import { createDescriptorSource } from "@/lib/payments/descriptors";
-import { PaymentEngine } from "@/lib/payments/engine";
-import { createRegistry } from "@/lib/protocol/rails/registry";
 import { storageAreaStore } from "@/lib/wallet/key-value-store";
 
 const AUTO_LOCK_ALARM = "stipendex-auto-lock";
 const CONFIRM_WINDOW = { width: 440, height: 760 };
 
 export default defineBackground(() => {
-  const now = () => Date.now();
-  const local = storageAreaStore(browser.storage.local);
-  const session = storageAreaStore(browser.storage.session);
-  const db = openWalletDb();
-  const registry = createRegistry();
-  const descriptors = createDescriptorSource((input, init) => fetch(input, init));
-  const policy = new PolicyStore(local);
-  const wallet = new WalletSession({
-    local,
-    session,
-    now,
+  const extensionBaseUrl = browser.runtime.getURL("/");
+  const services = createWalletServices({
+    db: openWalletDb(),
+    local: storageAreaStore(browser.storage.local),
+    session: storageAreaStore(browser.storage.session),
+    fetch: (input, init) => fetch(input, init),
+    window: {
+      open: async () =>
+        (
+          await browser.windows.create({
+            url: browser.runtime.getURL("/confirm.html"),
+            type: "popup",
+            focused: true,
+            ...CONFIRM_WINDOW,
+          })
+        )?.id,
+      focus: async (windowId) => {
+        try {
+          await browser.windows.update(windowId, { focused: true });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+    },
     scheduleLock: async (at) => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);
       if (at !== undefined) browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
     },
-  });
-  const approvals = new ApprovalQueue(session, {
-    open: async () =>
-      (
-        await browser.windows.create({
-          url: browser.runtime.getURL("/confirm.html"),
-          type: "popup",
-          focused: true,
-          ...CONFIRM_WINDOW,
-        })
-      )?.id,
-    focus: async (windowId) => {
-      try {
-        await browser.windows.update(windowId, { focused: true });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-  });
-  const engine = new PaymentEngine({
-    db,
-    session,
-    registry,
-    approvals,
-    challenge: { registry, descriptors, now },
-    settings: () => policy.settings(),
-    saveSettings: (settings) => policy.saveSettings(settings),
-    wallet: () => wallet.current(),
-    hasWallet: () => wallet.hasWallet(),
-    now,
-  });
-  const extensionBaseUrl = browser.runtime.getURL("/");
-  const services = {
-    db,
-    session,
-    registry,
-    descriptors,
-    engine,
-    approvals,
-    policy,
-    wallet,
     extensionBaseUrl,
-    now,
-  };
+    now: () => Date.now(),
+  });
   const route = createRouter({
     extensionId: browser.runtime.id,
     extensionBaseUrl,
@@ -81,8 +48,10 @@ export default defineBackground(() => {
   });
   // Registered synchronously in main() so a restarted worker hears them.
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
-  browser.windows.onRemoved.addListener((windowId) => void approvals.windowClosed(windowId));
+  browser.windows.onRemoved.addListener(
+    (windowId) => void services.approvals.windowClosed(windowId),
+  );
   browser.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name === AUTO_LOCK_ALARM) void wallet.lock();
+    if (alarm.name === AUTO_LOCK_ALARM) void services.wallet.lock();
   });
 });

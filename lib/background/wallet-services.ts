@@ -1,0 +1,59 @@
+import type { WalletDb } from "../db/schema";
+import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
+import { createDescriptorSource } from "../payments/descriptors";
+import { PaymentEngine } from "../payments/engine";
+import { createRegistry } from "../protocol/rails/registry";
+import type { KeyValueStore } from "../wallet/key-value-store";
+import type { WalletServices } from "./handlers";
+import { PolicyStore } from "./policy-store";
+import { WalletSession } from "./wallet-session";
+
+/** What the wallet needs from the browser it runs in; tests pass in-memory equivalents. */
+export interface WalletPlatform {
+  db: WalletDb;
+  /** storage.local and storage.session. */
+  local: KeyValueStore;
+  session: KeyValueStore;
+  /** Fetches receivers' descriptors (from the background, never the page). */
+  fetch: typeof fetch;
+  /** The confirmation window. */
+  window: ApprovalWindow;
+  /** Arms (or, with undefined, disarms) the auto-lock alarm. */
+  scheduleLock(at: number | undefined): Promise<void>;
+  extensionBaseUrl: string;
+  now(): number;
+}
+
+/** Wires the wallet's parts together once, for the background and for tests alike. */
+export function createWalletServices(platform: WalletPlatform): WalletServices {
+  const { db, local, session, now } = platform;
+  const registry = createRegistry();
+  const descriptors = createDescriptorSource(platform.fetch, now);
+  const policy = new PolicyStore(local);
+  const wallet = new WalletSession({ local, session, now, scheduleLock: platform.scheduleLock });
+  const approvals = new ApprovalQueue(session, platform.window);
+  const engine = new PaymentEngine({
+    db,
+    session,
+    registry,
+    approvals,
+    challenge: { registry, descriptors, now },
+    settings: () => policy.settings(),
+    saveSettings: (settings) => policy.saveSettings(settings),
+    wallet: () => wallet.current(),
+    hasWallet: () => wallet.hasWallet(),
+    now,
+  });
+  return {
+    db,
+    session,
+    registry,
+    descriptors,
+    engine,
+    approvals,
+    policy,
+    wallet,
+    extensionBaseUrl: platform.extensionBaseUrl,
+    now,
+  };
+}
