@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
 import type { Address } from "viem";
-import type { Demo } from "../../../demo/server";
-import type {
-  PaymentRow,
-  SpendSummary,
-  UiMethod,
-  UiMethods,
-  UiRequest,
-} from "../../../lib/messages";
+import { type Demo, startDemo } from "../../../demo/server";
+import type { PaymentRow, SpendSummary } from "../../../lib/messages";
 import { waitUntil } from "./wait";
+import { grantOriginBudget, type WalletCall } from "./wallet-setup";
 
 /**
  * The payment checks both browsers run: each file builds a PaymentRig from its
@@ -16,10 +12,15 @@ import { waitUntil } from "./wait";
  * very same expectations.
  */
 
-/** A tab the test drives: evaluate a string expression (promises awaited), click a button by its text. */
+/**
+ * A tab the test drives: evaluate a string expression (promises awaited),
+ * click a button by its text, read an element's text by its data-testid
+ * (both wait for the element).
+ */
 export interface Tab {
   evaluate(expression: string): Promise<unknown>;
   click(buttonName: string): Promise<void>;
+  text(testId: string): Promise<string | null>;
 }
 
 export interface PaymentRig {
@@ -28,9 +29,7 @@ export interface PaymentRig {
   agent: Tab;
   /** The payer address the wallet imported. */
   payer: Address;
-  wallet<M extends UiMethod>(
-    request: Extract<UiRequest, { method: M }>,
-  ): Promise<UiMethods[M]["result"]>;
+  wallet: WalletCall;
   /** Resolves with the next confirmation window (start before the click that opens it). */
   nextConfirmWindow(): Promise<Tab>;
   /** How many confirmation windows opened since the browser started. */
@@ -336,4 +335,80 @@ export async function payFiveInParallel(rig: PaymentRig, origin: string) {
     before,
     queries.map(() => 5_000n),
   );
+}
+
+/** One browser's side of the Payments suite: the wallet set up and the demo agent page open. */
+export interface PaymentBrowser {
+  agent: Tab;
+  wallet: WalletCall;
+  /** Resolves with the next confirmation window (start before the click that opens it). */
+  nextConfirmWindow(): Promise<Tab>;
+  /** How many confirmation windows opened since the agent page was opened. */
+  confirmWindowsOpened(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Registers the Payments checks for one browser. `open` launches it, sets
+ * the wallet up with `payerKey` and opens the demo's agent page (closing the
+ * browser itself if that fails).
+ */
+export function describePayments(
+  browserName: string,
+  timeoutMs: number,
+  open: (demo: Demo, payerKey: string) => Promise<PaymentBrowser>,
+): void {
+  describe(`Payments in ${browserName}`, { timeout: timeoutMs }, () => {
+    let demo: Demo | undefined;
+    let browser: PaymentBrowser | undefined;
+    let rig: PaymentRig | undefined;
+    let origin: string;
+    const get = () => {
+      assert.ok(rig, `${browserName} did not start`);
+      return { rig };
+    };
+
+    before(
+      async () => {
+        demo = await startDemo();
+        const payer = demo.chain.accounts.payers[0];
+        assert.ok(payer, "the demo chain has no payer");
+        browser = await open(demo, payer.privateKey);
+        origin = new URL(demo.urls.agent).origin;
+        rig = { demo, payer: payer.address, ...browser };
+      },
+      { timeout: timeoutMs },
+    );
+
+    after(async () => {
+      await Promise.allSettled([browser?.close(), demo?.stop()]);
+    });
+
+    for (const path of PAID_PATHS) {
+      it(`${path.name}: approved in the confirmation window, paid and settled`, () =>
+        payThroughWindow(get().rig, origin, path));
+    }
+
+    for (const name of ["Stipendex HTTP", "MCP -32402 JSON", "x402 MCP"]) {
+      it(`${name}: declined, the page gets the original price and nothing is signed`, () =>
+        declineThroughWindow(get().rig, origin, pathNamed(name)));
+    }
+
+    it("five parallel paid calls queue in one window and each gets its own answer", () =>
+      payFiveInParallel(get().rig, origin));
+
+    describe("under a budget", () => {
+      before(() =>
+        grantOriginBudget(get().rig.wallet, origin, {
+          amount: "1000000",
+          autoApproveUpTo: "20000",
+        }),
+      );
+
+      for (const path of PAID_PATHS.filter((p) => !p.elicits)) {
+        it(`${path.name}: auto-approved, paid and settled`, () =>
+          payAutoApproved(get().rig, origin, path));
+      }
+    });
+  });
 }

@@ -1,23 +1,26 @@
 import type { BrowserContext, Page } from "playwright-core";
-import type { PolicyView, UiMethods, UiRequest, WireResponse } from "../../../lib/messages";
+import type { UiMethod, UiMethods, UiRequest } from "../../../lib/messages";
 import type { ChromiumSession } from "./chromium";
+import {
+  createWallet,
+  DEFAULT_PASSWORD,
+  grantOriginBudget,
+  sendFromWalletPage,
+  uiMessage,
+  walletAnswer,
+} from "./wallet-setup";
+
+export { withOriginBudget } from "./wallet-setup";
 
 /** Calls the background from one of the wallet's own pages, as the UI does. */
-export async function callWallet<M extends keyof UiMethods>(
+export async function callWallet<M extends UiMethod>(
   page: Page,
   request: Extract<UiRequest, { method: M }>,
 ): Promise<UiMethods[M]["result"]> {
-  const response = (await page.evaluate(
-    (message) =>
-      (
-        globalThis as unknown as {
-          chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } };
-        }
-      ).chrome.runtime.sendMessage(message),
-    { channel: "ui", ...request },
-  )) as WireResponse<UiMethods[M]["result"]>;
-  if (!response.ok) throw new Error(`${request.method}: ${response.error.message}`);
-  return response.result;
+  return walletAnswer(
+    request.method,
+    await page.evaluate(sendFromWalletPage, uiMessage("chrome", request)),
+  );
 }
 
 /**
@@ -28,49 +31,21 @@ export async function callWallet<M extends keyof UiMethods>(
 export async function setUpWallet(
   session: ChromiumSession,
   privateKey: string,
-  password = "correct horse battery staple",
+  password = DEFAULT_PASSWORD,
 ): Promise<Page> {
   const page = await session.context.newPage();
   await page.goto(session.extensionUrl("popup.html"));
-  await callWallet(page, {
-    method: "ui_createWallet",
-    params: { password, importPrivateKey: privateKey },
-  });
+  await createWallet((request) => callWallet(page, request), privateKey, password);
   return page;
 }
 
 /** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */
-export async function allowOrigin(
+export function allowOrigin(
   walletPage: Page,
   origin: string,
   budget: { amount: string; autoApproveUpTo: string },
 ): Promise<void> {
-  const policy = await callWallet(walletPage, { method: "ui_getPolicy", params: undefined });
-  await callWallet(walletPage, {
-    method: "ui_setPolicy",
-    params: withOriginBudget(policy, origin, budget),
-  });
-}
-
-/** `policy` plus a daily USD budget for `origin` (shared with the Firefox helpers). */
-export function withOriginBudget(
-  policy: PolicyView,
-  origin: string,
-  budget: { amount: string; autoApproveUpTo: string },
-): PolicyView {
-  return {
-    ...policy,
-    origins: {
-      ...policy.origins,
-      [origin]: {
-        currency: "USD",
-        amount: budget.amount,
-        period: "day",
-        autoApproveUpTo: budget.autoApproveUpTo,
-        perCallMax: budget.amount,
-      },
-    },
-  };
+  return grantOriginBudget((request) => callWallet(walletPage, request), origin, budget);
 }
 
 /** The next confirmation window the wallet opens (start waiting before the click that causes it). */

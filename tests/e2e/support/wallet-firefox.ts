@@ -1,16 +1,14 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import type { UiMethods, UiRequest, WireError, WireResponse } from "../../../lib/messages";
+import type { UiMethod, UiMethods, UiRequest } from "../../../lib/messages";
 import type { FirefoxSession } from "./firefox";
-import { withOriginBudget } from "./wallet-chromium";
-
-export class WalletCallError extends StipendexError {
-  override name = "WalletCallError";
-
-  constructor(method: string, error: WireError) {
-    super("wallet-call-failed", `${method} failed with ${error.code}: ${error.message}`);
-  }
-}
+import {
+  createWallet,
+  DEFAULT_PASSWORD,
+  sendFromWalletPage,
+  uiMessage,
+  walletAnswer,
+} from "./wallet-setup";
 
 export class ConfirmWindowPageError extends StipendexError {
   override name = "ConfirmWindowPageError";
@@ -21,21 +19,14 @@ export class ConfirmWindowPageError extends StipendexError {
 }
 
 /** Calls the background from one of the wallet's own pages, as the UI does. */
-export async function callWallet<M extends keyof UiMethods>(
+export async function callWallet<M extends UiMethod>(
   page: Page,
   request: Extract<UiRequest, { method: M }>,
 ): Promise<UiMethods[M]["result"]> {
-  const response = (await page.evaluate(
-    (message) =>
-      (
-        globalThis as unknown as {
-          browser: { runtime: { sendMessage(message: unknown): Promise<unknown> } };
-        }
-      ).browser.runtime.sendMessage(message),
-    { channel: "ui", ...request },
-  )) as WireResponse<UiMethods[M]["result"]>;
-  if (!response.ok) throw new WalletCallError(request.method, response.error);
-  return response.result;
+  return walletAnswer(
+    request.method,
+    await page.evaluate(sendFromWalletPage, uiMessage("browser", request)),
+  );
 }
 
 /**
@@ -46,27 +37,11 @@ export async function callWallet<M extends keyof UiMethods>(
 export async function setUpWallet(
   session: FirefoxSession,
   privateKey: string,
-  password = "correct horse battery staple",
+  password = DEFAULT_PASSWORD,
 ): Promise<Page> {
   const page = await session.openExtensionPage("popup.html");
-  await callWallet(page, {
-    method: "ui_createWallet",
-    params: { password, importPrivateKey: privateKey },
-  });
+  await createWallet((request) => callWallet(page, request), privateKey, password);
   return page;
-}
-
-/** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */
-export async function allowOrigin(
-  walletPage: Page,
-  origin: string,
-  budget: { amount: string; autoApproveUpTo: string },
-): Promise<void> {
-  const policy = await callWallet(walletPage, { method: "ui_getPolicy", params: undefined });
-  await callWallet(walletPage, {
-    method: "ui_setPolicy",
-    params: withOriginBudget(policy, origin, budget),
-  });
 }
 
 /**

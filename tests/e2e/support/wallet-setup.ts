@@ -1,0 +1,121 @@
+import { StipendexError } from "../../../lib/errors";
+import type {
+  PolicyView,
+  UiMethod,
+  UiMethods,
+  UiRequest,
+  WireError,
+  WireResponse,
+} from "../../../lib/messages";
+
+/**
+ * The browser-independent half of the wallet helpers: what is sent to the
+ * background and how its answers are read, and the setup steps built on that.
+ * wallet-chromium.ts and wallet-firefox.ts only say how to reach a wallet page.
+ */
+
+export class WalletCallError extends StipendexError {
+  override name = "WalletCallError";
+
+  constructor(method: string, error: WireError) {
+    super("wallet-call-failed", `${method} failed with ${error.code}: ${error.message}`);
+  }
+}
+
+/** One UI method called on the background, as the wallet's own pages do. */
+export type WalletCall = <M extends UiMethod>(
+  request: Extract<UiRequest, { method: M }>,
+) => Promise<UiMethods[M]["result"]>;
+
+/** Which global holds the extension API in a wallet page: Chromium's `chrome`, Firefox's `browser`. */
+export type ExtensionNamespace = "chrome" | "browser";
+
+interface Runtime {
+  runtime: { sendMessage(message: unknown): Promise<unknown> };
+}
+
+/**
+ * Runs inside a wallet page (passed to the driver's evaluate): sends a UI
+ * message through that page's extension runtime.
+ */
+export function sendFromWalletPage({
+  namespace,
+  message,
+}: {
+  namespace: ExtensionNamespace;
+  message: unknown;
+}): Promise<unknown> {
+  return (globalThis as unknown as Record<ExtensionNamespace, Runtime>)[
+    namespace
+  ].runtime.sendMessage(message);
+}
+
+/** The evaluate argument that sends `request` on the UI channel. */
+export function uiMessage(namespace: ExtensionNamespace, request: UiRequest) {
+  return { namespace, message: { channel: "ui", ...request } };
+}
+
+/** The result of a UI call, or a WalletCallError naming the method and the wire error. */
+export function walletAnswer<M extends UiMethod>(
+  method: M,
+  response: unknown,
+): UiMethods[M]["result"] {
+  const answer = response as WireResponse<UiMethods[M]["result"]>;
+  if (!answer.ok) throw new WalletCallError(method, answer.error);
+  return answer.result;
+}
+
+export const DEFAULT_PASSWORD = "correct horse battery staple";
+
+/** Creates the wallet by importing `privateKey` (a funded demo payer). */
+export async function createWallet(
+  call: WalletCall,
+  privateKey: string,
+  password = DEFAULT_PASSWORD,
+): Promise<void> {
+  await call({ method: "ui_createWallet", params: { password, importPrivateKey: privateKey } });
+}
+
+/** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */
+export async function grantOriginBudget(
+  call: WalletCall,
+  origin: string,
+  budget: { amount: string; autoApproveUpTo: string },
+): Promise<void> {
+  const policy = await call({ method: "ui_getPolicy", params: undefined });
+  await call({ method: "ui_setPolicy", params: withOriginBudget(policy, origin, budget) });
+}
+
+/** `policy` plus a daily USD budget for `origin`. */
+export function withOriginBudget(
+  policy: PolicyView,
+  origin: string,
+  budget: { amount: string; autoApproveUpTo: string },
+): PolicyView {
+  return {
+    ...policy,
+    origins: {
+      ...policy.origins,
+      [origin]: {
+        currency: "USD",
+        amount: budget.amount,
+        period: "day",
+        autoApproveUpTo: budget.autoApproveUpTo,
+        perCallMax: budget.amount,
+      },
+    },
+  };
+}
+
+/** Runs a browser's setup steps; if one fails, closes the browser before passing the failure on. */
+export async function setUpOrClose<T>(
+  session: { close(): Promise<void> },
+  steps: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await steps();
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
