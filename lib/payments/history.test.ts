@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { openWalletDb, type PaymentRecord } from "../db/schema";
+import { openWalletDb } from "../db/schema";
 import type { PaymentFilter } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
-import { readHttp402 } from "../protocol/x402/http";
-import { PAY_TO, readContext, v1Body } from "../protocol/x402/test-fixtures";
+import { PAY_TO } from "../protocol/x402/test-fixtures";
 import { randomId } from "../random-id";
 import { UnknownPaymentError } from "./errors";
 import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
@@ -12,69 +11,54 @@ import {
   AUTO_BUDGET,
   CALLER,
   makeHarness,
+  type SeedFields,
+  seedPayment,
   stipendexHttpChallenge,
   x402HttpChallenge,
 } from "./test-support";
 
 const registry = createRegistry();
-const offer = readHttp402(
-  { headers: { get: () => null }, body: JSON.stringify(v1Body) },
-  readContext(),
-);
 const A = "https://a.example";
 const B = "https://b.example";
 const R1 = "https://r1.example";
 const R2 = "https://r2.example";
 const TX = `0x${"cd".repeat(32)}`;
 
-function record(id: string, fields: Partial<PaymentRecord>): PaymentRecord {
-  return {
-    id,
-    createdAt: 0,
-    updatedAt: 0,
-    origin: A,
-    receiver: R1,
-    state: "signed",
-    resource: offer.resource,
-    amount: "10000",
-    decimals: 6,
-    symbol: "USDC",
-    network: "eip155:84532",
-    asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-    payTo: PAY_TO,
-    offer,
-    ...fields,
-  };
-}
-
-const RECORDS = [
-  record("p1", { createdAt: 1000 }),
-  record("p2", {
-    createdAt: 2000,
-    receiver: R2,
-    state: "declined",
-    reason: 'He said "no", twice',
-  }),
-  record("p3", {
-    createdAt: 3000,
-    origin: B,
-    receipt: JSON.stringify({ success: true, transaction: TX, network: "eip155:84532" }),
-  }),
-  record("p4", {
-    createdAt: 4000,
-    origin: B,
-    receiver: R2,
-    state: "refused",
-    reason: '=HYPERLINK("http://x")',
-  }),
-  record("p5", { createdAt: 5000, state: "failed", reason: "+1, then -1" }),
+const SEEDS: [string, SeedFields][] = [
+  ["p1", { createdAt: 1000 }],
+  ["p2", { createdAt: 2000, receiver: R2, state: "declined", reason: 'He said "no", twice' }],
+  [
+    "p3",
+    {
+      createdAt: 3000,
+      origin: B,
+      receipt: JSON.stringify({ success: true, transaction: TX, network: "eip155:84532" }),
+    },
+  ],
+  [
+    "p4",
+    {
+      createdAt: 4000,
+      origin: B,
+      receiver: R2,
+      state: "refused",
+      reason: '=HYPERLINK("http://x")',
+    },
+  ],
+  ["p5", { createdAt: 5000, state: "failed", reason: "+1, then -1" }],
 ];
 
+/** The seeded payments; `names` maps the ledger's ids back to p1…p5. */
 async function seeded() {
   const db = openWalletDb(`history-${randomId()}`);
-  await db.payments.bulkAdd(RECORDS);
+  const names = new Map<string, string>();
+  for (const [name, fields] of SEEDS) {
+    const payment = await seedPayment(db, { state: "signed", ...fields });
+    names.set(payment.id, name);
+  }
   const where = vi.spyOn(db.payments, "where");
-  return { db, where };
+  const named = (id: string) => names.get(id) ?? id;
+  return { db, where, named };
 }
 
 describe("listPayments", () => {
@@ -95,25 +79,28 @@ describe("listPayments", () => {
     ["text", { text: "  TWICE " }, "createdAt", ["p2"]],
     ["text and a state", { state: "failed", text: "then" }, "[state+createdAt]", ["p5"]],
   ])("filters by %s through the right index, newest first", async (_what, filter, index, ids) => {
-    const { db, where } = await seeded();
+    const { db, where, named } = await seeded();
     const { rows, total } = await listPayments(db, registry, filter, 0, 100);
-    expect(rows.map((r) => r.id)).toEqual(ids);
+    expect(rows.map((r) => named(r.id))).toEqual(ids);
     expect(total).toBe(ids.length);
     expect([...new Set(where.mock.calls.map((call) => call[0]))]).toEqual([index]);
   });
 
   it("pages with offset and limit while counting everything", async () => {
-    const { db } = await seeded();
+    const { db, named } = await seeded();
     const { rows, total } = await listPayments(db, registry, {}, 1, 2);
-    expect(rows.map((r) => r.id)).toEqual(["p4", "p3"]);
+    expect(rows.map((r) => named(r.id))).toEqual(["p4", "p3"]);
     expect(total).toBe(5);
   });
 });
 
 describe("toRow and displayAmount", () => {
-  it("shows an exact amount with the network's name", () => {
-    const row = toRow(registry, record("p", { reason: "why" }));
-    expect(row).toMatchObject({ id: "p", what: "http://127.0.0.1:4021/weather", reason: "why" });
+  it("shows an exact amount with the network's name", async () => {
+    const { db } = await seeded();
+    const [p5] = await db.payments.where("state").equals("failed").toArray();
+    if (!p5) return expect.unreachable("p5 missing");
+    const row = toRow(registry, p5);
+    expect(row).toMatchObject({ what: "http://127.0.0.1:4021/weather", reason: "+1, then -1" });
     expect(row.amount).toEqual({
       atomic: "10000",
       decimals: 6,
@@ -138,7 +125,7 @@ describe("toRow and displayAmount", () => {
 
 describe("exportPayments", () => {
   it("writes RFC 4180 CSV with quotes doubled and formula-looking cells defused", async () => {
-    const { db } = await seeded();
+    const { db, named } = await seeded();
     const { content, mimeType, filename } = await exportPayments(db, registry, {}, "csv");
     expect(mimeType).toBe("text/csv");
     expect(filename).toMatch(/^stipendex-payments-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -147,7 +134,8 @@ describe("exportPayments", () => {
       "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,reason",
     );
     expect(lines.at(-1)).toBe("");
-    const line = (id: string) => lines.find((l) => l.startsWith(`${id},`)) ?? "";
+    const line = (name: string) =>
+      (lines.find((l) => named(l.split(",")[0] ?? "") === name) ?? "").replace(/^[^,]*/, name);
     expect(line("p2").endsWith(`,"He said ""no"", twice"`)).toBe(true);
     expect(line("p4").endsWith(`,"'=HYPERLINK(""http://x"")"`)).toBe(true);
     expect(line("p5").endsWith(`,"'+1, then -1"`)).toBe(true);
@@ -157,10 +145,10 @@ describe("exportPayments", () => {
   });
 
   it("exports the filtered payments as JSON with their transaction", async () => {
-    const { db } = await seeded();
+    const { db, named } = await seeded();
     const { content } = await exportPayments(db, registry, { origin: B }, "json");
     const rows = JSON.parse(content) as { id: string; transaction: string | null; payTo: string }[];
-    expect(rows.map((r) => [r.id, r.transaction])).toEqual([
+    expect(rows.map((r) => [named(r.id), r.transaction])).toEqual([
       ["p4", null],
       ["p3", TX],
     ]);

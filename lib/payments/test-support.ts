@@ -1,6 +1,7 @@
+import { expect } from "vitest";
 import { PolicyStore } from "../background/policy-store";
 import { WalletSession } from "../background/wallet-session";
-import { openWalletDb, type WalletDb } from "../db/schema";
+import { openWalletDb, type PaymentRecord, type WalletDb } from "../db/schema";
 import { StipendexError } from "../errors";
 import type { OriginBudgetView, PaymentChallenge, PolicyView } from "../messages";
 import { argsHash } from "../protocol/canonical-json";
@@ -14,11 +15,13 @@ import {
   type TestReceiver,
 } from "../protocol/envelope/test-fixtures";
 import { createRegistry, type Registry } from "../protocol/rails/registry";
-import { v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
+import { readHttp402 } from "../protocol/x402/http";
+import { readContext, v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import { randomId } from "../random-id";
 import { type KeyValueStore, memoryStore } from "../wallet/key-value-store";
 import { createVault, type UnlockedWallet, unlockVault } from "../wallet/keyring";
+import { recordQuote } from "../wallet/ledger";
 import type { VaultRecord } from "../wallet/vault";
 import { saveSession, saveVault } from "../wallet/vault-store";
 import { ApprovalQueue, type ApprovalWindow } from "./approvals";
@@ -258,6 +261,31 @@ export function x402HttpChallenge(version: 1 | 2): PaymentChallenge {
     body: version === 1 ? JSON.stringify(v1Body) : "{}",
     paymentRequiredHeader: version === 1 ? null : encodeBase64Json(v2PaymentRequired),
   };
+}
+
+const x402Offer = readHttp402(
+  { headers: { get: () => null }, body: JSON.stringify(v1Body) },
+  readContext(),
+);
+
+/** The fields a seeded payment may differ in; the rest is the x402 v1 fixture (0.01 USDC, Base Sepolia). */
+export type SeedFields = Partial<
+  Pick<PaymentRecord, "origin" | "receiver" | "state" | "reason" | "receipt" | "amount">
+> & { createdAt: number };
+
+/** Records a payment through the ledger (so its counts hold), then gives it the state asked for. */
+export async function seedPayment(db: WalletDb, fields: SeedFields): Promise<PaymentRecord> {
+  const {
+    createdAt,
+    origin = "https://a.example",
+    receiver = "https://r1.example",
+    ...rest
+  } = fields;
+  const option = x402Offer.options[0];
+  if (!option) return expect.unreachable("the x402 fixture offers no option");
+  const recorded = await recordQuote(db, { origin, receiver, offer: x402Offer, option }, createdAt);
+  await db.payments.update(recorded.id, rest);
+  return { ...recorded, ...rest };
 }
 
 /** Resolves once `condition` holds, checking between macrotasks (storage and Dexie are async). */
