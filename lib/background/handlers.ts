@@ -8,6 +8,7 @@ import { fileReceipt } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
 import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
+import { deleteHistory } from "../wallet/ledger";
 import type { PolicyStore } from "./policy-store";
 import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
@@ -148,9 +149,7 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
       if (params?.confirm !== true) {
         throw new RpcError(ErrorCode.InvalidParams, "Deleting history needs { confirm: true }");
       }
-      const deleted = await s.db.payments.count();
-      await s.db.payments.clear();
-      return { deleted };
+      return { deleted: await deleteHistory(s.db) };
     },
     ui_getPricing: async (params) =>
       Object.values(await pricingBook(s.session))

@@ -25,7 +25,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(1);
+    expect(db.verno).toBe(2);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -67,5 +67,20 @@ describe("openWalletDb", () => {
       .between(["https://a", 20], ["https://a", Dexie.maxKey])
       .primaryKeys();
     expect(recent).toEqual(["2", "4"]);
+  });
+
+  it("migrates a version 1 database: payments kept, their count stored", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v1 = new Dexie(name);
+    v1.version(1).stores({
+      payments:
+        "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt]",
+      budgetSums: "key",
+    });
+    await v1.table("payments").bulkAdd([row("a", {}), row("b", {}), row("c", {})]);
+    v1.close();
+    db = openWalletDb(name);
+    expect(await db.payments.count()).toBe(3);
+    expect(await db.counters.get("payments")).toEqual({ name: "payments", value: 3 });
   });
 });

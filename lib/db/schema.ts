@@ -43,9 +43,16 @@ export interface BudgetSum {
   updatedAt: number;
 }
 
+/** A running count kept beside the table it counts (IndexedDB's count() reads every entry). */
+export interface Counter {
+  name: "payments";
+  value: number;
+}
+
 export type WalletDb = Dexie & {
   payments: EntityTable<PaymentRecord, "id">;
   budgetSums: EntityTable<BudgetSum, "key">;
+  counters: EntityTable<Counter, "name">;
 };
 
 export const WALLET_DB_NAME = "stipendex-wallet";
@@ -58,5 +65,12 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
       "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt]",
     budgetSums: "key",
   });
+  // v2: the number of payments, kept as they are added, so history paging need not count 100,000 rows.
+  db.version(2)
+    .stores({ counters: "name" })
+    .upgrade(async (tx) => {
+      const value = await tx.table("payments").count();
+      await tx.table("counters").put({ name: "payments", value });
+    });
   return db;
 }

@@ -14,6 +14,7 @@ import { verifyQuote } from "../protocol/envelope/quote";
 import { verifyReceipt } from "../protocol/envelope/receipt";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
+import { paymentCount } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { UnknownPaymentError } from "./errors";
 
@@ -108,7 +109,7 @@ export async function listPayments(
   const isEmpty = Object.values(filter).every((v) => v === undefined || v === "");
   const [records, total] = await Promise.all([
     query(db, filter).offset(offset).limit(Math.min(limit, 500)).toArray(),
-    isEmpty ? db.payments.count() : query(db, filter).count(),
+    isEmpty ? paymentCount(db) : query(db, filter).count(),
   ]);
   return { rows: records.map((p) => toRow(registry, p)), total };
 }

@@ -10,7 +10,7 @@ import {
   PaymentNotFoundError,
   QuoteAlreadyPaidError,
 } from "./errors";
-import { advancePayment, chargeAndSign, recordQuote } from "./ledger";
+import { advancePayment, chargeAndSign, deleteHistory, paymentCount, recordQuote } from "./ledger";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
 
@@ -400,5 +400,22 @@ describe("running sums vs recount", () => {
     const running = await readAllSums(wdb);
     expect(running.size).toBeGreaterThan(50);
     expect(running).toEqual(await recount(wdb));
+  });
+});
+
+describe("paymentCount and deleteHistory", () => {
+  it("count payments as they are recorded, and deleting history keeps the budget sums", async () => {
+    const db = openWalletDb(`ledger-count-${crypto.randomUUID()}`);
+    try {
+      for (let i = 0; i < 3; i++) await quoted(db, 1n, `count-${i}`);
+      expect(await paymentCount(db)).toBe(3);
+      await db.budgetSums.put({ key: "global:USD:day:2026-11-30", amount: "5", updatedAt: 0 });
+      expect(await deleteHistory(db)).toBe(3);
+      expect(await db.payments.count()).toBe(0);
+      expect(await paymentCount(db)).toBe(0);
+      expect(await db.budgetSums.get("global:USD:day:2026-11-30")).toMatchObject({ amount: "5" });
+    } finally {
+      await db.delete();
+    }
   });
 });

@@ -60,7 +60,11 @@ export async function recordQuote(
     offer,
   };
   try {
-    await db.payments.add(record);
+    await db.transaction("rw", db.payments, db.counters, async () => {
+      await db.payments.add(record);
+      const counted = await db.counters.get("payments");
+      await db.counters.put({ name: "payments", value: (counted?.value ?? 0) + 1 });
+    });
   } catch (error) {
     if (error instanceof Dexie.ConstraintError && record.quoteId !== undefined) {
       throw new DuplicateQuoteError(record.quoteId, { cause: error });
@@ -185,4 +189,22 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
   );
   if ("error" in outcome) throw outcome.error;
   return outcome.payment;
+}
+
+/** How many payments the history holds, from the running count (not a scan). */
+export async function paymentCount(db: WalletDb): Promise<number> {
+  return (await db.counters.get("payments"))?.value ?? 0;
+}
+
+/**
+ * Deletes every payment record. Budget sums stay: forgetting the history must
+ * not give back what was already spent this period.
+ */
+export async function deleteHistory(db: WalletDb): Promise<number> {
+  return db.transaction("rw", db.payments, db.counters, async () => {
+    const deleted = await paymentCount(db);
+    await db.payments.clear();
+    await db.counters.put({ name: "payments", value: 0 });
+    return deleted;
+  });
 }

@@ -49,7 +49,7 @@ function seedInPage(page: Page, plan: SeedPlan, name: string): Promise<number> {
       const micro = template.charge?.micro ?? template.amount;
       for (let from = 0; from < plan.createdAt.length; from += batch) {
         await new Promise<void>((resolve, reject) => {
-          const tx = db.transaction(["payments", "budgetSums"], "readwrite");
+          const tx = db.transaction(["payments", "budgetSums", "counters"], "readwrite");
           tx.oncomplete = () => resolve();
           tx.onerror = () => reject(tx.error);
           const payments = tx.objectStore("payments");
@@ -57,6 +57,8 @@ function seedInPage(page: Page, plan: SeedPlan, name: string): Promise<number> {
           if (from === 0) {
             payments.clear();
             sums.clear();
+            // The wallet keeps the number of payments as a running count (schema v2).
+            tx.objectStore("counters").put({ name: "payments", value: plan.createdAt.length });
             for (const [key, amount] of Object.entries(plan.sums)) {
               sums.put({ key, amount, updatedAt: plan.createdAt[0] ?? 0 });
             }
