@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
-import type { PaymentChallenge } from "../../../lib/messages";
+import { type Demo, startDemo } from "../../../demo/server";
+import { ErrorCode, type PaymentChallenge } from "../../../lib/messages";
 import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
 import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
+import { assertNothingSigned, newRows, type PaymentRig, snapshot, type Tab } from "./payments";
+import { startServer, type TestServer } from "./server";
+import { grantOriginBudget, type WalletCall } from "./wallet-setup";
 
 /** The page hostile.html, served by startServer on an origin of its own. */
 export const HOSTILE_PAGE = "/hostile.html";
@@ -57,4 +62,228 @@ export function assertAllRefused(answers: Record<string, unknown>): void {
     assert.equal(ok, false, `${name}: ${JSON.stringify(answer)}`);
     assert.ok(REFUSALS.includes(error?.code ?? 0), `${name}: ${JSON.stringify(answer)}`);
   }
+}
+
+/** One frame as the hostile checks see it: where it is and how many Approve buttons it shows. */
+export interface FrameView {
+  url: string;
+  approveButtons: number;
+}
+
+/** A page looked at frame by frame. */
+export interface FramedPage {
+  frames(): Promise<FrameView[]>;
+  close(): Promise<void>;
+}
+
+/** One browser's side of the hostile-page suite: the wallet set up and the hostile page open. */
+export interface HostileBrowser {
+  /** The hostile page, loaded and ready. */
+  page: Tab & FramedPage;
+  wallet: WalletCall;
+  /** The wallet's extension id, as a page would name it to runtime.sendMessage. */
+  extensionId: string;
+  extensionUrl(path: string): string;
+  /** Resolves with the next confirmation window (start before what opens it). */
+  nextConfirmWindow(): Promise<Tab>;
+  /** Resolves with the next page the browser opens, once loaded (start before what opens it). */
+  nextPage(): Promise<FramedPage>;
+  /** How many pages opened since the hostile page was opened. */
+  windowsOpened(): number;
+  close(): Promise<void>;
+}
+
+interface PayOutcome {
+  ok: boolean;
+  result?: { paymentId: string; header?: { name: string; value: string } };
+  error?: { code: number; message: string; data?: { reason?: string } };
+}
+
+/**
+ * Registers the hostile-page checks for one browser. `open` launches it, sets
+ * the wallet up with `payerKey` and opens `hostileUrl` (closing the browser
+ * itself if that fails).
+ */
+export function describeHostile(
+  browserName: string,
+  timeoutMs: number,
+  open: (hostileUrl: string, payerKey: string) => Promise<HostileBrowser>,
+): void {
+  describe(`A hostile page in ${browserName}`, { timeout: timeoutMs }, () => {
+    let demo: Demo | undefined;
+    let server: TestServer | undefined;
+    let browser: HostileBrowser | undefined;
+    let rig: PaymentRig;
+    let hostileOrigin: string;
+    let agentOrigin: string;
+    let forged: QuoteJsonForm;
+    const get = () => {
+      assert.ok(browser && server, `${browserName} did not start`);
+      return { browser, server };
+    };
+    const searchUrl = (q: string) => `${demo?.urls.stipendex}/api/search?q=${q}`;
+    const pay = (challenge: PaymentChallenge, extra: object = {}) =>
+      get().browser.page.evaluate(
+        `hostile.pay(${JSON.stringify(challenge)}, ${JSON.stringify(extra)})`,
+      ) as Promise<PayOutcome>;
+
+    before(
+      async () => {
+        demo = await startDemo();
+        const real = await fetchQuote(searchUrl("forged"));
+        server = await startServer({
+          // A 402 whose Quote names the demo receiver but is signed by a key it never published.
+          "/api/forged": (_req, res) => {
+            res.writeHead(402, { "content-type": "application/json" });
+            res.end(JSON.stringify({ quote: forged }));
+          },
+        });
+        forged = await forgeQuote(real, server.url("/api/forged"));
+        hostileOrigin = server.origin;
+        agentOrigin = new URL(demo.urls.agent).origin;
+        const payer = demo.chain.accounts.payers[0];
+        assert.ok(payer, "the demo chain has no payer");
+        browser = await open(server.url(HOSTILE_PAGE), payer.privateKey);
+        // A trusted site with a generous auto-approve budget the hostile page will claim to be.
+        await grantOriginBudget(browser.wallet, agentOrigin, {
+          amount: "1000000",
+          autoApproveUpTo: "1000000",
+        });
+        rig = {
+          demo,
+          agent: browser.page,
+          payer: payer.address,
+          wallet: browser.wallet,
+          nextConfirmWindow: browser.nextConfirmWindow,
+          confirmWindowsOpened: browser.windowsOpened,
+        };
+      },
+      { timeout: timeoutMs },
+    );
+
+    after(async () => {
+      await Promise.allSettled([browser?.close(), server?.close(), demo?.stop()]);
+    });
+
+    it("forged relay messages cannot approve a pending payment or reach any UI method", async () => {
+      const { browser } = get();
+      const before = await snapshot(rig, hostileOrigin);
+      const confirm = browser.nextConfirmWindow();
+      const pending = pay(
+        httpChallenge(searchUrl("pending"), await fetchQuote(searchUrl("pending"))),
+      );
+      const window = await confirm;
+      const [approval] = await browser.wallet({ method: "ui_listPending", params: undefined });
+      assert.ok(approval);
+      assert.equal(approval.origin, hostileOrigin);
+      assertAllRefused(
+        (await browser.page.evaluate(
+          `hostile.forgeUiCalls(${JSON.stringify(approval.id)})`,
+        )) as Record<string, unknown>,
+      );
+      // Still waiting for the person: the forged decisions changed nothing.
+      assert.deepEqual(
+        (await browser.wallet({ method: "ui_listPending", params: undefined })).map((a) => a.id),
+        [approval.id],
+      );
+      await window.click("Decline");
+      const outcome = await pending;
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
+      assert.equal(outcome.error?.data?.reason, "user-declined", JSON.stringify(outcome));
+      await assertNothingSigned(rig, hostileOrigin, before, "declined");
+    });
+
+    it("an origin claimed in the payload is ignored: asked and recorded under the real origin", async () => {
+      const { browser } = get();
+      const before = await snapshot(rig, hostileOrigin);
+      const agentSpend = () =>
+        browser
+          .wallet({ method: "ui_getSpend", params: { origin: agentOrigin } })
+          .then((spend) => spend.map((s) => s.origin));
+      const agentBefore = await agentSpend();
+      const quote = await fetchQuote(searchUrl("claimed"));
+      const confirm = browser.nextConfirmWindow();
+      const paid = pay(httpChallenge(searchUrl("claimed"), quote), { origin: agentOrigin });
+      // The claimed origin has an auto-approve budget: a window at all means the claim was ignored.
+      const window = await confirm;
+      assert.equal(await window.text("origin"), hostileOrigin);
+      await window.click("Approve");
+      const outcome = await paid;
+      assert.equal(outcome.ok, true, JSON.stringify(outcome));
+      assert.equal(outcome.result?.header?.name, "Stipendex-Payment");
+      const [row] = await newRows(rig, before, 1, "signed");
+      assert.equal(row?.origin, hostileOrigin);
+      assert.deepEqual(
+        await agentSpend(),
+        agentBefore,
+        "nothing counted against the claimed origin",
+      );
+
+      // The same Quote again, under a new request id: a replay, refused before anything is signed.
+      const afterFirst = await snapshot(rig, hostileOrigin);
+      const windows = browser.windowsOpened();
+      const replay = await pay(httpChallenge(searchUrl("claimed"), quote));
+      assert.equal(replay.ok, false);
+      assert.equal(replay.error?.code, ErrorCode.InvalidQuote, JSON.stringify(replay));
+      assert.equal(replay.error?.data?.reason, "unreadable-challenge", JSON.stringify(replay));
+      assert.match(replay.error?.message ?? "", /Replayed quote/);
+      assert.equal(browser.windowsOpened(), windows, "no confirmation window for a replay");
+      await assertNothingSigned(rig, hostileOrigin, afterFirst);
+    });
+
+    it("a Quote signed by a key the receiver never published is refused, served or handed over", async () => {
+      const { browser, server } = get();
+      const before = await snapshot(rig, hostileOrigin);
+      const windows = browser.windowsOpened();
+      const served = (await browser.page.evaluate(`hostile.fetchPriced("/api/forged")`)) as {
+        status: number;
+        body: string;
+      };
+      assert.equal(served.status, 402);
+      assert.deepEqual(JSON.parse(served.body), { quote: forged });
+      const direct = await pay(httpChallenge(server.url("/api/forged"), forged));
+      assert.equal(direct.ok, false);
+      assert.equal(direct.error?.code, ErrorCode.InvalidQuote, JSON.stringify(direct));
+      assert.equal(direct.error?.data?.reason, "bad-signature", JSON.stringify(direct));
+      assert.match(
+        direct.error?.message ?? "",
+        /signature does not verify/,
+        JSON.stringify(direct),
+      );
+      assert.equal(browser.windowsOpened(), windows, "no confirmation window for a forged Quote");
+      await assertNothingSigned(rig, hostileOrigin, before);
+    });
+
+    it("cannot load the confirmation page nor reach the extension's messaging", async () => {
+      const { browser } = get();
+      const before = await snapshot(rig, hostileOrigin);
+      const confirmUrl = browser.extensionUrl("confirm.html");
+      const popup = browser.nextPage();
+      // Chromium opens the window (which must not show the page); Firefox refuses the window.open itself.
+      const refusal = await browser.page
+        .evaluate(`hostile.openConfirm(${JSON.stringify(confirmUrl)})`)
+        .then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+      if (refusal !== undefined) {
+        assert.ok(refusal.includes(`Access to '${confirmUrl}' from script denied`), refusal);
+        popup.catch(() => undefined);
+      }
+      const opened = refusal === undefined ? await popup : undefined;
+      for (const frame of [...(await browser.page.frames()), ...((await opened?.frames()) ?? [])]) {
+        assert.notEqual(frame.url, confirmUrl, "the confirmation page loaded for the page");
+        assert.equal(frame.approveButtons, 0);
+      }
+      assert.deepEqual(
+        await browser.page.evaluate(
+          `hostile.runtimeAccess(${JSON.stringify(browser.extensionId)})`,
+        ),
+        { available: false },
+      );
+      await opened?.close();
+      await assertNothingSigned(rig, hostileOrigin, before);
+    });
+  });
 }

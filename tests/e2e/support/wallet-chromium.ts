@@ -1,42 +1,28 @@
 import type { BrowserContext, Page } from "playwright-core";
-import type { UiMethod, UiMethods, UiRequest } from "../../../lib/messages";
 import type { ChromiumSession } from "./chromium";
 import {
-  createWallet,
-  DEFAULT_PASSWORD,
   grantOriginBudget,
   sendFromWalletPage,
-  uiMessage,
-  walletAnswer,
+  setUpWalletIn,
+  walletPageCaller,
 } from "./wallet-setup";
 
 export { withOriginBudget } from "./wallet-setup";
 
 /** Calls the background from one of the wallet's own pages, as the UI does. */
-export async function callWallet<M extends UiMethod>(
-  page: Page,
-  request: Extract<UiRequest, { method: M }>,
-): Promise<UiMethods[M]["result"]> {
-  return walletAnswer(
-    request.method,
-    await page.evaluate(sendFromWalletPage, uiMessage("chrome", request)),
-  );
-}
+export const callWallet = walletPageCaller<Page>("chrome", (page, message) =>
+  page.evaluate(sendFromWalletPage, message),
+);
 
-/**
- * Opens the popup page in a tab (a wallet page, so it may call UI methods),
- * creates the wallet by importing `privateKey` (a funded demo payer), and
- * returns that page for later calls.
- */
+/** Opens the popup page in a tab and creates the wallet there (see setUpWalletIn). */
 export async function setUpWallet(
   session: ChromiumSession,
   privateKey: string,
-  password = DEFAULT_PASSWORD,
+  password?: string,
 ): Promise<Page> {
   const page = await session.context.newPage();
   await page.goto(session.extensionUrl("popup.html"));
-  await createWallet((request) => callWallet(page, request), privateKey, password);
-  return page;
+  return setUpWalletIn(page, callWallet, privateKey, password);
 }
 
 /** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */

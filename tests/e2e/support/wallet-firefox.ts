@@ -1,14 +1,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import type { UiMethod, UiMethods, UiRequest } from "../../../lib/messages";
 import type { FirefoxSession } from "./firefox";
-import {
-  createWallet,
-  DEFAULT_PASSWORD,
-  sendFromWalletPage,
-  uiMessage,
-  walletAnswer,
-} from "./wallet-setup";
+import { sendFromWalletPage, setUpWalletIn, walletPageCaller } from "./wallet-setup";
 
 export class ConfirmWindowPageError extends StipendexError {
   override name = "ConfirmWindowPageError";
@@ -19,29 +12,22 @@ export class ConfirmWindowPageError extends StipendexError {
 }
 
 /** Calls the background from one of the wallet's own pages, as the UI does. */
-export async function callWallet<M extends UiMethod>(
-  page: Page,
-  request: Extract<UiRequest, { method: M }>,
-): Promise<UiMethods[M]["result"]> {
-  return walletAnswer(
-    request.method,
-    await page.evaluate(sendFromWalletPage, uiMessage("browser", request)),
-  );
-}
+export const callWallet = walletPageCaller<Page>("browser", (page, message) =>
+  page.evaluate(sendFromWalletPage, message),
+);
 
-/**
- * Opens the popup page in a tab (a wallet page, so it may call UI methods),
- * creates the wallet by importing `privateKey` (a funded demo payer), and
- * returns that page for later calls.
- */
+/** Opens the popup page in a tab and creates the wallet there (see setUpWalletIn). */
 export async function setUpWallet(
   session: FirefoxSession,
   privateKey: string,
-  password = DEFAULT_PASSWORD,
+  password?: string,
 ): Promise<Page> {
-  const page = await session.openExtensionPage("popup.html");
-  await createWallet((request) => callWallet(page, request), privateKey, password);
-  return page;
+  return setUpWalletIn(
+    await session.openExtensionPage("popup.html"),
+    callWallet,
+    privateKey,
+    password,
+  );
 }
 
 /**

@@ -50,30 +50,55 @@ export function sendFromWalletPage({
   ].runtime.sendMessage(message);
 }
 
-/** The evaluate argument that sends `request` on the UI channel. */
-export function uiMessage(namespace: ExtensionNamespace, request: UiRequest) {
-  return { namespace, message: { channel: "ui", ...request } };
+/** What a driver hands sendFromWalletPage. */
+export interface WalletPageMessage {
+  namespace: ExtensionNamespace;
+  message: unknown;
 }
 
-/** The result of a UI call, or a WalletCallError naming the method and the wire error. */
-export function walletAnswer<M extends UiMethod>(
-  method: M,
-  response: unknown,
-): UiMethods[M]["result"] {
-  const answer = response as WireResponse<UiMethods[M]["result"]>;
-  if (!answer.ok) throw new WalletCallError(method, answer.error);
-  return answer.result;
+/** A UI call made from a wallet page of one browser driver's page type `P`. */
+export type PageCall<P> = <M extends UiMethod>(
+  page: P,
+  request: Extract<UiRequest, { method: M }>,
+) => Promise<UiMethods[M]["result"]>;
+
+/**
+ * callWallet for one browser driver: `send` evaluates sendFromWalletPage in
+ * the page. Resolves with the result, or throws a WalletCallError naming the
+ * method and the wire error.
+ */
+export function walletPageCaller<P>(
+  namespace: ExtensionNamespace,
+  send: (page: P, message: WalletPageMessage) => Promise<unknown>,
+): PageCall<P> {
+  return async <M extends UiMethod>(page: P, request: Extract<UiRequest, { method: M }>) => {
+    const answer = (await send(page, {
+      namespace,
+      message: { channel: "ui", ...request },
+    })) as WireResponse<UiMethods[M]["result"]>;
+    if (!answer.ok) throw new WalletCallError(request.method, answer.error);
+    return answer.result;
+  };
 }
 
 export const DEFAULT_PASSWORD = "correct horse battery staple";
 
-/** Creates the wallet by importing `privateKey` (a funded demo payer). */
-export async function createWallet(
-  call: WalletCall,
+/**
+ * Creates the wallet from `popup` (a wallet page, so it may call UI methods)
+ * by importing `privateKey` (a funded demo payer); returns that page for
+ * later calls.
+ */
+export async function setUpWalletIn<P>(
+  popup: P,
+  callWallet: PageCall<P>,
   privateKey: string,
   password = DEFAULT_PASSWORD,
-): Promise<void> {
-  await call({ method: "ui_createWallet", params: { password, importPrivateKey: privateKey } });
+): Promise<P> {
+  await callWallet(popup, {
+    method: "ui_createWallet",
+    params: { password, importPrivateKey: privateKey },
+  });
+  return popup;
 }
 
 /** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */

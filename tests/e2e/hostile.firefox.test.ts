@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { launchFirefox } from "./support/firefox";
+import { describeHostile } from "./support/hostile";
+import { firefoxFrames, firefoxTab } from "./support/tabs";
+import { callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-firefox";
+import { setUpOrClose } from "./support/wallet-setup";
+
+describeHostile("Firefox", 90_000, async (hostileUrl, payerKey) => {
+  const session = await launchFirefox({ withWallet: true });
+  return setUpOrClose(session, async () => {
+    const { browser, extensionId } = session;
+    assert.ok(extensionId);
+    const walletPage = await setUpWallet(session, payerKey);
+    const page = await browser.newPage();
+    let opened = 0;
+    browser.on("targetcreated", (target) => {
+      if (target.type() === "page") opened++;
+    });
+    await page.goto(hostileUrl);
+    await page.waitForSelector("body[data-ready=true]");
+    return {
+      page: { ...firefoxTab(page), ...firefoxFrames(page) },
+      wallet: (request) => callWallet(walletPage, request),
+      extensionId,
+      extensionUrl: session.extensionUrl,
+      nextConfirmWindow: async () => firefoxTab(await nextConfirmWindow(browser)),
+      async nextPage() {
+        const known = new Set(browser.targets());
+        const target = await browser.waitForTarget((t) => t.type() === "page" && !known.has(t), {
+          timeout: 10_000,
+        });
+        const next = await target.page();
+        assert.ok(next, `no page for the new window ${target.url()}`);
+        return firefoxFrames(next);
+      },
+      windowsOpened: () => opened,
+      close: () => session.close(),
+    };
+  });
+});
