@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import type { PaymentChallenge } from "../messages";
+import { ResourceMismatchError } from "../protocol/envelope/errors";
+import { makeReceiver, ORIGIN, T } from "../protocol/envelope/test-fixtures";
+import { createRegistry } from "../protocol/rails/registry";
+import { createDescriptorSource } from "./descriptors";
+import { UnreadableChallengeError } from "./errors";
+import { readChallenge, readQuote } from "./read-challenge";
+import {
+  descriptorNetwork,
+  MCP_SERVER,
+  stipendexHttpChallenge,
+  stipendexMcpChallenge,
+  x402HttpChallenge,
+} from "./test-support";
+
+const WELL_KNOWN = `${ORIGIN}/.well-known/stipendex.json`;
+const now = () => T * 1000;
+
+async function context() {
+  const receiver = await makeReceiver();
+  const network = descriptorNetwork({ [WELL_KNOWN]: receiver.descriptor });
+  const registry = createRegistry();
+  return {
+    receiver,
+    network,
+    context: { registry, descriptors: createDescriptorSource(network.fetchImpl, now), now },
+  };
+}
+
+describe("readChallenge", () => {
+  it("verifies a Stipendex 402 under the receiver's descriptor, bound to the request", async () => {
+    const { receiver, context: ctx } = await context();
+    const { challenge, jws } = await stipendexHttpChallenge(receiver);
+    const { offer, descriptor } = await readChallenge(challenge, ctx);
+    expect(descriptor?.id).toBe(ORIGIN);
+    expect(offer).toMatchObject({
+      protocol: "stipendex",
+      transport: "http",
+      receiver: ORIGIN,
+      resource: { kind: "http", method: "GET", url: `${ORIGIN}/search?q=x` },
+      quote: { jws },
+    });
+  });
+
+  it("refuses a Quote for another URL than the one the page requested", async () => {
+    const { receiver, context: ctx } = await context();
+    const { challenge } = await stipendexHttpChallenge(receiver);
+    const elsewhere = { ...challenge, url: `${ORIGIN}/search?q=y` } as PaymentChallenge;
+    await expect(readChallenge(elsewhere, ctx)).rejects.toBeInstanceOf(ResourceMismatchError);
+  });
+
+  it("binds an MCP Quote to the tool's arguments", async () => {
+    const { receiver, context: ctx } = await context();
+    const { challenge } = await stipendexMcpChallenge(receiver, { q: "x" });
+    expect((await readChallenge(challenge, ctx)).offer.resource).toMatchObject({
+      kind: "mcp",
+      server: MCP_SERVER,
+      tool: "search",
+    });
+    const other = { ...challenge, arguments: { q: "y" } } as PaymentChallenge;
+    await expect(readChallenge(other, ctx)).rejects.toBeInstanceOf(ResourceMismatchError);
+  });
+
+  it("reads x402 as unsigned, from the origin that served it", async () => {
+    const { context: ctx } = await context();
+    const { offer, descriptor } = await readChallenge(x402HttpChallenge(2), ctx);
+    expect(descriptor).toBeUndefined();
+    expect(offer).toMatchObject({ protocol: "x402-v2", receiver: "http://127.0.0.1:4021" });
+    expect(offer.quote).toBeUndefined();
+  });
+
+  it.each<[string, PaymentChallenge]>([
+    [
+      "a -32402 without a quote",
+      {
+        transport: "mcp",
+        server: MCP_SERVER,
+        tool: "t",
+        arguments: {},
+        error: { code: -32402, message: "pay", data: {} },
+      },
+    ],
+    [
+      "another MCP error",
+      {
+        transport: "mcp",
+        server: MCP_SERVER,
+        tool: "t",
+        arguments: {},
+        error: { code: -32000, message: "x", data: { quote: {} } },
+      },
+    ],
+    [
+      "an ordinary tool result",
+      {
+        transport: "mcp",
+        server: MCP_SERVER,
+        tool: "t",
+        arguments: {},
+        result: { content: [{ type: "text", text: "hi" }] },
+      },
+    ],
+  ])("refuses %s as UnreadableChallengeError", async (_what, challenge) => {
+    const { context: ctx } = await context();
+    await expect(readChallenge(challenge, ctx)).rejects.toBeInstanceOf(UnreadableChallengeError);
+  });
+});
+
+describe("readQuote", () => {
+  it("fetches the descriptor again, once, when the Quote's key is new (rotation)", async () => {
+    const receiver = await makeReceiver();
+    const served: Record<string, unknown> = { [WELL_KNOWN]: receiver.descriptor };
+    const network = descriptorNetwork(served);
+    const ctx = {
+      registry: createRegistry(),
+      descriptors: createDescriptorSource(network.fetchImpl, now),
+      now,
+    };
+    const { jws: old } = await stipendexHttpChallenge(receiver);
+    await readQuote({ stipendex: "quote/0.1", jws: old }, undefined, "http", ctx);
+    expect(network.fetched).toEqual([WELL_KNOWN]);
+
+    const rotated = await makeReceiver(ORIGIN, "r2");
+    served[WELL_KNOWN] = rotated.descriptor;
+    const { jws } = await stipendexHttpChallenge(rotated);
+    const { descriptor } = await readQuote({ stipendex: "quote/0.1", jws }, undefined, "http", ctx);
+    expect(descriptor?.keys.keys[0]?.kid).toBe("r2");
+    expect(network.fetched).toEqual([WELL_KNOWN, WELL_KNOWN]);
+  });
+
+  it("refuses a Quote whose payload is not a JWT", async () => {
+    const { context: ctx } = await context();
+    await expect(
+      readQuote(
+        { stipendex: "quote/0.1", jws: "eyJhbGciOiJFZERTQSJ9.bm90IGpzb24.c2ln" },
+        undefined,
+        "http",
+        ctx,
+      ),
+    ).rejects.toBeInstanceOf(UnreadableChallengeError);
+  });
+});
