@@ -30,6 +30,12 @@ export type WalletCall = <M extends UiMethod>(
 /** Which global holds the extension API in a wallet page: Chromium's `chrome`, Firefox's `browser`. */
 export type ExtensionNamespace = "chrome" | "browser";
 
+/** What a driver hands sendFromWalletPage. */
+export interface WalletPageMessage {
+  namespace: ExtensionNamespace;
+  message: unknown;
+}
+
 interface Runtime {
   runtime: { sendMessage(message: unknown): Promise<unknown> };
 }
@@ -38,22 +44,10 @@ interface Runtime {
  * Runs inside a wallet page (passed to the driver's evaluate): sends a UI
  * message through that page's extension runtime.
  */
-export function sendFromWalletPage({
-  namespace,
-  message,
-}: {
-  namespace: ExtensionNamespace;
-  message: unknown;
-}): Promise<unknown> {
+export function sendFromWalletPage({ namespace, message }: WalletPageMessage): Promise<unknown> {
   return (globalThis as unknown as Record<ExtensionNamespace, Runtime>)[
     namespace
   ].runtime.sendMessage(message);
-}
-
-/** What a driver hands sendFromWalletPage. */
-export interface WalletPageMessage {
-  namespace: ExtensionNamespace;
-  message: unknown;
 }
 
 /** A UI call made from a wallet page of one browser driver's page type `P`. */
