@@ -1,6 +1,7 @@
 import { expect } from "vitest";
-import { PolicyStore } from "../background/policy-store";
-import { WalletSession } from "../background/wallet-session";
+import type { PolicyStore } from "../background/policy-store";
+import { createWalletServices } from "../background/wallet-services";
+import type { WalletSession } from "../background/wallet-session";
 import { openWalletDb, type PaymentRecord, type WalletDb } from "../db/schema";
 import { StipendexError } from "../errors";
 import type { OriginBudgetView, PaymentChallenge, PolicyView } from "../messages";
@@ -24,9 +25,9 @@ import { createVault, type UnlockedWallet, unlockVault } from "../wallet/keyring
 import { recordQuote } from "../wallet/ledger";
 import type { VaultRecord } from "../wallet/vault";
 import { saveSession, saveVault } from "../wallet/vault-store";
-import { ApprovalQueue, type ApprovalWindow } from "./approvals";
+import type { ApprovalQueue, ApprovalWindow } from "./approvals";
 import { createDescriptorSource, type DescriptorSource } from "./descriptors";
-import { type Caller, PaymentEngine } from "./engine";
+import type { Caller, PaymentEngine } from "./engine";
 
 /**
  * Shared set-up for the payment and background tests: real keys, real Dexie
@@ -147,51 +148,39 @@ export async function makeHarness(
     [`${RECEIVER}/.well-known/stipendex.json`]: receiver.descriptor,
   });
   const clock = { ms: T * 1000 };
-  const now = () => clock.ms;
-  const registry = createRegistry();
-  const descriptors = createDescriptorSource(fetchImpl, now);
-  const policy = new PolicyStore(local);
-  if (options.policy) await policy.save({ ...(await policy.view()), ...options.policy });
   const windows = recordingWindow();
   const scheduled: (number | undefined)[] = [];
+  // What a (re)started background worker builds: the same wiring as entrypoints/background.ts.
   const services = () => {
-    const wallet = new WalletSession({
+    const { wallet, approvals, engine, registry, descriptors, policy } = createWalletServices({
+      db,
       local,
       session,
-      now,
+      fetch: fetchImpl,
+      window: windows.window,
       scheduleLock: async (at) => {
         scheduled.push(at);
       },
+      extensionBaseUrl: "chrome-extension://wallet/",
+      now: () => clock.ms,
     });
-    const approvals = new ApprovalQueue(session, windows.window);
-    const engine = new PaymentEngine({
-      db,
-      session,
-      registry,
-      approvals,
-      challenge: { registry, descriptors, now },
-      settings: () => policy.settings(),
-      saveSettings: (settings) => policy.saveSettings(settings),
-      wallet: () => wallet.current(),
-      hasWallet: () => wallet.hasWallet(),
-      now,
-    });
-    return { wallet, approvals, engine };
+    return { wallet, approvals, engine, registry, descriptors, policy };
   };
+  const started = services();
+  if (options.policy) {
+    await started.policy.save({ ...(await started.policy.view()), ...options.policy });
+  }
   const harness: Harness = {
     db,
     local,
     session,
-    registry,
     receiver,
-    descriptors,
     fetched,
-    policy,
     unlocked,
     windows,
     scheduled,
     clock,
-    ...services(),
+    ...started,
     restart: () => {
       Object.assign(harness, services());
     },
