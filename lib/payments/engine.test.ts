@@ -19,7 +19,7 @@ import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
 import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
 import { DECISIONS_KEY } from "./approvals";
-import { chooseOption } from "./engine";
+import { chooseOption, ELICITED_KEY_PREFIX } from "./engine";
 import {
   NoWalletError,
   PolicyRefusedError,
@@ -392,6 +392,22 @@ describe("PaymentEngine.pay, resuming", () => {
     expect(sums.get(sumKeysToCharge(AGENT, "USD", h.clock.ms)[0] ?? "")).toBe(5000n);
   });
 
+  it("remembers every one of many concurrent requests across a restart", async () => {
+    const h = await makeHarness(autoPolicy);
+    const challenges = await Promise.all(
+      Array.from({ length: 8 }, () => stipendexHttpChallenge(h.receiver)),
+    );
+    const first = await Promise.all(
+      challenges.map(({ challenge }, i) => h.engine.pay({ requestId: `r${i}`, challenge }, CALLER)),
+    );
+    h.restart();
+    const again = await Promise.all(
+      challenges.map(({ challenge }, i) => h.engine.pay({ requestId: `r${i}`, challenge }, CALLER)),
+    );
+    expect(again).toEqual(first);
+    expect(await h.db.payments.count()).toBe(8);
+  });
+
   it("resumes an approval a stopped worker was waiting for", async () => {
     const h = await makeHarness();
     const { challenge } = await stipendexHttpChallenge(h.receiver);
@@ -447,6 +463,7 @@ describe("PaymentEngine.elicit", () => {
     const proof = await verifyProof(proofJws, { quote, receiverId: RECEIVER, now: at(h) });
     expect(proof.claims.ch).toBe(await objectHash(given));
     expect((await h.db.payments.get(answer.paymentId))?.confirmation).toBe(given);
+    expect(await h.session.get(ELICITED_KEY_PREFIX + quote.hash)).toBeUndefined();
   });
 
   it("declines when the person declines, and refuses a Quote for another server", async () => {

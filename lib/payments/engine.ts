@@ -35,10 +35,14 @@ import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
 import { paymentWarnings } from "./warnings";
 
-/** storage.session: which payment each page request became, so a re-ask resumes it. */
-export const REQUESTS_KEY = "stipendex.requests";
-/** storage.session: Confirmations given by elicitation, by Quote hash, used once by the payment. */
-export const ELICITED_KEY = "stipendex.elicited";
+/**
+ * storage.session, one key per entry (no shared map to rewrite, so concurrent
+ * requests cannot lose each other's entries): which payment each page request
+ * became, so a re-ask resumes it; and Confirmations given by elicitation, by
+ * Quote hash, until the payment uses them.
+ */
+export const REQUEST_KEY_PREFIX = "stipendex.request:";
+export const ELICITED_KEY_PREFIX = "stipendex.elicited:";
 
 export interface EngineDeps {
   db: WalletDb;
@@ -71,7 +75,9 @@ export class PaymentEngine {
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = `${caller.origin} ${caller.tabId ?? "-"} ${params.requestId}`;
-    const known = (await this.requests())[requestKey];
+    const known = (await this.deps.session.get(REQUEST_KEY_PREFIX + requestKey)) as
+      | string
+      | undefined;
     if (known !== undefined) {
       const payment = await this.deps.db.payments.get(known);
       if (payment) return this.proceed(payment, caller);
@@ -93,7 +99,7 @@ export class PaymentEngine {
       }
       throw error;
     }
-    await this.rememberRequest(requestKey, payment.id);
+    await this.deps.session.set(REQUEST_KEY_PREFIX + requestKey, payment.id);
     return this.proceed(payment, caller);
   }
 
@@ -112,7 +118,7 @@ export class PaymentEngine {
       );
     }
     const hash = offerHashOf(offer);
-    const given = (await this.elicited())[hash];
+    const given = await this.elicited(hash);
     if (given) return { action: "accept", content: { confirmation: given } };
     const settings = await this.deps.settings();
     const option = chooseOption(settings, offer);
@@ -146,7 +152,7 @@ export class PaymentEngine {
       await this.signer(wallet),
       this.seconds(),
     );
-    await this.deps.session.set(ELICITED_KEY, { ...(await this.elicited()), [hash]: confirmation });
+    await this.deps.session.set(ELICITED_KEY_PREFIX + hash, confirmation);
     await this.deps.approvals.consume(approvalId);
     return { action: "accept", content: { confirmation } };
   }
@@ -177,10 +183,12 @@ export class PaymentEngine {
       throw new PolicyRefusedError(decision.rule, decision.reason);
     }
     const remaining = describeRemaining(decision.remaining);
-    const elicited = offer.quote ? (await this.elicited())[offer.quote.hash] : undefined;
+    const elicited = offer.quote ? await this.elicited(offer.quote.hash) : undefined;
     let confirm: Decision;
-    if (elicited) {
-      return this.approveAndSign(payment, offer, option, elicited);
+    if (elicited && offer.quote) {
+      const answer = await this.approveAndSign(payment, offer, option, elicited);
+      await this.deps.session.remove(ELICITED_KEY_PREFIX + offer.quote.hash);
+      return answer;
     }
     if (decision.action === "auto" && (await this.deps.wallet())) {
       confirm = {
@@ -390,20 +398,8 @@ export class PaymentEngine {
     return Math.floor(this.deps.now() / 1000);
   }
 
-  private async requests(): Promise<Record<string, string>> {
-    return (
-      ((await this.deps.session.get(REQUESTS_KEY)) as Record<string, string> | undefined) ?? {}
-    );
-  }
-
-  private async rememberRequest(key: string, paymentId: string): Promise<void> {
-    await this.deps.session.set(REQUESTS_KEY, { ...(await this.requests()), [key]: paymentId });
-  }
-
-  private async elicited(): Promise<Record<string, string>> {
-    return (
-      ((await this.deps.session.get(ELICITED_KEY)) as Record<string, string> | undefined) ?? {}
-    );
+  private async elicited(quoteHash: string): Promise<string | undefined> {
+    return (await this.deps.session.get(ELICITED_KEY_PREFIX + quoteHash)) as string | undefined;
   }
 }
 
