@@ -4,7 +4,9 @@ import { after, before, describe, it } from "node:test";
 import { builtExtension, MissingBuildError } from "./support/builds";
 import { extensionPageUrl, NoWalletError } from "./support/extension-url";
 import { startServer, type TestServer } from "./support/server";
+import { parseCsv } from "./support/ui-csv";
 import { WaitTimeoutError, waitUntil } from "./support/wait";
+import { setUpOrClose, withOriginBudget } from "./support/wallet-setup";
 
 // The e2e helpers, checked without a browser so a broken helper fails here first.
 describe("e2e support: test server", () => {
@@ -131,5 +133,58 @@ describe("e2e support: small helpers", () => {
         return true;
       },
     );
+  });
+});
+
+describe("e2e support: CSV and wallet setup helpers", () => {
+  it("parses RFC 4180 CSV with quoted cells, doubled quotes and CRLF", () => {
+    assert.deepEqual(parseCsv('a,b\r\n"x, y","say ""hi"""\r\n1,\n'), [
+      { a: "x, y", b: 'say "hi"' },
+      { a: "1", b: "" },
+    ]);
+  });
+
+  it("gives an origin a daily USD budget without touching the rest of the policy", () => {
+    const policy = {
+      globalCaps: { USD: { day: "5000000" } },
+      origins: { "https://other.example": {} as never },
+      receivers: { allow: [], deny: [] },
+      networks: [],
+      assets: [],
+      trustedRegistries: [],
+    };
+    const updated = withOriginBudget(policy, "http://127.0.0.1:1", {
+      amount: "900",
+      autoApproveUpTo: "300",
+    });
+    assert.deepEqual(updated.origins["http://127.0.0.1:1"], {
+      currency: "USD",
+      amount: "900",
+      period: "day",
+      autoApproveUpTo: "300",
+      perCallMax: "900",
+    });
+    assert.ok(updated.origins["https://other.example"]);
+    assert.equal(policy.origins["http://127.0.0.1:1" as never], undefined);
+  });
+
+  it("closes the browser when a setup step fails, and passes the failure on", async () => {
+    let closed = false;
+    const failure = new Error("setup failed");
+    await assert.rejects(
+      setUpOrClose(
+        {
+          close: async () => {
+            closed = true;
+          },
+        },
+        async () => {
+          throw failure;
+        },
+      ),
+      failure,
+    );
+    assert.equal(closed, true);
+    assert.equal(await setUpOrClose({ close: async () => undefined }, async () => 7), 7);
   });
 });
