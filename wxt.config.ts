@@ -34,7 +34,7 @@ export default defineConfig({
       : {}),
   }),
   zip: {
-    artifactTemplate: "{{name}}-{{version}}-{{browser}}-mv{{manifestVersion}}.zip",
+    artifactTemplate: "{{name}}-{{version}}-{{browser}}-{{manifestVersion}}.zip",
     sourcesTemplate: "{{name}}-{{version}}-sources.zip",
   },
 });
