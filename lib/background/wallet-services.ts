@@ -42,6 +42,8 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     saveSettings: (settings) => policy.saveSettings(settings),
     wallet: () => wallet.current(),
     hasWallet: () => wallet.hasWallet(),
+    trustedRegistries: async () => (await policy.view()).trustedRegistries,
+    fetch: platform.fetch,
     now,
   });
   return {

@@ -33,6 +33,7 @@ import {
 import { type ChallengeContext, readChallenge, readQuote } from "./read-challenge";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
+import { registryListing, type TrustedRegistry } from "./trust";
 import { paymentWarnings } from "./warnings";
 
 /**
@@ -55,6 +56,9 @@ export interface EngineDeps {
   /** The unlocked wallet, or undefined while locked. */
   wallet(): Promise<UnlockedWallet | undefined>;
   hasWallet(): Promise<boolean>;
+  /** Registries the person trusts, and how to fetch a receiver's entry in one. */
+  trustedRegistries(): Promise<readonly TrustedRegistry[]>;
+  fetch: typeof fetch;
   now(): number;
 }
 
@@ -322,13 +326,25 @@ export class PaymentEngine {
       amount: option.amount,
       testnet: network.testnet,
     });
+    const registry = offer.quote
+      ? await registryListing(
+          await this.deps.challenge.descriptors.get(offer.receiver),
+          await this.deps.trustedRegistries(),
+          this.deps.fetch,
+          new Date(this.deps.now()),
+        )
+      : undefined;
     return this.deps.approvals.ask({
       id: approvalId,
       kind,
       createdAt: this.deps.now(),
       origin,
       protocol: offer.protocol,
-      receiver: { id: offer.receiver, verified: offer.quote !== undefined },
+      receiver: {
+        id: offer.receiver,
+        verified: offer.quote !== undefined,
+        ...(registry ? { registry } : {}),
+      },
       payTo: option.payTo,
       description: offer.description,
       resource:
