@@ -350,8 +350,15 @@ describe("PaymentEngine.pay, refusals", () => {
     await expect(h.engine.pay({ requestId: "two", challenge }, CALLER)).rejects.toThrow(
       /Replayed quote/,
     );
-    const payment = await onlyPayment(h);
-    expect(payment.proof).toBe(first.header?.value);
+    const all = await h.db.payments.toArray();
+    expect(all).toHaveLength(2);
+    const paid = all.find((p) => p.state === "signed");
+    const refused = all.find((p) => p.state === "refused");
+    expect(paid?.proof).toBe(first.header?.value);
+    expect(refused).toMatchObject({ state: "refused", origin: AGENT });
+    expect(refused?.quoteId).toBeUndefined();
+    expect(refused?.reason).toMatch(/^Replayed quote/);
+    expect(refused?.proof).toBeUndefined();
     const sums = await readAllSums(h.db);
     expect(sums.get(sumKeysToCharge(AGENT, "USD", h.clock.ms)[0] ?? "")).toBe(5000n);
   });

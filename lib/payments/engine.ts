@@ -16,7 +16,7 @@ import { spentForPayment } from "../wallet/budget-sums";
 import { DuplicateQuoteError } from "../wallet/errors";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
-import { advancePayment, chargeAndSign, recordQuote } from "../wallet/ledger";
+import { advancePayment, chargeAndSign, recordQuote, recordRefusal } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -98,10 +98,15 @@ export class PaymentEngine {
         this.deps.now(),
       );
     } catch (error) {
-      if (error instanceof DuplicateQuoteError) {
-        throw new UnreadableChallengeError(`Replayed quote: ${error.message}`);
-      }
-      throw error;
+      if (!(error instanceof DuplicateQuoteError)) throw error;
+      const reason = `Replayed quote: ${error.message}`;
+      await recordRefusal(
+        this.deps.db,
+        { origin: caller.origin, receiver: offer.receiver, offer, option },
+        reason,
+        this.deps.now(),
+      );
+      throw new UnreadableChallengeError(reason);
     }
     await this.deps.session.set(REQUEST_KEY_PREFIX + requestKey, payment.id);
     return this.proceed(payment, caller);

@@ -35,14 +35,9 @@ export interface NewPayment {
   option: PaymentOption;
 }
 
-/** Records an offer as "quoted". A Stipendex quote id seen before is refused. */
-export async function recordQuote(
-  db: WalletDb,
-  input: NewPayment,
-  now: number = Date.now(),
-): Promise<PaymentRecord> {
+function newRecord(input: NewPayment, now: number): PaymentRecord {
   const { option, offer } = input;
-  const record: PaymentRecord = {
+  return {
     id: globalThis.crypto.randomUUID(),
     createdAt: now,
     updatedAt: now,
@@ -59,12 +54,25 @@ export async function recordQuote(
     payTo: option.payTo,
     offer,
   };
+}
+
+async function addCounted(db: WalletDb, record: PaymentRecord): Promise<void> {
+  await db.transaction("rw", db.payments, db.counters, async () => {
+    await db.payments.add(record);
+    const counted = await db.counters.get("payments");
+    await db.counters.put({ name: "payments", value: (counted?.value ?? 0) + 1 });
+  });
+}
+
+/** Records an offer as "quoted". A Stipendex quote id seen before is refused. */
+export async function recordQuote(
+  db: WalletDb,
+  input: NewPayment,
+  now: number = Date.now(),
+): Promise<PaymentRecord> {
+  const record = newRecord(input, now);
   try {
-    await db.transaction("rw", db.payments, db.counters, async () => {
-      await db.payments.add(record);
-      const counted = await db.counters.get("payments");
-      await db.counters.put({ name: "payments", value: (counted?.value ?? 0) + 1 });
-    });
+    await addCounted(db, record);
   } catch (error) {
     if (error instanceof Dexie.ConstraintError && record.quoteId !== undefined) {
       throw new DuplicateQuoteError(record.quoteId, { cause: error });
@@ -72,6 +80,23 @@ export async function recordQuote(
     throw error;
   }
   return record;
+}
+
+/**
+ * Records an offer refused before it could be recorded as quoted (a replayed
+ * Quote id), so the history shows the attempt. It carries no quote id: the one
+ * payment of that Quote keeps it.
+ */
+export async function recordRefusal(
+  db: WalletDb,
+  input: NewPayment,
+  reason: string,
+  now: number = Date.now(),
+): Promise<PaymentRecord> {
+  const { quoteId: _kept, ...record } = newRecord(input, now);
+  const refused: PaymentRecord = { ...record, state: "refused", reason };
+  await addCounted(db, refused);
+  return refused;
 }
 
 /** Every move but "signed", which only `chargeAndSign` makes. */

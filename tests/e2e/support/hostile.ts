@@ -229,7 +229,7 @@ export function describeHostile(
       assert.equal(replay.error?.data?.reason, "unreadable-challenge", JSON.stringify(replay));
       assert.match(replay.error?.message ?? "", /Replayed quote/);
       assert.equal(browser.windowsOpened(), windows, "no confirmation window for a replay");
-      await assertNothingSigned(rig, hostileOrigin, afterFirst);
+      await assertNothingSigned(rig, hostileOrigin, afterFirst, "refused");
     });
 
     it("a Quote signed by a key the receiver never published is refused, served or handed over", async () => {
