@@ -403,6 +403,32 @@ describe("running sums vs recount", () => {
   });
 });
 
+describe("recordRefusal", () => {
+  it("records a refused payment without the quote id the paid one keeps, and counts it", async () => {
+    const db = openWalletDb(`ledger-refusal-${crypto.randomUUID()}`);
+    try {
+      await quoted(db, 1n, "q-paid");
+      const refused = await recordRefusal(
+        db,
+        {
+          origin: AGENT,
+          receiver: "https://api.example",
+          offer: offer(1n, "q-paid"),
+          option: option(1n),
+        },
+        "Replayed quote: q-paid",
+        NOW,
+      );
+      expect(refused).toMatchObject({ state: "refused", reason: "Replayed quote: q-paid" });
+      expect(refused.quoteId).toBeUndefined();
+      expect(await db.payments.where("quoteId").equals("q-paid").count()).toBe(1);
+      expect(await paymentCount(db)).toBe(2);
+    } finally {
+      await db.delete();
+    }
+  });
+});
+
 describe("paymentCount and deleteHistory", () => {
   it("count payments as they are recorded, and deleting history keeps the budget sums", async () => {
     const db = openWalletDb(`ledger-count-${crypto.randomUUID()}`);
