@@ -10,7 +10,14 @@ import {
   PaymentNotFoundError,
   QuoteAlreadyPaidError,
 } from "./errors";
-import { advancePayment, chargeAndSign, deleteHistory, paymentCount, recordQuote } from "./ledger";
+import {
+  advancePayment,
+  chargeAndSign,
+  deleteHistory,
+  paymentCount,
+  recordQuote,
+  recordRefusal,
+} from "./ledger";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
 
