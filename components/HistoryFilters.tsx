@@ -2,18 +2,10 @@ import { useState } from "react";
 import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
 import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
+import { PAYMENT_STATES } from "@/lib/wallet/payment-state";
 import { ErrorNote, Field, INPUT_CLASS } from "./controls";
 
-const STATES: PaymentStateView[] = [
-  "quoted",
-  "approved",
-  "declined",
-  "refused",
-  "signed",
-  "settled",
-  "failed",
-  "expired",
-];
+const STATES: readonly PaymentStateView[] = PAYMENT_STATES;
 
 /** The history filters; reports each valid change as a PaymentFilter. */
 export function HistoryFilters({ onFilter }: { onFilter(filter: PaymentFilter): void }) {

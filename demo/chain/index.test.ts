@@ -9,6 +9,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../lib/protocol/rails/eip3009";
 import {
   BASE_SEPOLIA,
   type DevAccount,
@@ -18,14 +19,7 @@ import {
   startLocalChain,
 } from "./index";
 
-const authorizationFields = [
-  { name: "from", type: "address" },
-  { name: "to", type: "address" },
-  { name: "value", type: "uint256" },
-  { name: "validAfter", type: "uint256" },
-  { name: "validBefore", type: "uint256" },
-  { name: "nonce", type: "bytes32" },
-] as const;
+const authorizationFields = TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization;
 const types = {
   TransferWithAuthorization: authorizationFields,
   ReceiveWithAuthorization: authorizationFields,

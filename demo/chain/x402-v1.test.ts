@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settle, verify } from "x402/facilitator";
 import type { PaymentPayload, PaymentRequirements } from "x402/types";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../lib/protocol/rails/eip3009";
 import { BASE_SEPOLIA, type LocalChain, revertReason, startLocalChain } from "./index";
 
 // The official x402 v1 facilitator only knows fixed networks; this is the reason BASE_SEPOLIA exists.
@@ -35,16 +36,7 @@ describe("official x402 v1 facilitator against startLocalChain(BASE_SEPOLIA)", (
         chainId: 84532,
         verifyingContract: BASE_SEPOLIA.token.address,
       },
-      types: {
-        TransferWithAuthorization: [
-          { name: "from", type: "address" },
-          { name: "to", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "validAfter", type: "uint256" },
-          { name: "validBefore", type: "uint256" },
-          { name: "nonce", type: "bytes32" },
-        ],
-      },
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
       primaryType: "TransferWithAuthorization",
       message: authorization,
     });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { InvalidTransitionError } from "./errors";
-import { assertTransition, canTransition, type PaymentState } from "./payment-state";
+import {
+  assertTransition,
+  canTransition,
+  PAYMENT_STATES,
+  type PaymentState,
+} from "./payment-state";
 
 const ALL: PaymentState[] = [
   "quoted",
@@ -12,6 +17,12 @@ const ALL: PaymentState[] = [
   "failed",
   "expired",
 ];
+
+describe("PAYMENT_STATES", () => {
+  it("lists every state once", () => {
+    expect([...PAYMENT_STATES].sort()).toEqual([...ALL].sort());
+  });
+});
 
 describe("canTransition", () => {
   it("allows exactly the documented edges", () => {

@@ -27,6 +27,9 @@ const NEXT: Record<PaymentState, readonly PaymentState[]> = {
   expired: [],
 };
 
+/** Every state, for lists a person picks from. */
+export const PAYMENT_STATES = Object.keys(NEXT) as PaymentState[];
+
 export function canTransition(from: PaymentState, to: PaymentState): boolean {
   return NEXT[from].includes(to);
 }
