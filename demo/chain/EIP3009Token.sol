@@ -134,13 +134,9 @@ contract EIP3009Token {
         bytes32 nonce,
         bytes memory signature
     ) public {
-        _requireValidAuthorization(from, nonce, validAfter, validBefore);
-        bytes32 structHash = keccak256(
-            abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce)
+        _transferWithAuthorization(
+            TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
         );
-        _requireValidSignature(from, structHash, signature);
-        _useAuthorization(from, nonce);
-        _transfer(from, to, value);
     }
 
     function transferWithAuthorization(
@@ -168,10 +164,24 @@ contract EIP3009Token {
     ) public {
         // Only the payee may submit, so a front-runner cannot redirect the call's side effects.
         require(to == msg.sender, "FiatTokenV2_2: invalid receiver");
-        _requireValidAuthorization(from, nonce, validAfter, validBefore);
-        bytes32 structHash = keccak256(
-            abi.encode(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce)
+        _transferWithAuthorization(
+            RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
         );
+    }
+
+    /// Both authorization kinds: same checks, same transfer, only the signed type differs.
+    function _transferWithAuthorization(
+        bytes32 typehash,
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes memory signature
+    ) internal {
+        _requireValidAuthorization(from, nonce, validAfter, validBefore);
+        bytes32 structHash = keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce));
         _requireValidSignature(from, structHash, signature);
         _useAuthorization(from, nonce);
         _transfer(from, to, value);
