@@ -15,7 +15,7 @@ import {
   T,
   type TestReceiver,
 } from "../protocol/envelope/test-fixtures";
-import { createRegistry, type Registry } from "../protocol/rails/registry";
+import type { Registry } from "../protocol/rails/registry";
 import { readHttp402 } from "../protocol/x402/http";
 import { readContext, v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
 import { encodeBase64Json } from "../protocol/x402/wire";
@@ -26,7 +26,7 @@ import { recordQuote } from "../wallet/ledger";
 import type { VaultRecord } from "../wallet/vault";
 import { saveSession, saveVault } from "../wallet/vault-store";
 import type { ApprovalQueue, ApprovalWindow } from "./approvals";
-import { createDescriptorSource, type DescriptorSource } from "./descriptors";
+import type { DescriptorSource } from "./descriptors";
 import type { Caller, PaymentEngine } from "./engine";
 
 /**
