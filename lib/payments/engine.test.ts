@@ -473,6 +473,32 @@ describe("PaymentEngine.elicit", () => {
     expect(await h.session.get(ELICITED_KEY_PREFIX + quote.hash)).toBeUndefined();
   });
 
+  it("answers an elicitation under the site's budget without a window, as a policy Confirmation", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const result = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    expect(result.action).toBe("accept");
+    expect(h.windows.opened).toHaveLength(0);
+    const confirmation = await verifyConfirmation(String(result.content?.confirmation), {
+      receiverId: RECEIVER,
+      now: at(h),
+    });
+    expect(confirmation.claims).toMatchObject({
+      mode: "policy",
+      humanPresent: false,
+      decision: "approve",
+    });
+    const answer = await h.engine.pay({ requestId: "after-auto-elicit", challenge }, CALLER);
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    expect(h.windows.opened).toHaveLength(0);
+  });
+
   it("declines when the person declines, and refuses a Quote for another server", async () => {
     const h = await makeHarness();
     const { jws } = await stipendexMcpChallenge(h.receiver);

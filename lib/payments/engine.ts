@@ -133,36 +133,42 @@ export class PaymentEngine {
     const option = chooseOption(settings, offer);
     const decision = await this.policy(settings, offer, option, caller.origin);
     if (decision.action === "refuse") return { action: "decline" };
+    const remaining = describeRemaining(decision.remaining);
     const approvalId = `elicit:${caller.origin}:${hash}`;
-    const answer = await this.askPerson(
-      approvalId,
-      "elicitation",
-      offer,
-      option,
-      caller.origin,
-      decision,
-    );
-    const wallet = await this.deps.wallet();
-    if (answer.decision === "decline") {
+    let confirm: Decision;
+    // Under a budget the person set, the wallet answers for them, as it would pay a -32402.
+    if (decision.action === "auto" && (await this.deps.wallet())) {
+      confirm = {
+        decision: "approve",
+        mode: "policy",
+        rule: decision.rule,
+        humanPresent: false,
+        remaining,
+      };
+    } else {
+      const answer = await this.askPerson(
+        approvalId,
+        "elicitation",
+        offer,
+        option,
+        caller.origin,
+        decision,
+      );
       await this.deps.approvals.consume(approvalId);
-      return { action: "decline" };
+      if (answer.decision === "decline") return { action: "decline" };
+      confirm = { decision: "approve", mode: "elicitation", humanPresent: true, remaining };
     }
+    const wallet = await this.deps.wallet();
     if (!wallet) throw new WalletLockedError("Unlock the wallet to confirm");
     const confirmation = await confirmOffer(
       offer,
       option,
       caller.origin,
-      {
-        decision: "approve",
-        mode: "elicitation",
-        humanPresent: true,
-        remaining: describeRemaining(decision.remaining),
-      },
+      confirm,
       await this.signer(wallet),
       this.seconds(),
     );
     await this.deps.session.set(ELICITED_KEY_PREFIX + hash, confirmation);
-    await this.deps.approvals.consume(approvalId);
     return { action: "accept", content: { confirmation } };
   }
 

@@ -41,8 +41,6 @@ export interface PaidPath {
   button: string;
   resultId: string;
   price: bigint;
-  /** Elicitation always asks the person, so it has no auto-approved run. */
-  elicits?: boolean;
   assertPaid(result: unknown): void;
   assertUnpaid(result: unknown): void;
 }
@@ -124,10 +122,7 @@ export const PAID_PATHS: PaidPath[] = [
       assert.equal(outcome.result?.isError, true, JSON.stringify(result));
     },
   },
-  {
-    ...mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
-    elicits: true,
-  },
+  mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
 ];
 
 export function pathNamed(name: string): PaidPath {
@@ -405,7 +400,7 @@ export function describePayments(
         }),
       );
 
-      for (const path of PAID_PATHS.filter((p) => !p.elicits)) {
+      for (const path of PAID_PATHS) {
         it(`${path.name}: auto-approved, paid and settled`, () =>
           payAutoApproved(get().rig, origin, path));
       }
