@@ -158,16 +158,8 @@ export class PaymentEngine {
       if (answer.decision === "decline") return { action: "decline" };
       confirm = { decision: "approve", mode: "elicitation", humanPresent: true, remaining };
     }
-    const wallet = await this.deps.wallet();
-    if (!wallet) throw new WalletLockedError("Unlock the wallet to confirm");
-    const confirmation = await confirmOffer(
-      offer,
-      option,
-      caller.origin,
-      confirm,
-      await this.signer(wallet),
-      this.seconds(),
-    );
+    const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, confirm);
+    if (!confirmation) throw new WalletLockedError("Unlock the wallet to confirm");
     await this.deps.session.set(ELICITED_KEY_PREFIX + hash, confirmation);
     return { action: "accept", content: { confirmation } };
   }
@@ -223,17 +215,12 @@ export class PaymentEngine {
         decision,
       );
       if (answer.decision === "decline") {
-        const wallet = await this.deps.wallet();
-        const confirmation = wallet
-          ? await confirmOffer(
-              offer,
-              option,
-              caller.origin,
-              { decision: "decline", mode: "popup", humanPresent: true, remaining },
-              await this.signer(wallet),
-              this.seconds(),
-            )
-          : undefined;
+        const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, {
+          decision: "decline",
+          mode: "popup",
+          humanPresent: true,
+          remaining,
+        });
         await advancePayment(this.deps.db, payment.id, {
           state: "declined",
           reason: "You declined the payment",
@@ -247,16 +234,10 @@ export class PaymentEngine {
       }
       confirm = { decision: "approve", mode: "popup", humanPresent: true, remaining };
     }
-    const wallet = await this.deps.wallet();
-    if (!wallet) throw new WalletLockedError("The wallet locked before the payment was signed");
-    const confirmation = await confirmOffer(
-      offer,
-      option,
-      caller.origin,
-      confirm,
-      await this.signer(wallet),
-      this.seconds(),
-    );
+    const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, confirm);
+    if (!confirmation) {
+      throw new WalletLockedError("The wallet locked before the payment was signed");
+    }
     const answer = await this.approveAndSign(payment, offer, option, confirmation);
     await this.deps.approvals.consume(payment.id);
     return answer;
@@ -412,6 +393,18 @@ export class PaymentEngine {
         },
       },
     });
+  }
+
+  /** The wallet's signed Confirmation of a decision, or undefined while locked. */
+  private async confirmIfUnlocked(
+    offer: Offer,
+    option: PaymentOption,
+    origin: string,
+    decision: Decision,
+  ): Promise<string | undefined> {
+    const wallet = await this.deps.wallet();
+    if (!wallet) return undefined;
+    return confirmOffer(offer, option, origin, decision, await this.signer(wallet), this.seconds());
   }
 
   private async signer(wallet: UnlockedWallet) {
