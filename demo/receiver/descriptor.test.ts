@@ -2,18 +2,10 @@ import { describe, expect, it } from "vitest";
 import { checkDescriptor } from "../../lib/protocol/envelope/descriptor";
 import { buildDescriptor } from "./descriptor";
 import { createReceiverIdentity } from "./identity";
-import { descriptorRail, type RailTemplate } from "./rail";
+import { descriptorRail } from "./rail";
+import { TEST_RAIL } from "./test-fixtures";
 
-const rail: RailTemplate = {
-  network: "eip155:84532",
-  chainId: 84532,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  decimals: 6,
-  symbol: "USDC",
-  payTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-  maxTimeoutSeconds: 60,
-  eip712: { name: "USDC", version: "2" },
-};
+const rail = TEST_RAIL;
 
 describe("identity and descriptor", () => {
   it("an Ed25519 identity named by thumbprint, listed in a descriptor the wallet accepts", async () => {

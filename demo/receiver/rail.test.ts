@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { descriptorRail, displayTotal, quoteRail, type RailTemplate } from "./rail";
+import { descriptorRail, displayTotal, quoteRail } from "./rail";
+import { TEST_RAIL } from "./test-fixtures";
 
-const rail: RailTemplate = {
-  network: "eip155:84532",
-  chainId: 84532,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  decimals: 6,
-  symbol: "USDC",
-  payTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-  maxTimeoutSeconds: 60,
-  eip712: { name: "USDC", version: "2" },
-};
+const rail = TEST_RAIL;
 
 describe("rail", () => {
   it("quoteRail writes the amount as an atomic decimal string with the EIP-712 domain in extra", () => {

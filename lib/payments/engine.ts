@@ -135,17 +135,9 @@ export class PaymentEngine {
     if (decision.action === "refuse") return { action: "decline" };
     const remaining = describeRemaining(decision.remaining);
     const approvalId = `elicit:${caller.origin}:${hash}`;
-    let confirm: Decision;
     // Under a budget the person set, the wallet answers for them, as it would pay a -32402.
-    if (decision.action === "auto" && (await this.deps.wallet())) {
-      confirm = {
-        decision: "approve",
-        mode: "policy",
-        rule: decision.rule,
-        humanPresent: false,
-        remaining,
-      };
-    } else {
+    let confirm = await this.autoApproval(decision, remaining);
+    if (!confirm) {
       const answer = await this.askPerson(
         approvalId,
         "elicitation",
@@ -191,21 +183,13 @@ export class PaymentEngine {
     }
     const remaining = describeRemaining(decision.remaining);
     const elicited = offer.quote ? await this.elicited(offer.quote.hash) : undefined;
-    let confirm: Decision;
     if (elicited && offer.quote) {
       const answer = await this.approveAndSign(payment, offer, option, elicited);
       await this.deps.session.remove(ELICITED_KEY_PREFIX + offer.quote.hash);
       return answer;
     }
-    if (decision.action === "auto" && (await this.deps.wallet())) {
-      confirm = {
-        decision: "approve",
-        mode: "policy",
-        rule: decision.rule,
-        humanPresent: false,
-        remaining,
-      };
-    } else {
+    let confirm = await this.autoApproval(decision, remaining);
+    if (!confirm) {
       const answer = await this.askPerson(
         payment.id,
         "payment",
@@ -393,6 +377,21 @@ export class PaymentEngine {
         },
       },
     });
+  }
+
+  /** The policy's own approval when it auto-approves and the wallet can sign; else the person decides. */
+  private async autoApproval(
+    decision: PolicyDecision,
+    remaining: Record<string, string>,
+  ): Promise<Decision | undefined> {
+    if (decision.action !== "auto" || !(await this.deps.wallet())) return undefined;
+    return {
+      decision: "approve",
+      mode: "policy",
+      rule: decision.rule,
+      humanPresent: false,
+      remaining,
+    };
   }
 
   /** The wallet's signed Confirmation of a decision, or undefined while locked. */
