@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingApproval } from "@/lib/messages";
+import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
 import { APPROVAL } from "@/lib/ui/fixtures";
 import { ConfirmApproval, type ConfirmApprovalProps } from "./ConfirmApproval";
 
@@ -12,9 +13,9 @@ function renderApproval(
   const onDecide = vi.fn();
   const onUnlock = vi.fn();
   const onSelect = vi.fn();
-  render(
+  const view = (changes: Partial<PendingApproval>) => (
     <ConfirmApproval
-      approval={{ ...APPROVAL, ...overrides }}
+      approval={{ ...APPROVAL, ...changes }}
       position={1}
       count={1}
       busy={false}
@@ -22,13 +23,27 @@ function renderApproval(
       onUnlock={onUnlock}
       onSelect={onSelect}
       {...props}
-    />,
+    />
   );
-  return { onDecide, onUnlock, onSelect };
+  const { rerender } = render(view(overrides));
+  /** The same approval, as the next poll of the queue shows it. */
+  const update = (changes: Partial<PendingApproval>) =>
+    rerender(view({ ...overrides, ...changes }));
+  return { onDecide, onUnlock, onSelect, update };
 }
 
+/** Lets the request stay in front of the person until Approve counts. */
+const arm = () => act(() => vi.advanceTimersByTime(ACTIVATION_DELAY_MS));
+const approveButton = () => screen.getByRole("button", { name: "Approve" }) as HTMLButtonElement;
+
 describe("ConfirmApproval", () => {
-  afterEach(cleanup);
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 
   it("shows who asks, who is paid, the pay-to address, what for and the remaining limits", () => {
     renderApproval();
@@ -82,6 +97,7 @@ describe("ConfirmApproval", () => {
 
   it("approves on Enter and declines on Escape", () => {
     const { onDecide } = renderApproval();
+    arm();
     fireEvent.keyDown(document.body, { key: "Enter" });
     expect(onDecide).toHaveBeenLastCalledWith("approve");
     fireEvent.keyDown(document.body, { key: "Escape" });
@@ -91,14 +107,86 @@ describe("ConfirmApproval", () => {
     expect(onDecide.mock.calls).toEqual([["approve"], ["decline"], ["decline"], ["approve"]]);
   });
 
+  it("approves nothing on Enter or a click before the request has been in front for the delay", () => {
+    const { onDecide } = renderApproval();
+    const approve = approveButton();
+    expect(approve.disabled).toBe(true);
+    const hint = document.getElementById(approve.getAttribute("aria-describedby") ?? "");
+    expect(hint?.textContent).toBe("Approve becomes available in a moment");
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    fireEvent.click(approve);
+    act(() => vi.advanceTimersByTime(ACTIVATION_DELAY_MS - 1));
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(approve.disabled).toBe(false);
+    expect(approve.hasAttribute("aria-describedby")).toBe(false);
+    expect(screen.getByText(/Enter approves/)).toBeTruthy();
+    fireEvent.click(approve);
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
+  });
+
+  it("declines on Escape at once", () => {
+    const { onDecide } = renderApproval();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("decline");
+  });
+
+  it("never pre-focuses Approve: the heading has the focus", () => {
+    renderApproval();
+    arm();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Payment request" }));
+  });
+
+  it("never approves on an auto-repeated Enter", () => {
+    const { onDecide } = renderApproval();
+    arm();
+    fireEvent.keyDown(document.body, { key: "Enter", repeat: true });
+    const repeatOnApprove = fireEvent.keyDown(approveButton(), { key: "Enter", repeat: true });
+    expect(repeatOnApprove).toBe(false);
+    expect(onDecide).not.toHaveBeenCalled();
+  });
+
+  it("restarts the delay when the window loses focus", () => {
+    const { onDecide } = renderApproval();
+    arm();
+    act(() => {
+      window.dispatchEvent(new FocusEvent("blur"));
+    });
+    expect(approveButton().disabled).toBe(true);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    act(() => {
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    arm();
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
+  });
+
+  it("restarts the delay once unlocking reveals Approve", () => {
+    const { onDecide, update } = renderApproval({ needsUnlock: true });
+    arm();
+    update({ needsUnlock: false });
+    expect(approveButton().disabled).toBe(true);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    arm();
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
+  });
+
   it("leaves Enter on a focused button to that button", () => {
     const { onDecide } = renderApproval();
+    arm();
     fireEvent.keyDown(screen.getByRole("button", { name: "Decline" }), { key: "Enter" });
     expect(onDecide).not.toHaveBeenCalled();
   });
 
   it("passes the always-allow daily amount in micro units", () => {
     const { onDecide } = renderApproval();
+    arm();
     const amount = screen.getByLabelText("Daily amount for this site") as HTMLInputElement;
     expect(amount.value).toBe("0.005");
     expect(amount.disabled).toBe(true);
@@ -111,6 +199,7 @@ describe("ConfirmApproval", () => {
 
   it("refuses an always-allow amount it cannot read, naming it", () => {
     const { onDecide } = renderApproval();
+    arm();
     fireEvent.click(screen.getByRole("checkbox", { name: "Always allow up to" }));
     fireEvent.change(screen.getByLabelText("Daily amount for this site"), {
       target: { value: "lots" },
@@ -147,6 +236,7 @@ describe("ConfirmApproval", () => {
 
   it("ignores keys while a decision is being sent", () => {
     const { onDecide } = renderApproval({}, { busy: true });
+    arm();
     fireEvent.keyDown(document.body, { key: "Enter" });
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(onDecide).not.toHaveBeenCalled();

@@ -1,6 +1,7 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
+import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { errorText } from "@/lib/ui/error-text";
 import { inputToMicro } from "@/lib/ui/money";
 import { toMicro } from "@/lib/wallet/micro";
@@ -66,9 +67,18 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   const [alwaysAllow, setAlwaysAllow] = useState(false);
   const [perDay, setPerDay] = useState(oneCall);
   const [inputError, setInputError] = useState<string>();
+  // Unlocking reveals Approve: for the delay that is a new request on screen.
+  const activation = useActivationDelay(`${approval.id}:${approval.needsUnlock}`);
+  const hintId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // Nothing pre-focuses Approve; the heading takes focus so a screen reader announces the request.
+    if (!approval.needsUnlock) heading.current?.focus();
+  }, [approval.needsUnlock]);
 
-  const approve = () => {
-    if (busy || approval.needsUnlock) return;
+  /** `event` is the keydown or click that asks to approve: it counts only once armed. */
+  const approve = (event: Event) => {
+    if (busy || approval.needsUnlock || !activation.counts(event)) return;
     if (!alwaysAllow) return props.onDecide("approve");
     try {
       props.onDecide("approve", inputToMicro(perDay, "Daily amount for this site"));
@@ -87,12 +97,17 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         event.preventDefault();
         keys.current.decline();
       } else if (event.key === "Enter" && !event.isComposing) {
+        if (event.repeat) {
+          // A held Enter must not click whatever button it lands on, Approve included.
+          event.preventDefault();
+          return;
+        }
         const target = event.target as HTMLElement | null;
         if (target && OWN_ENTER.has(target.tagName)) return;
         // While locked, Enter submits the unlock form instead.
         if (target?.closest("form[data-unlock]")) return;
         event.preventDefault();
-        keys.current.approve();
+        keys.current.approve(event);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -107,7 +122,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   return (
     <article aria-labelledby="approval-title" className="flex flex-col gap-3">
       <div className="flex items-center justify-between">
-        <h2 id="approval-title" className="font-semibold">
+        <h2 id="approval-title" ref={heading} tabIndex={-1} className="font-semibold outline-none">
           {approval.kind === "elicitation" ? "Payment confirmation" : "Payment request"}
         </h2>
         {count > 1 && (
@@ -219,15 +234,26 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </div>
           <ErrorNote>{inputError}</ErrorNote>
           <div className="flex gap-2">
-            <Button variant="primary" autoFocus disabled={busy} onClick={approve}>
+            <Button
+              variant="primary"
+              disabled={busy || !activation.armed}
+              aria-describedby={activation.armed ? undefined : hintId}
+              onClick={(event) => approve(event.nativeEvent)}
+            >
               Approve
             </Button>
             <Button disabled={busy} onClick={decline}>
               Decline
             </Button>
           </div>
+          {/* Below the buttons, so the text changing never moves Approve. */}
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            Enter approves · Esc declines
+            {activation.armed ? (
+              "Enter approves"
+            ) : (
+              <span id={hintId}>Approve becomes available in a moment</span>
+            )}{" "}
+            · Esc declines
           </p>
         </div>
       )}

@@ -1,49 +1,91 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import type { PendingApproval } from "@/lib/messages";
+import type { DecideParams, PendingApproval } from "@/lib/messages";
+import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
 import { installFakeBackground } from "@/lib/ui/fake-background";
 import { APPROVAL } from "@/lib/ui/fixtures";
 import { ConfirmView } from "./ConfirmView";
 
+/** Lets the fake background answer and React render, moving the clock by `ms`. */
+const wait = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
+
 describe("ConfirmView", () => {
   let queue: PendingApproval[];
+  let decided: DecideParams[];
   beforeEach(() => {
     fakeBrowser.reset();
+    vi.useFakeTimers();
+    decided = [];
     queue = [
       { ...APPROVAL, id: "a", origin: "https://first.example" },
       { ...APPROVAL, id: "b", origin: "https://second.example" },
     ];
     installFakeBackground({
       ui_listPending: () => queue,
-      ui_decide: ({ approvalId }) => {
-        queue = queue.filter((a) => a.id !== approvalId);
+      ui_decide: (params) => {
+        decided.push(params);
+        queue = queue.filter((a) => a.id !== params.approvalId);
         return null;
       },
     });
   });
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 
   it("works through the queue and closes when nothing else waits", async () => {
     const close = vi.fn();
     render(<ConfirmView closeWhenDone={close} />);
-    expect((await screen.findByTestId("queue-position")).textContent).toBe("1 of 2");
+    await wait(ACTIVATION_DELAY_MS);
+    expect(screen.getByTestId("queue-position").textContent).toBe("1 of 2");
     expect(screen.getByTestId("origin").textContent).toBe("https://first.example");
     fireEvent.click(screen.getByRole("button", { name: "Approve" }));
-    await vi.waitFor(() =>
-      expect(screen.getByTestId("origin").textContent).toBe("https://second.example"),
-    );
+    await wait();
+    expect(screen.getByTestId("origin").textContent).toBe("https://second.example");
     expect(screen.queryByTestId("queue-position")).toBeNull();
     expect(close).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: "Decline" }));
-    expect(await screen.findByText("No payment is waiting for your approval.")).toBeTruthy();
+    await wait();
+    expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
     expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it("holds the next request for a fresh delay after a decision: one gesture approves one", async () => {
+    render(<ConfirmView closeWhenDone={vi.fn()} />);
+    await wait(ACTIVATION_DELAY_MS);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    await wait();
+    expect(screen.getByTestId("origin").textContent).toBe("https://second.example");
+    // The second click of a double-click, and the next Enter, land on a request nobody has seen.
+    fireEvent.click(screen.getByRole("button", { name: "Approve" }));
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    await wait(ACTIVATION_DELAY_MS - 1);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    await wait();
+    expect(decided).toEqual([{ approvalId: "a", decision: "approve" }]);
+    await wait(1);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    await wait();
+    expect(decided.map((d) => d.approvalId)).toEqual(["a", "b"]);
+  });
+
+  it("holds a request newly shown by Next request for a fresh delay", async () => {
+    render(<ConfirmView closeWhenDone={vi.fn()} />);
+    await wait(ACTIVATION_DELAY_MS);
+    fireEvent.click(screen.getByRole("button", { name: "Next request" }));
+    expect(screen.getByTestId("origin").textContent).toBe("https://second.example");
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    await wait();
+    expect(decided).toEqual([]);
   });
 
   it("says so when the queue is empty", async () => {
     queue = [];
     render(<ConfirmView closeWhenDone={vi.fn()} />);
-    expect(await screen.findByText("No payment is waiting for your approval.")).toBeTruthy();
+    await wait();
+    expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
   });
 });

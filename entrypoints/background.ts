@@ -6,6 +6,8 @@ import { storageAreaStore } from "@/lib/wallet/key-value-store";
 
 const AUTO_LOCK_ALARM = "stipendex-auto-lock";
 const CONFIRM_WINDOW = { width: 440, height: 760 };
+/** The toolbar badge counting approvals that wait (amber-700: white text reads on it). */
+const BADGE_COLOR = "#b45309";
 
 export default defineBackground(() => {
   const extensionBaseUrl = browser.runtime.getURL("/");
@@ -24,13 +26,17 @@ export default defineBackground(() => {
             ...CONFIRM_WINDOW,
           })
         )?.id,
-      focus: async (windowId) => {
+      exists: async (windowId) => {
         try {
-          await browser.windows.update(windowId, { focused: true });
+          await browser.windows.get(windowId);
           return true;
         } catch {
           return false;
         }
+      },
+      showCount: async (count) => {
+        await browser.action.setBadgeBackgroundColor({ color: BADGE_COLOR });
+        await browser.action.setBadgeText({ text: count ? String(count) : "" });
       },
     },
     scheduleLock: async (at) => {

@@ -151,10 +151,19 @@ export interface PendingApproval {
   id: string;
   kind: "payment" | "elicitation";
   createdAt: number;
-  /** The requesting page's origin as the browser reported it. */
+  /** The requesting page's (or frame's) origin as the browser reported it. */
   origin: string;
+  /** When a frame asks: the site of the tab it is embedded in. */
+  topOrigin?: string;
+  /** Set when "always allow" cannot give `origin` a budget, saying why (plain http outside loopback). */
+  alwaysAllowBlocked?: string;
   protocol: "stipendex" | "x402-v1" | "x402-v2";
-  receiver: { id: string; verified: boolean; name?: string; registry?: string };
+  /**
+   * Who is paid: the verified Quote issuer, or for an unsigned (x402) price the
+   * account paid ("eip155:<chain>:<pay-to>") with `claimedBy`, the origin the
+   * page said the price came from.
+   */
+  receiver: { id: string; verified: boolean; name?: string; registry?: string; claimedBy?: string };
   payTo: string;
   description: string;
   resource:
@@ -196,6 +205,11 @@ export interface PolicyView {
   networks: string[];
   assets: { network: string; asset: string; decimals: number; symbol: string; currency: string }[];
   trustedRegistries: { name: string; url: string; jwk: unknown }[];
+  /**
+   * Grows with every change. A save carrying an older revision is refused
+   * (another change was made since the page read it); a save without one replaces.
+   */
+  revision?: number;
 }
 
 export interface SpendSummary {
@@ -332,6 +346,10 @@ export const ErrorCode = {
   Locked: 4900,
   BudgetExceeded: 4910,
   InvalidQuote: 4920,
+  /** A site sent more requests (or payment requests) a minute than the wallet takes from one site. */
+  RateLimited: 4930,
+  /** A site already has as many payment requests waiting as the wallet holds for one site. */
+  TooManyPending: 4931,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,

@@ -9,7 +9,7 @@ import {
   stipendexHttpChallenge,
   until,
 } from "../payments/test-support";
-import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
+import { createPageHandlers, createUiHandlers, PRICING_KEY, type WalletServices } from "./handlers";
 import type { PageContext } from "./router";
 import { RpcError } from "./rpc-error";
 
@@ -56,11 +56,8 @@ describe("page handlers", () => {
     ).rejects.toBeInstanceOf(UnknownPaymentError);
   });
 
-  it("refuses malformed pay params, and reports a replayed Quote as InvalidQuote", async () => {
+  it("reports a replayed Quote as InvalidQuote", async () => {
     const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
-    await expect(
-      pageApi.stipendex_pay({ requestId: 1 } as unknown as PayParams, page(AGENT)),
-    ).rejects.toMatchObject({ rpcCode: ErrorCode.InvalidParams });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     await pageApi.stipendex_pay({ requestId: "a", challenge }, page(AGENT));
     await expect(
@@ -92,6 +89,21 @@ describe("page handlers", () => {
     expect(
       await pageApi.stipendex_getPricing({ server: "https://none.example" }, page(AGENT)),
     ).toBeNull();
+    expect(await pageApi.stipendex_getPricing({ server: "__proto__" }, page(AGENT))).toBeNull();
+  });
+
+  it("keeps the pricing book in storage.session bounded, however many servers a page reports", async () => {
+    const { h, pageApi, uiApi } = await handlers();
+    const origin = "https://flood.example";
+    for (let i = 0; i < 1_000; i++) {
+      await pageApi.stipendex_reportMcpServer(
+        { server: `https://s${i}.example/mcp` },
+        page(origin),
+      );
+    }
+    const book = (await h.session.get(PRICING_KEY)) as Record<string, unknown>;
+    expect(Object.keys(book)).toHaveLength(50);
+    expect(await uiApi.ui_getPricing({ origin }, ui)).toHaveLength(50);
   });
 });
 

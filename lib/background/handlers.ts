@@ -1,8 +1,8 @@
 import type { WalletDb } from "../db/schema";
-import { ErrorCode, type McpServerReport, PROVIDER_VERSION } from "../messages";
+import { ErrorCode, PROVIDER_VERSION } from "../messages";
 import type { ApprovalQueue } from "../payments/approvals";
 import type { DescriptorSource } from "../payments/descriptors";
-import type { PaymentEngine } from "../payments/engine";
+import type { Caller, PaymentEngine } from "../payments/engine";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
@@ -10,14 +10,13 @@ import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
 import type { PolicyStore } from "./policy-store";
-import type { PageHandlers, UiHandlers } from "./router";
+import { entryOf, fileServerReport, type PricingBook } from "./pricing-book";
+import type { PageContext, PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { WalletSession } from "./wallet-session";
 
 /** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
 export const PRICING_KEY = "stipendex.pricing";
-
-type PricingBook = Record<string, McpServerReport & { origins: string[] }>;
 
 export interface WalletServices {
   db: WalletDb;
@@ -36,6 +35,16 @@ async function pricingBook(session: KeyValueStore): Promise<PricingBook> {
   return ((await session.get(PRICING_KEY)) as PricingBook | undefined) ?? {};
 }
 
+/** The engine's caller: who asks, down to the frame, and the site it is embedded in. */
+function callerOf(context: PageContext): Caller {
+  return {
+    origin: context.origin,
+    tabId: context.tabId,
+    ...(context.frameId === undefined ? {} : { frameId: context.frameId }),
+    ...(context.topOrigin === undefined ? {} : { topOrigin: context.topOrigin }),
+  };
+}
+
 export function createPageHandlers(s: WalletServices): PageHandlers {
   return {
     stipendex_status: async (_params, context) => ({
@@ -43,14 +52,9 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       origin: context.origin,
     }),
     stipendex_pay: async (params, context) => {
-      if (typeof params?.requestId !== "string" || typeof params.challenge !== "object") {
-        throw new RpcError(ErrorCode.InvalidParams, "stipendex_pay needs { requestId, challenge }");
-      }
-      const answer = await s.engine
-        .pay(params, { origin: context.origin, tabId: context.tabId })
-        .catch((error: unknown) => {
-          throw asInvalidQuote(error);
-        });
+      const answer = await s.engine.pay(params, callerOf(context)).catch((error: unknown) => {
+        throw asInvalidQuote(error);
+      });
       await s.wallet.touch();
       return answer;
     },
@@ -69,32 +73,16 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       );
     },
     stipendex_elicit: async (params, context) =>
-      s.engine
-        .elicit(params, { origin: context.origin, tabId: context.tabId })
-        .catch((error: unknown) => {
-          throw asInvalidQuote(error);
-        }),
+      s.engine.elicit(params, callerOf(context)).catch((error: unknown) => {
+        throw asInvalidQuote(error);
+      }),
     stipendex_reportMcpServer: async (report, context) => {
-      if (typeof report?.server !== "string") {
-        throw new RpcError(ErrorCode.InvalidParams, "A server report needs its server URL");
-      }
-      const book = await pricingBook(s.session);
-      const known = book[report.server];
-      book[report.server] = {
-        server: report.server,
-        ...(known?.stipendexPayments || report.stipendexPayments
-          ? { stipendexPayments: report.stipendexPayments ?? known?.stipendexPayments }
-          : {}),
-        ...((report.tools ?? known?.tools)
-          ? { tools: (report.tools ?? known?.tools)?.slice(0, 200) }
-          : {}),
-        origins: [...new Set([...(known?.origins ?? []), context.origin])],
-      };
+      const book = fileServerReport(await pricingBook(s.session), report, context.origin);
       await s.session.set(PRICING_KEY, book);
       return null;
     },
     stipendex_getPricing: async (params) => {
-      const entry = (await pricingBook(s.session))[params?.server ?? ""];
+      const entry = entryOf(await pricingBook(s.session), params.server);
       if (!entry) return null;
       const { origins: _origins, ...report } = entry;
       return report;

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { openWalletDb } from "../db/schema";
 import type { PolicyView } from "../messages";
+import { randomId } from "../random-id";
 import { memoryStore } from "../wallet/key-value-store";
 import { decidePayment } from "../wallet/policy";
 import {
   defaultPolicy,
   InvalidPolicyError,
-  POLICY_KEY,
+  LEGACY_POLICY_KEY,
   PolicyStore,
   parsePolicyView,
+  StalePolicyError,
   toSettings,
   toView,
 } from "./policy-store";
@@ -47,7 +50,11 @@ describe("defaultPolicy", () => {
   it("auto-approves nothing: no site has a budget, so a payment is asked about", () => {
     const view = defaultPolicy();
     expect(view.origins).toEqual({});
-    expect(view.globalCaps).toEqual({ USD: { day: "5000000", month: "50000000" } });
+    // Test money has caps of its own, as large as the real ones.
+    expect(view.globalCaps).toEqual({
+      USD: { day: "5000000", month: "50000000" },
+      "test USD": { day: "5000000", month: "50000000" },
+    });
     expect(view.networks).toContain("eip155:8453");
     const decision = decidePayment(toSettings(view), {
       origin: ORIGIN,
@@ -101,31 +108,92 @@ describe("parsePolicyView", () => {
 });
 
 describe("PolicyStore", () => {
-  it("serves the default until saved, then what was saved", async () => {
-    const local = memoryStore();
-    const store = new PolicyStore(local);
-    expect(await store.view()).toEqual(defaultPolicy());
-    expect(await store.save(custom)).toEqual(custom);
-    expect(await new PolicyStore(local).view()).toEqual(custom);
+  const freshDb = () => openWalletDb(`policy-${randomId()}`);
+
+  it("serves the default until saved, then what was saved, from the wallet's IndexedDB", async () => {
+    const db = freshDb();
+    const store = new PolicyStore(db);
+    const { revision: _first, ...initial } = await store.view();
+    expect(initial).toEqual(defaultPolicy());
+    const { revision, ...saved } = await store.save(custom);
+    expect(saved).toEqual(custom);
+    const { revision: again, ...read } = await new PolicyStore(db).view();
+    expect(read).toEqual(custom);
+    expect(again).toBe(revision);
     expect((await store.settings()).receivers.deny).toEqual(["https://bad.example"]);
   });
 
-  it("stores nothing when the input is invalid", async () => {
+  it("moves a policy kept in storage.local (reachable by content scripts) into IndexedDB", async () => {
     const local = memoryStore();
-    const store = new PolicyStore(local);
+    await local.set(LEGACY_POLICY_KEY, custom);
+    const db = freshDb();
+    const { revision: _r, ...moved } = await new PolicyStore(db, local).view();
+    expect(moved).toEqual(custom);
+    expect(await local.get(LEGACY_POLICY_KEY)).toBeUndefined();
+    expect((await db.settings.get("policy"))?.value).toEqual(custom);
+  });
+
+  it("stores nothing when the input is invalid", async () => {
+    const db = freshDb();
+    const store = new PolicyStore(db);
+    const before = await store.view();
     await expect(store.save({ ...custom, networks: [1] })).rejects.toBeInstanceOf(
       InvalidPolicyError,
     );
-    expect(await local.get(POLICY_KEY)).toBeUndefined();
+    expect(await store.view()).toEqual(before);
   });
 
-  it("saves settings keeping the trusted registries it cannot express", async () => {
-    const store = new PolicyStore(memoryStore());
+  it("updates the settings as they are now: concurrent changes never undo each other", async () => {
+    const store = new PolicyStore(freshDb());
     await store.save(custom);
-    const settings = await store.settings();
-    await store.saveSettings({ ...settings, origins: {} });
+    await Promise.all(
+      ["https://a.example", "https://b.example", "https://c.example"].map((origin) =>
+        store.update((settings) => ({
+          ...settings,
+          origins: { ...settings.origins, [origin]: toSettings(custom).origins[ORIGIN]! },
+        })),
+      ),
+    );
     const view = await store.view();
-    expect(view.origins).toEqual({});
+    expect(Object.keys(view.origins).sort()).toEqual([
+      "https://a.example",
+      ORIGIN,
+      "https://b.example",
+      "https://c.example",
+    ]);
     expect(view.trustedRegistries).toEqual(custom.trustedRegistries);
+  });
+
+  it("refuses a save from a page that read an older revision, keeping the change made since", async () => {
+    const store = new PolicyStore(freshDb());
+    const read = await store.view();
+    await store.update((settings) => ({
+      ...settings,
+      origins: { [ORIGIN]: toSettings(custom).origins[ORIGIN]! },
+    }));
+    await expect(
+      store.save({ ...read, receivers: { allow: [], deny: ["x"] } }),
+    ).rejects.toBeInstanceOf(StalePolicyError);
+    expect(Object.keys((await store.view()).origins)).toEqual([ORIGIN]);
+    const fresh = await store.view();
+    await expect(
+      store.save({ ...fresh, receivers: { allow: [], deny: ["x"] } }),
+    ).resolves.toMatchObject({
+      receivers: { deny: ["x"] },
+    });
+  });
+});
+
+describe("site budgets", () => {
+  it("are refused for plain-http origins other than loopback", () => {
+    const budget = custom.origins[ORIGIN]!;
+    expect(() =>
+      parsePolicyView({ ...custom, origins: { "http://shop.example": budget } }),
+    ).toThrow(InvalidPolicyError);
+    expect(
+      Object.keys(
+        parsePolicyView({ ...custom, origins: { "http://127.0.0.1:4020": budget } }).origins,
+      ),
+    ).toEqual(["http://127.0.0.1:4020"]);
   });
 });

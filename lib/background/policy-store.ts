@@ -1,13 +1,18 @@
+import Dexie from "dexie";
 import { z } from "zod";
+import type { SettingsEntry, WalletDb } from "../db/schema";
 import { StipendexError } from "../errors";
 import type { OriginBudgetView, PolicyView } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
 import { KNOWN_TOKENS } from "../protocol/rails/tokens";
+import { canHoldBudget } from "../wallet/budget-origin";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { testCurrency } from "../wallet/test-money";
 
-export const POLICY_KEY = "stipendex.policy";
+/** Where versions before schema v3 kept the policy (readable by content scripts). */
+export const LEGACY_POLICY_KEY = "stipendex.policy";
 
 /** A policy the settings page sent that the wallet will not store. */
 export class InvalidPolicyError extends StipendexError {
@@ -27,7 +32,12 @@ const budgetSchema = z.object({
 });
 const policySchema = z.object({
   globalCaps: z.record(z.string(), z.object({ day: micro.optional(), month: micro.optional() })),
-  origins: z.record(z.string().regex(/^https?:\/\/[^/]+$/, "must be an origin"), budgetSchema),
+  origins: z.record(
+    z
+      .string()
+      .refine(canHoldBudget, "must be an https origin (plain http only for loopback addresses)"),
+    budgetSchema,
+  ),
   receivers: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }),
   networks: z.array(z.string().regex(/^eip155:\d+$/)),
   assets: z.array(
@@ -40,6 +50,7 @@ const policySchema = z.object({
     }),
   ),
   trustedRegistries: z.array(z.object({ name: z.string(), url: z.string(), jwk: z.unknown() })),
+  revision: z.int().min(0).optional(),
 });
 
 /**
@@ -48,7 +59,11 @@ const policySchema = z.object({
  */
 export function defaultPolicy(): PolicyView {
   return {
-    globalCaps: { USD: { day: "5000000", month: "50000000" } },
+    // Test money (testnet tokens) has caps of its own; it never uses up the real ones.
+    globalCaps: {
+      USD: { day: "5000000", month: "50000000" },
+      [testCurrency("USD")]: { day: "5000000", month: "50000000" },
+    },
     origins: {},
     receivers: { allow: [], deny: [] },
     networks: NETWORKS.map((n) => n.caip2),
@@ -136,27 +151,84 @@ export function toView(
   };
 }
 
-/** The person's policy, kept in storage.local as JSON-safe strings. */
+/** A save from a page that read the settings before another change was made. */
+export class StalePolicyError extends StipendexError {
+  override name = "StalePolicyError";
+  constructor(read: number, current: number) {
+    super(
+      "stale-policy",
+      `Your settings changed since this page read them (revision ${read}, now ${current}): reload them and make your change again`,
+    );
+  }
+}
+
+/**
+ * The person's policy, in the wallet's own IndexedDB (see SettingsEntry). Every
+ * change is one read-modify-write transaction in the background, so two changes
+ * never undo each other. A policy an older version kept in storage.local is
+ * moved over on first read and removed from there.
+ */
 export class PolicyStore {
-  constructor(private readonly local: KeyValueStore) {}
+  constructor(
+    private readonly db: WalletDb,
+    private readonly legacyLocal?: KeyValueStore,
+  ) {}
 
   async view(): Promise<PolicyView> {
-    const stored = await this.local.get(POLICY_KEY);
-    return stored === undefined ? defaultPolicy() : parsePolicyView(stored);
+    const entry = await this.entry();
+    return { ...parsePolicyView(entry.value), revision: entry.revision };
   }
 
   async settings(): Promise<PolicySettings> {
     return toSettings(await this.view());
   }
 
+  /** Replaces the policy with what a settings page sent, unless it read an older revision. */
   async save(view: unknown): Promise<PolicyView> {
     const checked = parsePolicyView(view);
-    await this.local.set(POLICY_KEY, checked);
-    return checked;
+    return this.write((_current, revision) => {
+      if (checked.revision !== undefined && checked.revision !== revision) {
+        throw new StalePolicyError(checked.revision, revision);
+      }
+      return checked;
+    });
   }
 
-  async saveSettings(settings: PolicySettings): Promise<void> {
-    const current = await this.view();
-    await this.save(toView(settings, current.trustedRegistries));
+  /** Changes the settings as they are now, in one transaction (e.g. "always allow" for a site). */
+  async update(change: (settings: PolicySettings) => PolicySettings): Promise<PolicySettings> {
+    const saved = await this.write((current) =>
+      toView(change(toSettings(current)), current.trustedRegistries),
+    );
+    return toSettings(saved);
+  }
+
+  private async write(
+    change: (current: PolicyView, revision: number) => PolicyView,
+  ): Promise<PolicyView> {
+    await this.entry();
+    return this.db.transaction("rw", this.db.settings, async () => {
+      const stored = await this.db.settings.get("policy");
+      const revision = stored?.revision ?? 0;
+      const { revision: _read, ...next } = parsePolicyView(
+        change(parsePolicyView(stored?.value ?? defaultPolicy()), revision),
+      );
+      await this.db.settings.put({ key: "policy", value: next, revision: revision + 1 });
+      return { ...next, revision: revision + 1 };
+    });
+  }
+
+  /** The stored entry, moving a storage.local policy over (or the defaults) the first time. */
+  private async entry(): Promise<SettingsEntry> {
+    const stored = await this.db.settings.get("policy");
+    if (stored) return stored;
+    const legacy = await this.legacyLocal?.get(LEGACY_POLICY_KEY);
+    const value = legacy === undefined ? defaultPolicy() : parsePolicyView(legacy);
+    const created: SettingsEntry = { key: "policy", value, revision: 0 };
+    await this.db.settings.add(created).catch(async (error: unknown) => {
+      // Another caller created it first: theirs stands.
+      if (!(error instanceof Dexie.ConstraintError)) throw error;
+    });
+    await this.legacyLocal?.remove(LEGACY_POLICY_KEY);
+    return (await this.db.settings.get("policy")) ?? created;
   }
 }

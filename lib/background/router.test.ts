@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCode } from "../messages";
+import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
+import { DEFAULT_PAGE_LIMITS, PageGuard } from "./page-guard";
 import { createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
@@ -79,5 +80,209 @@ describe("createRouter", () => {
     expect(answer).toEqual({ ok: false, error: { code: ErrorCode.Locked, message: "locked" } });
     const okAnswer = await router()({ channel: "ui", method: "ui_status", params: undefined }, ui);
     expect(okAnswer).toMatchObject({ ok: true });
+  });
+});
+
+const challenge: PaymentChallenge = {
+  transport: "http",
+  url: "https://api.example.com/search",
+  method: "GET",
+  body: '{"quote":{}}',
+  paymentRequiredHeader: null,
+};
+const pay = (requestId: string) => ({
+  channel: "page",
+  method: "stipendex_pay",
+  params: { requestId, challenge },
+});
+const elicit = {
+  channel: "page",
+  method: "stipendex_elicit",
+  params: { server: "https://api.example.com/mcp", params: {} },
+};
+const status = { channel: "page", method: "stipendex_status", params: undefined };
+const from = (origin: string) => ({ id: ID, url: `${origin}/app`, tab: { id: 1 }, frameId: 0 });
+
+/**
+ * A router over page handlers that record what reached them; payments wait
+ * (for the person, as it were) until `answer()`. The guard's clock is `clock.ms`.
+ */
+function guardedRouter() {
+  const clock = { ms: 0 };
+  const seen: { method: string; params: unknown }[] = [];
+  const waiting: (() => void)[] = [];
+  const wait = <T>(value: T) =>
+    new Promise<T>((resolve) => {
+      waiting.push(() => resolve(value));
+    });
+  const page = {
+    stipendex_status: async (params: unknown, context: { origin: string }) => {
+      seen.push({ method: "stipendex_status", params });
+      return { version: "t", origin: context.origin };
+    },
+    stipendex_pay: async (params: { requestId: string }) => {
+      seen.push({ method: "stipendex_pay", params });
+      return wait<PaymentAnswer>({ paymentId: params.requestId });
+    },
+    stipendex_elicit: async (params: unknown) => {
+      seen.push({ method: "stipendex_elicit", params });
+      return wait({ action: "decline" });
+    },
+  } as unknown as PageHandlers;
+  const route = createRouter({
+    extensionId: ID,
+    extensionBaseUrl: BASE,
+    page,
+    ui: {} as UiHandlers,
+    pageGuard: new PageGuard(DEFAULT_PAGE_LIMITS, () => clock.ms),
+  });
+  /** Answers every payment waiting so far. */
+  const answer = async () => {
+    for (const resolve of waiting.splice(0)) resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { route, clock, seen, answer };
+}
+
+describe("createRouter, page limits", () => {
+  it("refuses oversized or malformed params with InvalidParams before any handler runs", async () => {
+    const { route, seen } = guardedRouter();
+    const huge = { ...challenge, body: "x".repeat(1024 * 1024) };
+    const answer = await route(
+      { channel: "page", method: "stipendex_pay", params: { requestId: "r", challenge: huge } },
+      page,
+    );
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: "Invalid stipendex_pay params: challenge.body: must be at most 65536 characters",
+      },
+    });
+    const malformed = await route(
+      { channel: "page", method: "stipendex_pay", params: { requestId: 1 } },
+      page,
+    );
+    expect(malformed).toMatchObject({ ok: false, error: { code: ErrorCode.InvalidParams } });
+    expect(seen).toEqual([]);
+  });
+
+  it("hands handlers the checked params only", async () => {
+    const { route, seen } = guardedRouter();
+    void route(
+      { ...pay("r"), params: { requestId: "r", challenge, origin: "https://bank.example" } },
+      page,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([{ method: "stipendex_pay", params: { requestId: "r", challenge } }]);
+  });
+
+  it("refuses a site's 121st request in a minute with RateLimited, saying when to retry; other sites go on", async () => {
+    const { route, clock } = guardedRouter();
+    for (let i = 0; i < 120; i++) {
+      expect(await route(status, page)).toMatchObject({ ok: true });
+    }
+    expect(await route(status, page)).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.RateLimited,
+        message:
+          "Too many requests from https://agent.example: the wallet takes 120 per 60 s from one site; retry in 1 s",
+        data: { retryAfterMs: 500 },
+      },
+    });
+    expect(await route(status, from("https://other.example"))).toMatchObject({ ok: true });
+    clock.ms += 500;
+    expect(await route(status, page)).toMatchObject({ ok: true });
+  });
+
+  it("refuses a site's 31st payment request in a minute with RateLimited", async () => {
+    const { route, answer, clock } = guardedRouter();
+    for (let i = 0; i < 6; i++) {
+      const started = Array.from({ length: 5 }, (_, j) => route(pay(`p${i}-${j}`), page));
+      await answer();
+      for (const done of await Promise.all(started)) expect(done).toMatchObject({ ok: true });
+    }
+    const refused = await route(pay("p31"), page);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: ErrorCode.RateLimited,
+        message: expect.stringMatching(
+          /^Too many payment requests from https:\/\/agent\.example: the wallet takes 30 per 60 s from one site; retry in 2 s$/,
+        ),
+      },
+    });
+    expect(await route(elicit, page)).toMatchObject({ error: { code: ErrorCode.RateLimited } });
+    clock.ms += 2_000;
+    const again = route(pay("p32"), page);
+    await answer();
+    expect(await again).toMatchObject({ ok: true });
+  });
+
+  it("refuses a 6th waiting payment with TooManyPending while 5 wait, and takes it once one is answered", async () => {
+    const { route, answer, seen } = guardedRouter();
+    const waiting = [
+      ...Array.from({ length: 4 }, (_, i) => route(pay(`w${i}`), page)),
+      route(elicit, page),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toHaveLength(5);
+    expect(await route(pay("sixth"), page)).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.TooManyPending,
+        message:
+          "https://agent.example already has 5 payment requests waiting; retry when one of them is answered",
+      },
+    });
+    expect(await route(elicit, page)).toMatchObject({ error: { code: ErrorCode.TooManyPending } });
+    expect(seen).toHaveLength(5);
+    const elsewhere = route(pay("x"), from("https://other.example"));
+    await answer();
+    await Promise.all([...waiting, elsewhere]);
+    const sixth = route(pay("sixth"), page);
+    await answer();
+    expect(await sixth).toEqual({ ok: true, result: { paymentId: "sixth" } });
+  });
+
+  it("lets the relay send a waiting payment again (same requestId): it joins, counted neither as waiting nor as new", async () => {
+    const { route, answer, seen } = guardedRouter();
+    const waiting = Array.from({ length: 5 }, (_, i) => route(pay(`w${i}`), page));
+    // More re-sends than the 30 payments a minute: none is refused.
+    const resent = Array.from({ length: 40 }, () => route(pay("w0"), page));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen.filter((s) => (s.params as { requestId: string }).requestId === "w0")).toHaveLength(
+      41,
+    );
+    await answer();
+    for (const done of await Promise.all(resent)) {
+      expect(done).toEqual({ ok: true, result: { paymentId: "w0" } });
+    }
+    await Promise.all(waiting);
+    // The same id from another tab is another request; 6 payments so far, well within 30.
+    const otherTab = route(pay("w0"), { ...page, tab: { id: 2 } });
+    await answer();
+    expect(await otherTab).toMatchObject({ ok: true });
+  });
+
+  it("holds waiting payments for at most 64 sites at once", async () => {
+    const { route, answer } = guardedRouter();
+    const waiting = Array.from({ length: 64 }, (_, i) =>
+      route(pay("r"), from(`https://s${i}.example`)),
+    );
+    expect(await route(pay("r"), from("https://s64.example"))).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.TooManyPending,
+        message:
+          "Payment requests from 64 sites are already waiting; retry when one of them is answered",
+      },
+    });
+    await answer();
+    await Promise.all(waiting);
+    const later = route(pay("r"), from("https://s64.example"));
+    await answer();
+    expect(await later).toMatchObject({ ok: true });
   });
 });

@@ -1,10 +1,13 @@
 import {
   type BackgroundMessage,
   ErrorCode,
+  type PageMethod,
   type PageMethods,
   type UiMethods,
   type WireResponse,
 } from "../messages";
+import { PageGuard } from "./page-guard";
+import { parsePageParams } from "./page-params";
 import { RpcError, toWireError } from "./rpc-error";
 import { identifySender, type MessageSender } from "./sender";
 
@@ -12,12 +15,15 @@ export interface PageContext {
   origin: string;
   tabId: number | undefined;
   frameId: number | undefined;
+  /** The tab's top-level origin, when the browser says it (a frame may be another site's). */
+  topOrigin?: string;
 }
 
 export interface UiContext {
   url: string;
 }
 
+/** Page handlers; the router has checked their params (page-params.ts) before they run. */
 export type PageHandlers = {
   [M in keyof PageMethods]: (
     params: PageMethods[M]["params"],
@@ -37,6 +43,8 @@ export interface RouterOptions {
   extensionBaseUrl: string;
   page: PageHandlers;
   ui: UiHandlers;
+  /** Per-site limits on page requests; one per worker, made here unless a test brings its own. */
+  pageGuard?: PageGuard;
 }
 
 /**
@@ -44,9 +52,10 @@ export interface RouterOptions {
  * answers with a `WireResponse` (never throws), so callers see typed errors.
  */
 export function createRouter(options: RouterOptions) {
+  const guard = options.pageGuard ?? new PageGuard();
   return async (message: unknown, sender: MessageSender): Promise<WireResponse> => {
     try {
-      const result = await dispatch(options, message, sender);
+      const result = await dispatch(options, guard, message, sender);
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
@@ -56,6 +65,7 @@ export function createRouter(options: RouterOptions) {
 
 async function dispatch(
   options: RouterOptions,
+  guard: PageGuard,
   message: unknown,
   sender: MessageSender,
 ): Promise<unknown> {
@@ -67,13 +77,13 @@ async function dispatch(
     if (identity.kind !== "page") {
       throw new RpcError(ErrorCode.Unauthorized, "Page requests must come from a web page");
     }
-    const handler = lookup(options.page, message.method);
     const context: PageContext = {
       origin: identity.origin,
       tabId: identity.tabId,
       frameId: identity.frameId,
+      ...(identity.topOrigin === undefined ? {} : { topOrigin: identity.topOrigin }),
     };
-    return handler(message.params as never, context);
+    return dispatchPage(options.page, guard, message.method, message.params, context);
   }
   if (identity.kind !== "extension") {
     throw new RpcError(
@@ -85,11 +95,26 @@ async function dispatch(
   return handler(message.params as never, { url: identity.url });
 }
 
-function lookup<H extends object>(handlers: H, method: string): H[keyof H] {
+/** A page request: counted, its params checked, then handled (holding a slot if it pays). */
+function dispatchPage<M extends PageMethod>(
+  handlers: PageHandlers,
+  guard: PageGuard,
+  method: M,
+  rawParams: unknown,
+  context: PageContext,
+): Promise<PageMethods[M]["result"]> {
+  const handler = lookup(handlers, method);
+  guard.admit(context.origin);
+  const params = parsePageParams(method, rawParams);
+  return guard.run(context, method, params, () => handler(params, context));
+}
+
+/** The handler of `method`, own properties only (a page may name "toString" or "__proto__"). */
+function lookup<H extends object, K extends keyof H & string>(handlers: H, method: K): H[K] {
   if (!Object.hasOwn(handlers, method)) {
     throw new RpcError(ErrorCode.MethodNotFound, `Unknown method: ${method}`);
   }
-  return handlers[method as keyof H];
+  return handlers[method];
 }
 
 function isBackgroundMessage(value: unknown): value is BackgroundMessage {

@@ -6,12 +6,19 @@ export type MessageSender = {
   id?: string;
   url?: string;
   origin?: string;
-  tab?: { id?: number };
+  tab?: { id?: number; url?: string };
   frameId?: number;
 };
 
 export type SenderIdentity =
-  | { kind: "page"; origin: string; tabId: number | undefined; frameId: number | undefined }
+  | {
+      kind: "page";
+      origin: string;
+      tabId: number | undefined;
+      frameId: number | undefined;
+      /** The tab's top-level origin (the "tabs" permission shows it), when known. */
+      topOrigin?: string;
+    }
   | { kind: "extension"; url: string }
   | { kind: "unknown" };
 
@@ -36,7 +43,26 @@ export function identifySender(
   }
   // Chrome reports `origin` (right for sandboxed and about:blank frames);
   // Firefox only the URL.
+  // Chromium and Firefox both report "null" for a sandboxed frame: it is
+  // nobody in particular, so it is refused rather than shown or budgeted.
   const origin = sender.origin ?? pageOrigin;
   if (!/^https?:\/\/[^/]+$/.test(origin)) return { kind: "unknown" };
-  return { kind: "page", origin, tabId: sender.tab?.id, frameId: sender.frameId };
+  const topOrigin = originOf(sender.tab?.url);
+  return {
+    kind: "page",
+    origin,
+    tabId: sender.tab?.id,
+    frameId: sender.frameId,
+    ...(topOrigin === undefined ? {} : { topOrigin }),
+  };
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const { origin } = new URL(url);
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }

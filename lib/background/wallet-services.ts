@@ -29,7 +29,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
   const { db, local, session, now } = platform;
   const registry = createRegistry();
   const descriptors = createDescriptorSource(platform.fetch, now);
-  const policy = new PolicyStore(local);
+  const policy = new PolicyStore(db, local);
   const wallet = new WalletSession({ local, session, now, scheduleLock: platform.scheduleLock });
   const approvals = new ApprovalQueue(session, platform.window);
   const engine = new PaymentEngine({
@@ -39,7 +39,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     approvals,
     challenge: { registry, descriptors, now },
     settings: () => policy.settings(),
-    saveSettings: (settings) => policy.saveSettings(settings),
+    updateSettings: (change) => policy.update(change),
     wallet: () => wallet.current(),
     hasWallet: () => wallet.hasWallet(),
     trustedRegistries: async () => (await policy.view()).trustedRegistries,

@@ -25,7 +25,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [

@@ -25,6 +25,8 @@ export interface PaymentRecord {
   offer: Offer;
   /** Compact JWS of the Confirmation. */
   confirmation?: string;
+  /** Who approved it: the person (may go beyond a site's budget) or the policy (may not). */
+  approvedBy?: "person" | "policy";
   /** Compact JWS of the Proof, or the x402 payment header value. Only once charged. */
   proof?: string;
   /** Compact JWS of the Receipt, or the x402 payment-response header value. */
@@ -49,10 +51,24 @@ export interface Counter {
   value: number;
 }
 
+/**
+ * The person's settings (policy, budgets, allow and deny lists), here rather
+ * than in storage.local because content scripts can read and write
+ * storage.local; the extension's IndexedDB is reachable only from its own pages
+ * and the background. `revision` grows with every change, so a save from a
+ * page that read an older revision is refused instead of undoing the change.
+ */
+export interface SettingsEntry {
+  key: "policy";
+  value: unknown;
+  revision: number;
+}
+
 export type WalletDb = Dexie & {
   payments: EntityTable<PaymentRecord, "id">;
   budgetSums: EntityTable<BudgetSum, "key">;
   counters: EntityTable<Counter, "name">;
+  settings: EntityTable<SettingsEntry, "key">;
 };
 
 export const WALLET_DB_NAME = "stipendex-wallet";
@@ -72,5 +88,7 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
       const value = await tx.table("payments").count();
       await tx.table("counters").put({ name: "payments", value });
     });
+  // v3: the policy moves out of storage.local (see SettingsEntry); PolicyStore copies an old one over.
+  db.version(3).stores({ settings: "key" });
   return db;
 }

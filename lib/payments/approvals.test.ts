@@ -90,7 +90,24 @@ describe("ApprovalQueue", () => {
     windows.close(windows.opened[0] ?? -1);
     void queue.ask(approval("b"));
     await until(() => windows.opened.length === 2);
-    expect(windows.focused).toEqual([windows.opened[0]]);
+    expect(windows.checked).toEqual([windows.opened[0]]);
+  });
+
+  it("queues a request behind an open window without bringing it forward, and counts the waiting", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    void queue.ask(approval("a"));
+    await until(() => windows.opened.length === 1);
+    void queue.ask(approval("b"));
+    await until(async () => (await queue.pending()).length === 2);
+    expect(windows.opened).toHaveLength(1);
+    expect(windows.checked).toEqual(windows.opened);
+    expect(windows.counts).toEqual([1, 2]);
+
+    await queue.decide({ approvalId: "a", decision: "approve" });
+    expect(windows.counts).toEqual([1, 2, 1]);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    expect(windows.counts).toEqual([1, 2, 1, 0]);
   });
 
   it("forgets a consumed decision, so the same id is asked again", async () => {

@@ -10,8 +10,13 @@ export const CONFIRM_WINDOW_KEY = "stipendex.confirmWindow";
 export interface ApprovalWindow {
   /** Opens the confirmation window; resolves with its id. */
   open(): Promise<number | undefined>;
-  /** Brings an open window to the front; false when it is gone. */
-  focus(windowId: number): Promise<boolean>;
+  /**
+   * Whether the window is still open. Never brings it forward: a request a
+   * page fires must not pull the person's typing or clicks into the window.
+   */
+  exists(windowId: number): Promise<boolean>;
+  /** Shows how many approvals wait (the toolbar badge); 0 clears it. */
+  showCount(count: number): Promise<void>;
 }
 
 type Stored = Omit<PendingApproval, "needsUnlock">;
@@ -20,7 +25,8 @@ type Stored = Omit<PendingApproval, "needsUnlock">;
  * The person's queue of decisions. Pending approvals and decisions live in
  * storage.session, so an approval survives the worker being stopped: a caller
  * that asks again after a restart finds its approval (or its decision) there.
- * All pending approvals share one confirmation window.
+ * All pending approvals share one confirmation window: a new request opens
+ * it when it is not open, and otherwise only queues and updates the count.
  */
 export class ApprovalQueue {
   private readonly waiters = new Map<string, ((decision: DecideParams) => void)[]>();
@@ -41,7 +47,7 @@ export class ApprovalQueue {
     await this.serial(async () => {
       const pending = await this.pending();
       if (!pending.some((p) => p.id === approval.id)) {
-        await this.session.set(PENDING_KEY, [...pending, approval]);
+        await this.savePending([...pending, approval]);
       }
       await this.showWindow();
     });
@@ -59,10 +65,7 @@ export class ApprovalQueue {
         ...(await this.decisions()),
         [params.approvalId]: params,
       });
-      await this.session.set(
-        PENDING_KEY,
-        pending.filter((p) => p.id !== params.approvalId),
-      );
+      await this.savePending(pending.filter((p) => p.id !== params.approvalId));
     });
     this.wake(params);
   }
@@ -94,9 +97,14 @@ export class ApprovalQueue {
     );
   }
 
+  private async savePending(pending: Stored[]): Promise<void> {
+    await this.session.set(PENDING_KEY, pending);
+    await this.window.showCount(pending.length);
+  }
+
   private async showWindow(): Promise<void> {
     const existing = (await this.session.get(CONFIRM_WINDOW_KEY)) as number | undefined;
-    if (existing !== undefined && (await this.window.focus(existing))) return;
+    if (existing !== undefined && (await this.window.exists(existing))) return;
     const opened = await this.window.open();
     if (opened !== undefined) await this.session.set(CONFIRM_WINDOW_KEY, opened);
   }

@@ -1,17 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { DescriptorIdMismatchError } from "../protocol/envelope/errors";
 import { makeReceiver, ORIGIN } from "../protocol/envelope/test-fixtures";
-import { createDescriptorSource } from "./descriptors";
+import {
+  createDescriptorSource,
+  DESCRIPTOR_LIMITS,
+  DescriptorFetchError,
+  type DescriptorLimits,
+} from "./descriptors";
 import { DescriptorUnavailableError } from "./errors";
 
 const URL_OF = `${ORIGIN}/.well-known/stipendex.json`;
+const unusable = (origin: string) => `The receiver's descriptor at ${origin} could not be used`;
 
 /** The network boundary: one response factory, every request recorded with its options. */
-function network(respond: () => Response) {
+function network(
+  respond: (url: string, init: RequestInit | undefined) => Response | Promise<Response>,
+) {
   const requests: { url: string; init: RequestInit | undefined }[] = [];
   const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
     requests.push({ url: String(input), init });
-    return respond();
+    return respond(String(input), init);
   }) as typeof fetch;
   return { fetchImpl, requests };
 }
@@ -21,14 +29,39 @@ const json =
   () =>
     new Response(JSON.stringify(body), { headers });
 
+/** Serves the same descriptor for whichever origin is asked, as that origin's. */
+async function everyOrigin() {
+  const { descriptor } = await makeReceiver();
+  return network((url) => new Response(JSON.stringify({ ...descriptor, id: new URL(url).origin })));
+}
+
+/** A fetch that answers nothing until its signal aborts, as a stalled server does. */
+const stalled = (_url: string, init: RequestInit | undefined) =>
+  new Promise<Response>((_resolve, reject) => {
+    init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+  });
+
+/** What `fetch` does with `redirect: "error"` when the server redirects. */
+const redirecting = (url: string, init: RequestInit | undefined) => {
+  if (init?.redirect === "error") throw new TypeError("fetch failed: unexpected redirect");
+  return Response.redirect(`${url}?elsewhere`, 302);
+};
+
+const quick: DescriptorLimits = { ...DESCRIPTOR_LIMITS, timeoutMs: 20 };
+
 describe("createDescriptorSource", () => {
-  it("fetches the receiver's own well-known URL without credentials or redirects, and caches it", async () => {
+  it("fetches the receiver's own well-known URL without credentials or redirects, under a deadline, and caches it", async () => {
     const { descriptor } = await makeReceiver();
     const { fetchImpl, requests } = network(json(descriptor));
     const source = createDescriptorSource(fetchImpl, () => 0);
     expect(await source.get(ORIGIN)).toEqual(descriptor);
-    expect(await source.get(ORIGIN)).toEqual(descriptor);
-    expect(requests).toEqual([{ url: URL_OF, init: { credentials: "omit", redirect: "error" } }]);
+    expect(await source.get(`${ORIGIN}/any/path`)).toEqual(descriptor);
+    expect(requests).toEqual([
+      {
+        url: URL_OF,
+        init: { credentials: "omit", redirect: "error", signal: expect.any(AbortSignal) },
+      },
+    ]);
     await source.get(ORIGIN, { refresh: true });
     expect(requests).toHaveLength(2);
   });
@@ -53,32 +86,178 @@ describe("createDescriptorSource", () => {
     expect(unstored.requests).toHaveLength(2);
   });
 
-  it.each([
+  it("keeps at most cacheEntries descriptors, forgetting the least recently used", async () => {
+    const { fetchImpl, requests } = await everyOrigin();
+    const source = createDescriptorSource(fetchImpl, () => 0, {
+      ...DESCRIPTOR_LIMITS,
+      cacheEntries: 2,
+    });
+    await source.get("https://a.example");
+    await source.get("https://b.example");
+    await source.get("https://a.example");
+    await source.get("https://c.example");
+    expect(requests).toHaveLength(3);
+    await source.get("https://a.example");
+    expect(requests).toHaveLength(3);
+    await source.get("https://b.example");
+    expect(requests.map((r) => new URL(r.url).origin)).toEqual([
+      "https://a.example",
+      "https://b.example",
+      "https://c.example",
+      "https://b.example",
+    ]);
+  });
+
+  it.each<[string, Parameters<typeof network>[0], RegExp | typeof DescriptorIdMismatchError]>([
     ["a 404", () => new Response("", { status: 404 }), /answered 404/],
-    ["non-JSON", () => new Response("<html>"), /is not JSON/],
-    ["more than 64 KiB", () => new Response("x".repeat(64 * 1024 + 1)), /larger than 64 KiB/],
-  ])("refuses %s as DescriptorUnavailableError", async (_what, respond, message) => {
-    const source = createDescriptorSource(network(respond).fetchImpl);
-    const got = source.get(ORIGIN);
-    await expect(got).rejects.toBeInstanceOf(DescriptorUnavailableError);
-    await expect(got).rejects.toThrow(message);
+    ["non-JSON", () => new Response("<html>"), /JSON/],
+    ["more than 64 KiB", () => new Response("x".repeat(64 * 1024 + 1)), /larger than 65536 bytes/],
+    [
+      "a declared length over 64 KiB",
+      () => new Response("{}", { headers: { "content-length": String(10 * 1024 * 1024) } }),
+      /larger than 65536 bytes/,
+    ],
+    ["a network failure", () => Promise.reject(new TypeError("network down")), /network down/],
+    ["a redirect", redirecting, /redirect/],
+    ["a server that never answers", stalled, /timeout|aborted/i],
+    [
+      "a descriptor naming another origin",
+      async () => json((await makeReceiver("https://other.example")).descriptor)(),
+      DescriptorIdMismatchError,
+    ],
+  ])(
+    "refuses %s with the one message, the detail kept as its cause",
+    async (_what, respond, cause) => {
+      const source = createDescriptorSource(network(respond).fetchImpl, Date.now, quick);
+      const error = await source.get(ORIGIN).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DescriptorUnavailableError);
+      expect((error as Error).message).toBe(unusable(ORIGIN));
+      const detail = (error as Error).cause;
+      if (cause instanceof RegExp) expect(String(detail)).toMatch(cause);
+      else expect(detail).toBeInstanceOf(cause);
+    },
+  );
+
+  it("stops reading a body past 64 KiB: a 10 MB stream is cancelled, not buffered", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new Uint8Array(16 * 1024).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 10 * 1024 * 1024) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const source = createDescriptorSource(network(() => new Response(body)).fetchImpl);
+    const error = await source.get(ORIGIN).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(unusable(ORIGIN));
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThanOrEqual(64 * 1024 + 2 * chunk.byteLength);
   });
 
-  it("reports a failed fetch and a receiver id that is not a URL", async () => {
-    const failing = (async () => {
-      throw new TypeError("network down");
-    }) as typeof fetch;
-    await expect(createDescriptorSource(failing).get(ORIGIN)).rejects.toThrow(
-      `Descriptor of ${ORIGIN} unavailable: fetching ${URL_OF} failed`,
+  it("gives up on a body that trickles past the deadline", async () => {
+    const { descriptor } = await makeReceiver();
+    const text = JSON.stringify(descriptor);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(text.slice(0, 10)));
+      },
+    });
+    const source = createDescriptorSource(
+      network(() => new Response(body)).fetchImpl,
+      Date.now,
+      quick,
     );
-    await expect(createDescriptorSource(failing).get("not a url")).rejects.toBeInstanceOf(
-      DescriptorUnavailableError,
-    );
+    const error = await source.get(ORIGIN).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(unusable(ORIGIN));
+    expect(String((error as Error).cause)).toMatch(/timeout|aborted/i);
   });
 
-  it("refuses a descriptor that names another origin", async () => {
-    const { descriptor } = await makeReceiver("https://other.example");
-    const source = createDescriptorSource(network(json(descriptor)).fetchImpl);
-    await expect(source.get(ORIGIN)).rejects.toBeInstanceOf(DescriptorIdMismatchError);
+  it("asks https receivers, and plain http ones only on loopback", async () => {
+    const { fetchImpl, requests } = await everyOrigin();
+    const source = createDescriptorSource(fetchImpl);
+    await source.get("http://127.0.0.1:4021");
+    await source.get("http://localhost:4021");
+    await source.get("http://[::1]:4021");
+    const error = await source.get("http://api.example.com").catch((e: unknown) => e);
+    expect((error as Error).message).toBe(unusable("http://api.example.com"));
+    expect(requests).toHaveLength(3);
+  });
+
+  it.each([
+    "https://10.0.0.1",
+    "https://172.16.5.4",
+    "https://192.168.1.1",
+    "https://169.254.169.254",
+    "http://127.0.0.1:8080",
+    "http://localhost:8080",
+    "http://[::1]",
+    "https://0.0.0.0",
+    "https://[fd00::1]",
+    "https://[fe80::1]",
+    "https://[::ffff:10.0.0.1]",
+    "https://printer.local",
+    "https://db.corp.internal",
+    "https://app.localhost",
+  ])("never asks %s for a public page, and says no more than for any failure", async (receiver) => {
+    const { fetchImpl, requests } = await everyOrigin();
+    const source = createDescriptorSource(fetchImpl);
+    const error = await source
+      .get(receiver, { requesterOrigin: "https://evil.example" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DescriptorUnavailableError);
+    expect((error as Error).message).toBe(unusable(new URL(receiver).origin));
+    expect((error as Error).cause).toBeInstanceOf(DescriptorFetchError);
+    expect(requests).toEqual([]);
+  });
+
+  it("answers a public page probing an intranet host the same, whether refused, redirected or timed out", async () => {
+    const target = "https://10.0.0.1";
+    const messages = await Promise.all([
+      createDescriptorSource(network(redirecting).fetchImpl, Date.now, quick)
+        .get(target, { requesterOrigin: "https://evil.example" })
+        .catch((e: Error) => e.message),
+      createDescriptorSource(network(redirecting).fetchImpl, Date.now, quick)
+        .get(target)
+        .catch((e: Error) => e.message),
+      createDescriptorSource(network(stalled).fetchImpl, Date.now, quick)
+        .get(target)
+        .catch((e: Error) => e.message),
+    ]);
+    expect(new Set(messages)).toEqual(new Set([unusable(target)]));
+  });
+
+  it("lets a loopback page (the demo) and a private one reach receivers of their own network", async () => {
+    const { fetchImpl, requests } = await everyOrigin();
+    const source = createDescriptorSource(fetchImpl);
+    await source.get("http://127.0.0.1:4021", { requesterOrigin: "http://127.0.0.1:4020" });
+    await source.get("https://10.0.0.1", { requesterOrigin: "https://intranet.corp.internal" });
+    await source.get(ORIGIN, { requesterOrigin: "https://evil.example" });
+    expect(requests).toHaveLength(3);
+    const error = await source
+      .get("http://127.0.0.1:4021", { requesterOrigin: "https://intranet.corp.internal" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DescriptorUnavailableError);
+  });
+
+  it("checks the requester before the cache: a descriptor cached for the demo is not served to a public page", async () => {
+    const { fetchImpl } = await everyOrigin();
+    const source = createDescriptorSource(fetchImpl);
+    await source.get("http://127.0.0.1:4021", { requesterOrigin: "http://127.0.0.1:4020" });
+    await expect(
+      source.get("http://127.0.0.1:4021", { requesterOrigin: "https://evil.example" }),
+    ).rejects.toBeInstanceOf(DescriptorUnavailableError);
+  });
+
+  it("refuses a receiver id that is not a URL", async () => {
+    const { fetchImpl, requests } = await everyOrigin();
+    await expect(createDescriptorSource(fetchImpl).get("not a url")).rejects.toThrow(
+      unusable('"not a url"'),
+    );
+    expect(requests).toEqual([]);
   });
 });

@@ -1,59 +1,153 @@
+import { StipendexError } from "../errors";
 import { checkDescriptor, type Descriptor } from "../protocol/envelope/descriptor";
+import { addressSpaceOf, addressSpaceOfOrigin, isLoopbackHost, mayReach } from "./address-space";
 import { DescriptorUnavailableError } from "./errors";
 
 /** A day at most (envelope §7), less when HTTP caching says so. */
 const MAX_CACHE_MS = 24 * 60 * 60 * 1000;
-const MAX_DESCRIPTOR_BYTES = 64 * 1024;
+
+export interface DescriptorLimits {
+  /** Largest descriptor read; reading stops past it. */
+  bytes: number;
+  /** For the whole fetch, body included. */
+  timeoutMs: number;
+  /** Receivers whose descriptor is kept; the least recently used goes first. */
+  cacheEntries: number;
+}
+
+export const DESCRIPTOR_LIMITS: DescriptorLimits = {
+  bytes: 64 * 1024,
+  timeoutMs: 5_000,
+  cacheEntries: 256,
+};
+
+export interface DescriptorOptions {
+  /** Skip the cache once (a key rotated). */
+  refresh?: boolean;
+  /** The page the descriptor is fetched for: a public page may not make the wallet ask a private network. */
+  requesterOrigin?: string;
+}
 
 export interface DescriptorSource {
-  /** The checked descriptor of a receiver id (an origin); `refresh` skips the cache once. */
-  get(receiverId: string, options?: { refresh?: boolean }): Promise<Descriptor>;
+  /** The checked descriptor of a receiver id (an origin). */
+  get(receiverId: string, options?: DescriptorOptions): Promise<Descriptor>;
+}
+
+/** Why a descriptor could not be used; kept as the `cause` of DescriptorUnavailableError, never shown to a page. */
+export class DescriptorFetchError extends StipendexError {
+  override name = "DescriptorFetchError";
+  constructor(detail: string) {
+    super("descriptor-fetch", detail);
+  }
 }
 
 /**
  * Fetches `/.well-known/stipendex.json` from the receiver's own origin (from
- * the background, never trusting the page), checks it, and caches it.
+ * the background, never trusting the page), checks it, and caches it. Every
+ * failure, refusals before any fetch included, is the same
+ * DescriptorUnavailableError to the caller.
  */
 export function createDescriptorSource(
   fetchImpl: typeof fetch,
   now: () => number = Date.now,
+  limits: DescriptorLimits = DESCRIPTOR_LIMITS,
 ): DescriptorSource {
   const cache = new Map<string, { descriptor: Descriptor; until: number }>();
   return {
     async get(receiverId, options = {}) {
-      const cached = cache.get(receiverId);
-      if (cached && !options.refresh && cached.until > now()) return cached.descriptor;
-      let origin: string;
+      const origin = fetchableOrigin(receiverId, options.requesterOrigin);
+      const cached = cache.get(origin);
+      if (cached && !options.refresh && cached.until > now()) {
+        // Re-inserted: the Map's order is least recently used first.
+        cache.delete(origin);
+        cache.set(origin, cached);
+        return cached.descriptor;
+      }
+      let fetched: { descriptor: Descriptor; lifetime: number };
       try {
-        origin = new URL(receiverId).origin;
+        fetched = await fetchDescriptor(fetchImpl, origin, limits);
       } catch (cause) {
-        throw new DescriptorUnavailableError(receiverId, "the receiver id is not a URL", { cause });
+        throw new DescriptorUnavailableError(origin, cause);
       }
-      const url = `${origin}/.well-known/stipendex.json`;
-      let response: Response;
-      try {
-        response = await fetchImpl(url, { credentials: "omit", redirect: "error" });
-      } catch (cause) {
-        throw new DescriptorUnavailableError(receiverId, `fetching ${url} failed`, { cause });
+      cache.delete(origin);
+      cache.set(origin, { descriptor: fetched.descriptor, until: now() + fetched.lifetime });
+      for (const oldest of cache.keys()) {
+        if (cache.size <= limits.cacheEntries) break;
+        cache.delete(oldest);
       }
-      if (!response.ok) {
-        throw new DescriptorUnavailableError(receiverId, `${url} answered ${response.status}`);
-      }
-      const text = await response.text();
-      if (text.length > MAX_DESCRIPTOR_BYTES) {
-        throw new DescriptorUnavailableError(receiverId, `${url} is larger than 64 KiB`);
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (cause) {
-        throw new DescriptorUnavailableError(receiverId, `${url} is not JSON`, { cause });
-      }
-      const descriptor = checkDescriptor(json, origin);
-      cache.set(receiverId, { descriptor, until: now() + cacheLifetime(response) });
-      return descriptor;
+      return fetched.descriptor;
     },
   };
+}
+
+/** The receiver's origin, if the wallet may fetch from it for this requester. */
+function fetchableOrigin(receiverId: string, requesterOrigin: string | undefined): string {
+  let url: URL;
+  try {
+    url = new URL(receiverId);
+  } catch (cause) {
+    throw new DescriptorUnavailableError(JSON.stringify(receiverId.slice(0, 100)), cause);
+  }
+  const refuse = (detail: string) =>
+    new DescriptorUnavailableError(url.origin, new DescriptorFetchError(detail));
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    throw refuse(`${receiverId} is neither https nor plain http on loopback`);
+  }
+  if (requesterOrigin !== undefined) {
+    const from = addressSpaceOfOrigin(requesterOrigin);
+    const to = addressSpaceOf(url.hostname);
+    if (!mayReach(from, to))
+      throw refuse(`a ${from} page (${requesterOrigin}) may not reach ${to} ${url.origin}`);
+  }
+  return url.origin;
+}
+
+async function fetchDescriptor(
+  fetchImpl: typeof fetch,
+  origin: string,
+  limits: DescriptorLimits,
+): Promise<{ descriptor: Descriptor; lifetime: number }> {
+  const url = `${origin}/.well-known/stipendex.json`;
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const response = await fetchImpl(url, { credentials: "omit", redirect: "error", signal });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new DescriptorFetchError(`${url} answered ${response.status}`);
+  }
+  const text = await readCapped(response, limits.bytes, signal);
+  const descriptor = checkDescriptor(JSON.parse(text), origin);
+  return { descriptor, lifetime: cacheLifetime(response) };
+}
+
+/** The body as text, read no further than `limit` bytes nor past `signal` (a body can trickle). */
+async function readCapped(response: Response, limit: number, signal: AbortSignal): Promise<string> {
+  const tooLarge = () => new DescriptorFetchError(`The body is larger than ${limit} bytes`);
+  if (Number(response.headers.get("content-length")) > limit) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return "";
+  signal.throwIfAborted();
+  const aborted = new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > limit) throw tooLarge();
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    // Stop the stream: nothing more is read from it.
+    reader.cancel().catch(() => undefined);
+    throw error;
+  }
 }
 
 function cacheLifetime(response: Response): number {

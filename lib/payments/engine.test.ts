@@ -19,7 +19,7 @@ import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
 import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
 import { DECISIONS_KEY } from "./approvals";
-import { chooseOption, ELICITED_KEY_PREFIX } from "./engine";
+import { type Caller, chooseOption } from "./engine";
 import {
   NoWalletError,
   PolicyRefusedError,
@@ -38,11 +38,14 @@ import {
   RECEIVER,
   stipendexHttpChallenge,
   stipendexMcpChallenge,
+  TEST_AUTO_BUDGET,
   until,
   x402HttpChallenge,
 } from "./test-support";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
+/** x402 fixtures pay on Base Sepolia: test money, so the site's budget is in test USD. */
+const autoTestPolicy = { policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } };
 
 function at(h: Harness): Date {
   return new Date(h.clock.ms);
@@ -137,7 +140,7 @@ describe("PaymentEngine.pay, auto-approved", () => {
   ] as const)(
     "answers x402 v%i with %s carrying a payload the token would accept",
     async (version, header) => {
-      const h = await makeHarness(autoPolicy);
+      const h = await makeHarness(autoTestPolicy);
       const answer = await h.engine.pay(
         { requestId: `x${version}`, challenge: x402HttpChallenge(version) },
         CALLER,
@@ -190,7 +193,7 @@ describe("PaymentEngine.pay, auto-approved", () => {
   });
 
   it("answers an x402 MCP isError result with the x402/payment _meta entry", async () => {
-    const h = await makeHarness(autoPolicy);
+    const h = await makeHarness(autoTestPolicy);
     const challenge: PaymentChallenge = {
       transport: "mcp",
       server: "http://127.0.0.1:4021/mcp",
@@ -201,7 +204,10 @@ describe("PaymentEngine.pay, auto-approved", () => {
     const answer = await h.engine.pay({ requestId: "xm", challenge }, CALLER);
     expect(answer.meta?.key).toBe("x402/payment");
     expect(answer.meta?.value).toMatchObject({ x402Version: 2, accepted: v2Requirement });
-    expect((await onlyPayment(h)).receiver).toBe("http://127.0.0.1:4021");
+    // Unsigned: the receiver is the account paid; the server's origin is only what the page claims.
+    const payment = await onlyPayment(h);
+    expect(payment.receiver).toBe(`eip155:84532:${PAY_TO.toLowerCase()}`);
+    expect(payment.offer.claimedBy).toBe("http://127.0.0.1:4021");
   });
 });
 
@@ -470,7 +476,10 @@ describe("PaymentEngine.elicit", () => {
     const proof = await verifyProof(proofJws, { quote, receiverId: RECEIVER, now: at(h) });
     expect(proof.claims.ch).toBe(await objectHash(given));
     expect((await h.db.payments.get(answer.paymentId))?.confirmation).toBe(given);
-    expect(await h.session.get(ELICITED_KEY_PREFIX + quote.hash)).toBeUndefined();
+    // Used once: the same Quote asked again is a replay, not a second payment.
+    await expect(h.engine.pay({ requestId: "again", challenge }, CALLER)).rejects.toBeInstanceOf(
+      UnreadableChallengeError,
+    );
   });
 
   it("answers an elicitation under the site's budget without a window, as a policy Confirmation", async () => {
@@ -512,6 +521,118 @@ describe("PaymentEngine.elicit", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
     expect(await elicited).toEqual({ action: "decline" });
+  });
+});
+
+describe("PaymentEngine: a hostile page cannot borrow consent", () => {
+  const OTHER: Caller = { origin: "https://other.example", tabId: 9, frameId: 0 };
+  const elicitParams = (jws: string) => ({
+    server: MCP_SERVER,
+    params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+  });
+
+  it("asks a second origin that pays a Quote another origin's elicitation confirmed", async () => {
+    const h = await makeHarness();
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = h.engine.elicit(elicitParams(jws), CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [first] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: first ?? "", decision: "approve" });
+    expect((await elicited).action).toBe("accept");
+
+    const stolen = h.engine.pay({ requestId: "steal", challenge }, OTHER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending).toMatchObject({ kind: "payment", origin: OTHER.origin });
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(stolen).rejects.toBeInstanceOf(UserDeclinedError);
+
+    // The origin that asked still pays with its own Confirmation, without a window.
+    const answer = await h.engine.pay({ requestId: "mine", challenge }, CALLER);
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    expect(await h.approvals.pending()).toEqual([]);
+  });
+
+  it("charges an elicitation answered under a budget to that budget when it answers, once", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+    const answer = await h.engine.pay({ requestId: "p", challenge }, CALLER);
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+  });
+
+  it("gives the charge back when another caller signed the same Quote first", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    await h.engine.elicit(elicitParams(jws), CALLER);
+    const paidByOther = h.engine.pay({ requestId: "o", challenge }, OTHER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    await paidByOther;
+    await expect(h.engine.pay({ requestId: "p", challenge }, CALLER)).rejects.toBeInstanceOf(
+      PolicyRefusedError,
+    );
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(0n);
+  });
+
+  it("keys an unsigned x402 price on network and pay-to: a URL on the allow list is only a claim", async () => {
+    const h = await makeHarness({
+      policy: {
+        origins: { [AGENT]: TEST_AUTO_BUDGET },
+        receivers: { allow: ["http://127.0.0.1:4021"], deny: [] },
+      },
+    });
+    const paid = h.engine.pay({ requestId: "x", challenge: x402HttpChallenge(2) }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.receiver).toEqual({
+      id: `eip155:84532:${PAY_TO.toLowerCase()}`,
+      verified: false,
+      claimedBy: "http://127.0.0.1:4021",
+    });
+    expect(pending?.payTo).toBe(PAY_TO);
+    expect(pending?.warnings).toContain("first-payment-to-receiver");
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+  });
+
+  it("writes 'always allow' into the settings as they are, keeping a change made while the window was open", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "p", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    await h.policy.update((settings) => ({
+      ...settings,
+      receivers: { allow: [], deny: ["https://blocked.example"] },
+    }));
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({
+      approvalId: id ?? "",
+      decision: "approve",
+      alwaysAllowPerDay: "50000",
+    });
+    await paid;
+    const view = await h.policy.view();
+    expect(view.receivers.deny).toEqual(["https://blocked.example"]);
+    expect(view.origins[AGENT]?.amount).toBe("50000");
+  });
+
+  it("asks again, instead of refusing, once the site's budget is used up", async () => {
+    const h = await makeHarness(autoPolicy);
+    const originDay = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    await h.db.budgetSums.put({ key: originDay, amount: "1000000", updatedAt: h.clock.ms });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "p", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answer = await paid;
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
   });
 });
 

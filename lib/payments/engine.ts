@@ -12,11 +12,18 @@ import { walletSigner } from "../protocol/envelope/wallet-key";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
+import { canHoldBudget } from "../wallet/budget-origin";
 import { spentForPayment } from "../wallet/budget-sums";
-import { DuplicateQuoteError } from "../wallet/errors";
+import { BudgetExhaustedError, ChargeNotAllowedError, DuplicateQuoteError } from "../wallet/errors";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
-import { advancePayment, chargeAndSign, recordQuote, recordRefusal } from "../wallet/ledger";
+import {
+  advancePayment,
+  approveAndCharge,
+  chargeAndSign,
+  recordQuote,
+  recordRefusal,
+} from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -30,6 +37,7 @@ import {
   UserDeclinedError,
   WalletLockedError,
 } from "./errors";
+import { bindPayee } from "./payee";
 import { type ChallengeContext, readChallenge, readQuote } from "./read-challenge";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
@@ -39,8 +47,9 @@ import { paymentWarnings } from "./warnings";
 /**
  * storage.session, one key per entry (no shared map to rewrite, so concurrent
  * requests cannot lose each other's entries): which payment each page request
- * became, so a re-ask resumes it; and Confirmations given by elicitation, by
- * Quote hash, until the payment uses them.
+ * became, so a re-ask resumes it; and which payment an elicited Confirmation
+ * became, for the caller (origin, tab, frame) that asked, until its own
+ * payment of that Quote uses it, once.
  */
 export const REQUEST_KEY_PREFIX = "stipendex.request:";
 export const ELICITED_KEY_PREFIX = "stipendex.elicited:";
@@ -52,7 +61,8 @@ export interface EngineDeps {
   registry: Registry;
   approvals: ApprovalQueue;
   settings(): Promise<PolicySettings>;
-  saveSettings(settings: PolicySettings): Promise<void>;
+  /** One read-modify-write of the settings as they are at that moment. */
+  updateSettings(change: (settings: PolicySettings) => PolicySettings): Promise<PolicySettings>;
   /** The unlocked wallet, or undefined while locked. */
   wallet(): Promise<UnlockedWallet | undefined>;
   hasWallet(): Promise<boolean>;
@@ -63,10 +73,19 @@ export interface EngineDeps {
 }
 
 export interface Caller {
-  /** The page's origin as the browser reported it. */
+  /** The page's (or frame's) origin as the browser reported it. */
   origin: string;
   tabId: number | undefined;
+  frameId?: number;
+  /** The origin of the tab's top-level page, when the browser says it. */
+  topOrigin?: string;
 }
+
+/** What the consent step ended in; refusals and declines are already in the ledger. */
+type Consent =
+  | { outcome: "approved"; confirmation: string; approvedBy: "person" | "policy" }
+  | { outcome: "declined" }
+  | { outcome: "refused"; rule: string; reason: string };
 
 /**
  * The payment engine: verify → decide (auto, ask, refuse) → confirm → sign
@@ -78,18 +97,22 @@ export class PaymentEngine {
   constructor(private readonly deps: EngineDeps) {}
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
-    const requestKey = `${caller.origin} ${caller.tabId ?? "-"} ${params.requestId}`;
-    const known = (await this.deps.session.get(REQUEST_KEY_PREFIX + requestKey)) as
-      | string
-      | undefined;
+    const requestKey = `${REQUEST_KEY_PREFIX}${callerKey(caller)} ${params.requestId}`;
+    const known = (await this.deps.session.get(requestKey)) as string | undefined;
     if (known !== undefined) {
       const payment = await this.deps.db.payments.get(known);
       if (payment) return this.proceed(payment, caller);
     }
     if (!(await this.deps.hasWallet())) throw new NoWalletError();
-    const { offer } = await readChallenge(params.challenge, this.deps.challenge);
+    const read = await readChallenge(params.challenge, this.deps.challenge);
     const settings = await this.deps.settings();
-    const option = chooseOption(settings, offer);
+    const option = chooseOption(settings, read.offer);
+    const offer = bindPayee(read.offer, option);
+    const elicited = offer.quote ? await this.takeElicited(caller, offer.quote.hash) : undefined;
+    if (elicited) {
+      await this.deps.session.set(requestKey, elicited.id);
+      return this.proceed(elicited, caller);
+    }
     let payment: PaymentRecord;
     try {
       payment = await recordQuote(
@@ -108,11 +131,16 @@ export class PaymentEngine {
       );
       throw new UnreadableChallengeError(reason);
     }
-    await this.deps.session.set(REQUEST_KEY_PREFIX + requestKey, payment.id);
+    await this.deps.session.set(requestKey, payment.id);
     return this.proceed(payment, caller);
   }
 
-  /** An MCP `elicitation/create` carrying a Quote: the person confirms in the wallet's window. */
+  /**
+   * An MCP `elicitation/create` carrying a Quote: the person confirms in the
+   * wallet's window, or the site's budget answers for them. Either way the
+   * answer is a payment in the ledger, charged like one, that only this
+   * caller's payment of this Quote can use.
+   */
   async elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
     const meta = params.params._meta ?? {};
     const { offer } = await readQuote(
@@ -126,44 +154,55 @@ export class PaymentEngine {
         `The elicited Quote is for ${JSON.stringify(offer.resource)}, not a tool of ${params.server}`,
       );
     }
-    const hash = offerHashOf(offer);
-    const given = await this.elicited(hash);
-    if (given) return { action: "accept", content: { confirmation: given } };
-    const settings = await this.deps.settings();
-    const option = chooseOption(settings, offer);
-    const decision = await this.policy(settings, offer, option, caller.origin);
-    if (decision.action === "refuse") return { action: "decline" };
-    const remaining = describeRemaining(decision.remaining);
-    const approvalId = `elicit:${caller.origin}:${hash}`;
-    // Under a budget the person set, the wallet answers for them, as it would pay a -32402.
-    let confirm = await this.autoApproval(decision, remaining);
-    if (!confirm) {
-      const answer = await this.askPerson(
-        approvalId,
-        "elicitation",
-        offer,
-        option,
-        caller.origin,
-        decision,
-      );
-      await this.deps.approvals.consume(approvalId);
-      if (answer.decision === "decline") return { action: "decline" };
-      confirm = { decision: "approve", mode: "elicitation", humanPresent: true, remaining };
+    if (!offer.quote) {
+      throw new UnreadableChallengeError("An elicitation must carry a Stipendex Quote");
     }
-    const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, confirm);
-    if (!confirmation) throw new WalletLockedError("Unlock the wallet to confirm");
-    await this.deps.session.set(ELICITED_KEY_PREFIX + hash, confirmation);
-    return { action: "accept", content: { confirmation } };
+    const key = elicitedKey(caller, offer.quote.hash);
+    const knownId = (await this.deps.session.get(key)) as string | undefined;
+    let payment = knownId === undefined ? undefined : await this.deps.db.payments.get(knownId);
+    if (!payment) {
+      const option = chooseOption(await this.deps.settings(), offer);
+      payment = await recordQuote(
+        this.deps.db,
+        { origin: caller.origin, receiver: offer.receiver, offer, option },
+        this.deps.now(),
+      );
+      await this.deps.session.set(key, payment.id);
+    }
+    return this.answerElicitation(payment, caller);
+  }
+
+  private async answerElicitation(payment: PaymentRecord, caller: Caller): Promise<ElicitResult> {
+    if (payment.state !== "quoted") {
+      return payment.state === "approved" && payment.confirmation
+        ? { action: "accept", content: { confirmation: payment.confirmation } }
+        : { action: "decline" };
+    }
+    const consent = await this.consent(payment, caller, "elicitation");
+    if (consent.outcome !== "approved") return { action: "decline" };
+    try {
+      await approveAndCharge(this.deps.db, {
+        paymentId: payment.id,
+        settings: await this.deps.settings(),
+        confirmation: consent.confirmation,
+        approvedBy: consent.approvedBy,
+        now: this.deps.now(),
+      });
+    } catch (error) {
+      if (error instanceof BudgetExhaustedError || error instanceof ChargeNotAllowedError) {
+        return { action: "decline" };
+      }
+      throw error;
+    }
+    return { action: "accept", content: { confirmation: consent.confirmation } };
   }
 
   /** Moves a payment on from whatever state it was left in. */
   private async proceed(payment: PaymentRecord, caller: Caller): Promise<PaymentAnswer> {
-    const offer = payment.offer;
-    const option = optionOf(payment);
     switch (payment.state) {
       case "signed":
       case "settled":
-        return { paymentId: payment.id, ...answerFor(offer, payment.proof ?? "") };
+        return { paymentId: payment.id, ...answerFor(payment.offer, payment.proof ?? "") };
       case "declined":
         throw new UserDeclinedError(payment.reason);
       case "refused":
@@ -171,37 +210,48 @@ export class PaymentEngine {
       case "expired":
         throw new PolicyRefusedError(payment.state, payment.reason ?? `Payment ${payment.state}`);
       case "approved":
-        return this.sign(payment, offer, option);
+        return this.sign(payment);
       case "quoted":
         break;
     }
+    const consent = await this.consent(payment, caller, "payment");
+    if (consent.outcome === "refused") throw new PolicyRefusedError(consent.rule, consent.reason);
+    if (consent.outcome === "declined") throw new UserDeclinedError();
+    const approved = await advancePayment(this.deps.db, payment.id, {
+      state: "approved",
+      confirmation: consent.confirmation,
+      approvedBy: consent.approvedBy,
+    });
+    return this.sign(approved);
+  }
+
+  /**
+   * The one consent step of paying and of elicitation: the policy refuses,
+   * approves on the person's behalf under a budget they set, or asks them.
+   */
+  private async consent(
+    payment: PaymentRecord,
+    caller: Caller,
+    kind: PendingApproval["kind"],
+  ): Promise<Consent> {
+    const { offer } = payment;
+    const option = optionOf(payment);
     const settings = await this.deps.settings();
-    const decision = await this.policy(settings, offer, option, caller.origin);
+    const decision = await this.policy(settings, payment, option, caller.origin);
     if (decision.action === "refuse") {
       await advancePayment(this.deps.db, payment.id, { state: "refused", reason: decision.reason });
-      throw new PolicyRefusedError(decision.rule, decision.reason);
+      return { outcome: "refused", rule: decision.rule, reason: decision.reason };
     }
     const remaining = describeRemaining(decision.remaining);
-    const elicited = offer.quote ? await this.elicited(offer.quote.hash) : undefined;
-    if (elicited && offer.quote) {
-      const answer = await this.approveAndSign(payment, offer, option, elicited);
-      await this.deps.session.remove(ELICITED_KEY_PREFIX + offer.quote.hash);
-      return answer;
-    }
+    const mode = kind === "elicitation" ? "elicitation" : "popup";
     let confirm = await this.autoApproval(decision, remaining);
+    let approvedBy: "person" | "policy" = "policy";
     if (!confirm) {
-      const answer = await this.askPerson(
-        payment.id,
-        "payment",
-        offer,
-        option,
-        caller.origin,
-        decision,
-      );
+      const answer = await this.askPerson(payment.id, kind, offer, option, caller, decision);
       if (answer.decision === "decline") {
         const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, {
           decision: "decline",
-          mode: "popup",
+          mode,
           humanPresent: true,
           remaining,
         });
@@ -211,40 +261,25 @@ export class PaymentEngine {
           ...(confirmation ? { confirmation } : {}),
         });
         await this.deps.approvals.consume(payment.id);
-        throw new UserDeclinedError();
+        return { outcome: "declined" };
       }
       if (answer.alwaysAllowPerDay !== undefined) {
-        await this.allowPerDay(settings, caller.origin, option, BigInt(answer.alwaysAllowPerDay));
+        await this.allowPerDay(caller.origin, option, BigInt(answer.alwaysAllowPerDay));
       }
-      confirm = { decision: "approve", mode: "popup", humanPresent: true, remaining };
+      confirm = { decision: "approve", mode, humanPresent: true, remaining };
+      approvedBy = "person";
     }
     const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, confirm);
     if (!confirmation) {
-      throw new WalletLockedError("The wallet locked before the payment was signed");
+      throw new WalletLockedError("The wallet locked before the payment was confirmed");
     }
-    const answer = await this.approveAndSign(payment, offer, option, confirmation);
     await this.deps.approvals.consume(payment.id);
-    return answer;
+    return { outcome: "approved", confirmation, approvedBy };
   }
 
-  private async approveAndSign(
-    payment: PaymentRecord,
-    offer: Offer,
-    option: PaymentOption,
-    confirmation: string,
-  ): Promise<PaymentAnswer> {
-    const approved = await advancePayment(this.deps.db, payment.id, {
-      state: "approved",
-      confirmation,
-    });
-    return this.sign(approved, offer, option);
-  }
-
-  private async sign(
-    payment: PaymentRecord,
-    offer: Offer,
-    option: PaymentOption,
-  ): Promise<PaymentAnswer> {
+  private async sign(payment: PaymentRecord): Promise<PaymentAnswer> {
+    const { offer } = payment;
+    const option = optionOf(payment);
     if (offer.quote && offer.quote.expiresAt <= this.seconds()) {
       await advancePayment(this.deps.db, payment.id, {
         state: "expired",
@@ -290,13 +325,13 @@ export class PaymentEngine {
     kind: PendingApproval["kind"],
     offer: Offer,
     option: PaymentOption,
-    origin: string,
+    caller: Caller,
     decision: PolicyDecision,
   ): Promise<DecideParams> {
     const network = this.deps.registry.network(option.network);
     const charge = resolveCharge(await this.deps.settings(), option);
     const warnings: ApprovalWarning[] = await paymentWarnings(this.deps.db, {
-      origin,
+      origin: caller.origin,
       receiver: offer.receiver,
       verified: offer.quote !== undefined,
       amount: option.amount,
@@ -314,12 +349,21 @@ export class PaymentEngine {
       id: approvalId,
       kind,
       createdAt: this.deps.now(),
-      origin,
+      origin: caller.origin,
+      ...(caller.topOrigin !== undefined && caller.topOrigin !== caller.origin
+        ? { topOrigin: caller.topOrigin }
+        : {}),
+      ...(canHoldBudget(caller.origin)
+        ? {}
+        : {
+            alwaysAllowBlocked: `${caller.origin} is not a secure (https) site: it cannot be given an automatic budget`,
+          }),
       protocol: offer.protocol,
       receiver: {
         id: offer.receiver,
         verified: offer.quote !== undefined,
         ...(registry ? { registry } : {}),
+        ...(offer.claimedBy !== undefined ? { claimedBy: offer.claimedBy } : {}),
       },
       payTo: option.payTo,
       description: offer.description,
@@ -346,36 +390,39 @@ export class PaymentEngine {
 
   private async policy(
     settings: PolicySettings,
-    offer: Offer,
+    payment: PaymentRecord,
     option: PaymentOption,
     origin: string,
   ): Promise<PolicyDecision> {
     const now = this.deps.now();
     const spent = await spentForPayment(this.deps.db, settings, origin, option, now);
-    return decidePayment(settings, { origin, receiver: offer.receiver, option, spent, now });
+    return decidePayment(settings, { origin, receiver: payment.receiver, option, spent, now });
   }
 
-  /** "Always allow up to … per day for this site": a daily budget that auto-approves up to it. */
-  private async allowPerDay(
-    settings: PolicySettings,
-    origin: string,
-    option: PaymentOption,
-    perDay: bigint,
-  ): Promise<void> {
-    const charge = resolveCharge(settings, option);
-    if (!charge.ok || perDay <= 0n) return;
-    await this.deps.saveSettings({
-      ...settings,
-      origins: {
-        ...settings.origins,
-        [origin]: {
-          currency: charge.currency,
-          amount: perDay,
-          period: "day",
-          autoApproveUpTo: perDay,
-          perCallMax: perDay,
+  /**
+   * "Always allow up to … per day for this site": a daily budget that
+   * auto-approves up to it, written into the settings as they are now (not as
+   * they were when the window opened). Opaque and plain-http origins cannot
+   * hold one.
+   */
+  private async allowPerDay(origin: string, option: PaymentOption, perDay: bigint): Promise<void> {
+    if (perDay <= 0n || !canHoldBudget(origin)) return;
+    await this.deps.updateSettings((settings) => {
+      const charge = resolveCharge(settings, option);
+      if (!charge.ok) return settings;
+      return {
+        ...settings,
+        origins: {
+          ...settings.origins,
+          [origin]: {
+            currency: charge.currency,
+            amount: perDay,
+            period: "day",
+            autoApproveUpTo: perDay,
+            perCallMax: perDay,
+          },
         },
-      },
+      };
     });
   }
 
@@ -417,9 +464,27 @@ export class PaymentEngine {
     return Math.floor(this.deps.now() / 1000);
   }
 
-  private async elicited(quoteHash: string): Promise<string | undefined> {
-    return (await this.deps.session.get(ELICITED_KEY_PREFIX + quoteHash)) as string | undefined;
+  /** The payment this caller's elicitation approved for a Quote, forgotten as it is taken (used once). */
+  private async takeElicited(
+    caller: Caller,
+    quoteHash: string,
+  ): Promise<PaymentRecord | undefined> {
+    const key = elicitedKey(caller, quoteHash);
+    const id = (await this.deps.session.get(key)) as string | undefined;
+    if (id === undefined) return undefined;
+    await this.deps.session.remove(key);
+    const payment = await this.deps.db.payments.get(id);
+    return payment?.state === "approved" ? payment : undefined;
   }
+}
+
+/** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */
+function callerKey(caller: Caller): string {
+  return `${caller.origin} ${caller.tabId ?? "-"} ${caller.frameId ?? "-"}`;
+}
+
+function elicitedKey(caller: Caller, quoteHash: string): string {
+  return `${ELICITED_KEY_PREFIX}${callerKey(caller)} ${quoteHash}`;
 }
 
 /** The first option the user's settings allow, else the first (the policy then says why not). */
@@ -441,10 +506,4 @@ function optionOf(payment: PaymentRecord): PaymentOption {
   );
   if (!option) throw new UnknownPaymentError(payment.id);
   return option;
-}
-
-function offerHashOf(offer: Offer): string {
-  if (!offer.quote)
-    throw new UnreadableChallengeError("An elicitation must carry a Stipendex Quote");
-  return offer.quote.hash;
 }

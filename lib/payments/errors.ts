@@ -1,10 +1,16 @@
 import { StipendexError } from "../errors";
 
-/** The receiver's descriptor could not be fetched or read. */
+/**
+ * The receiver's descriptor could not be fetched, read or used. One message
+ * whatever went wrong, so that a page cannot map hosts by the wallet's
+ * answers; `cause` says what happened, for the wallet itself.
+ */
 export class DescriptorUnavailableError extends StipendexError {
   override name = "DescriptorUnavailableError";
-  constructor(receiverId: string, detail: string, options?: { cause?: unknown }) {
-    super("descriptor-unavailable", `Descriptor of ${receiverId} unavailable: ${detail}`, options);
+  constructor(receiver: string, cause: unknown) {
+    super("descriptor-unavailable", `The receiver's descriptor at ${receiver} could not be used`, {
+      cause,
+    });
   }
 }
 

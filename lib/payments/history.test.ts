@@ -14,6 +14,7 @@ import {
   type SeedFields,
   seedPayment,
   stipendexHttpChallenge,
+  TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "./test-support";
 
@@ -185,7 +186,7 @@ describe("paymentDetail", () => {
   });
 
   it("shows an x402 payment as its payload, and refuses an unknown id", async () => {
-    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
     const { paymentId } = await h.engine.pay(
       { requestId: "x", challenge: x402HttpChallenge(1) },
       CALLER,

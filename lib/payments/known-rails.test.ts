@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { UnknownAssetError, UnknownNetworkError } from "../protocol/rails/errors";
 import { createRegistry } from "../protocol/rails/registry";
-import { DecimalsMismatchError, knownOptions } from "./known-rails";
+import { DecimalsMismatchError, knownOptions, TotalDisagreesWithRailError } from "./known-rails";
 
 const usdc: PaymentOption = {
   scheme: "exact",
@@ -53,5 +53,24 @@ describe("knownOptions", () => {
         registry,
       ),
     ).toThrow(UnknownAssetError);
+  });
+
+  it("shows the registry's symbol, never the one the receiver wrote on the rail", () => {
+    const [kept] = knownOptions(offer({ ...usdc, symbol: "DAI" }), registry).options;
+    expect(kept?.symbol).toBe("USDC");
+  });
+
+  it("checks the stated total against every rail of a known-currency token, whatever symbol it claims", () => {
+    const priced = (total: { amount: string; currency: string }, symbol: string) => ({
+      ...offer({ ...usdc, symbol }),
+      displayTotal: total,
+    });
+    // 5000 atomic USDC is 0.005 USD: a total of 5 USD under another symbol is refused.
+    expect(() => knownOptions(priced({ amount: "5", currency: "USD" }, "XYZ"), registry)).toThrow(
+      TotalDisagreesWithRailError,
+    );
+    expect(
+      knownOptions(priced({ amount: "0.0050", currency: "USD" }, "XYZ"), registry).options,
+    ).toHaveLength(1);
   });
 });

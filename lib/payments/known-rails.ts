@@ -1,4 +1,6 @@
+import { formatUnits } from "viem";
 import { StipendexError } from "../errors";
+import { totalMatchesAmount } from "../protocol/envelope/total";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
 
@@ -13,11 +15,29 @@ export class DecimalsMismatchError extends StipendexError {
   }
 }
 
+/** A Quote's display total that does not state what a rail of a known-currency token pays. */
+export class TotalDisagreesWithRailError extends StipendexError {
+  override name = "TotalDisagreesWithRailError";
+  constructor(
+    total: { amount: string; currency: string },
+    option: PaymentOption,
+    currency: string,
+  ) {
+    super(
+      "total-disagrees-with-rail",
+      `The price says ${total.amount} ${total.currency}, but its ${option.symbol} rail on ${option.network} pays ${formatUnits(option.amount, option.decimals)} ${currency}`,
+    );
+  }
+}
+
 /**
  * Keeps the options the wallet knows how to value: a known network, a known
  * token at that address, and the token's real decimals (envelope §6). A
  * Stipendex Quote is signed, but its receiver is not the authority on what a
- * token is worth. Throws the first option's error when none is left.
+ * token is: the symbol shown is the registry's, never the receiver's, and a
+ * display total must state exactly what each rail of a token with a known
+ * currency pays (whatever symbol the receiver gave it). Throws the first
+ * option's error when none is left.
  */
 export function knownOptions(offer: Offer, registry: Registry): Offer {
   const kept: PaymentOption[] = [];
@@ -27,7 +47,16 @@ export function knownOptions(offer: Offer, registry: Registry): Offer {
       const token = registry.token(registry.network(option.network), option.asset);
       if (token.decimals !== option.decimals)
         throw new DecimalsMismatchError(option, token.decimals);
-      kept.push(option);
+      const known = { ...option, symbol: token.symbol };
+      const total = offer.displayTotal;
+      if (
+        total !== undefined &&
+        token.currency !== undefined &&
+        !totalMatchesAmount(total, known.amount, known.decimals, token.currency)
+      ) {
+        throw new TotalDisagreesWithRailError(total, known, token.currency);
+      }
+      kept.push(known);
     } catch (error) {
       firstError ??= error;
     }

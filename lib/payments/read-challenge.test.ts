@@ -3,12 +3,13 @@ import type { PaymentChallenge } from "../messages";
 import { ResourceMismatchError } from "../protocol/envelope/errors";
 import { makeReceiver, ORIGIN, T } from "../protocol/envelope/test-fixtures";
 import { createRegistry } from "../protocol/rails/registry";
-import { createDescriptorSource } from "./descriptors";
-import { UnreadableChallengeError } from "./errors";
+import { createDescriptorSource, type DescriptorOptions } from "./descriptors";
+import { DescriptorUnavailableError, UnreadableChallengeError } from "./errors";
 import { readChallenge, readQuote } from "./read-challenge";
 import {
   descriptorNetwork,
   MCP_SERVER,
+  quoteFor,
   stipendexHttpChallenge,
   stipendexMcpChallenge,
   x402HttpChallenge,
@@ -139,5 +140,43 @@ describe("readQuote", () => {
         ctx,
       ),
     ).rejects.toBeInstanceOf(UnreadableChallengeError);
+  });
+
+  it("fetches the descriptor only if the requesting page may reach the receiver, on a refresh too", async () => {
+    const demo = "http://127.0.0.1:4021";
+    const page = "http://127.0.0.1:4020";
+    const receiver = await makeReceiver(demo);
+    const served: Record<string, unknown> = {
+      [`${demo}/.well-known/stipendex.json`]: receiver.descriptor,
+    };
+    const network = descriptorNetwork(served);
+    const source = createDescriptorSource(network.fetchImpl, now);
+    const asked: (DescriptorOptions | undefined)[] = [];
+    const ctx = {
+      registry: createRegistry(),
+      descriptors: {
+        get: (id: string, options?: DescriptorOptions) => {
+          asked.push(options);
+          return source.get(id, options);
+        },
+      },
+      now,
+    };
+    const quote = async (r: typeof receiver) => ({
+      stipendex: "quote/0.1",
+      jws: await quoteFor(r, { iss: demo }),
+    });
+
+    await expect(
+      readQuote(await quote(receiver), undefined, "http", ctx, "https://evil.example"),
+    ).rejects.toBeInstanceOf(DescriptorUnavailableError);
+    expect(network.fetched).toEqual([]);
+    const { descriptor } = await readQuote(await quote(receiver), undefined, "http", ctx, page);
+    expect(descriptor?.id).toBe(demo);
+
+    const rotated = await makeReceiver(demo, "r2");
+    served[`${demo}/.well-known/stipendex.json`] = rotated.descriptor;
+    await readQuote(await quote(rotated), undefined, "http", ctx, page);
+    expect(asked.at(-1)).toEqual({ requesterOrigin: page, refresh: true });
   });
 });

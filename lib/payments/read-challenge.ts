@@ -33,17 +33,19 @@ export interface ReadOffer {
  * against its receiver's descriptor and bound to the call the page made; an
  * x402 PaymentRequired is read and validated (it is unsigned, so its receiver
  * is the origin that served it). Throws a named error for anything else.
+ * `requesterOrigin`, the page's, decides which receivers' descriptors may be fetched.
  */
 export async function readChallenge(
   challenge: PaymentChallenge,
   context: ChallengeContext,
+  requesterOrigin?: string,
 ): Promise<ReadOffer> {
   if (challenge.transport === "http") {
     const { url, method } = challenge;
     const request: ResourceRequest = { kind: "http", method, url };
     const body = parseBody(challenge.body);
     if (isRecord(body) && "quote" in body && challenge.paymentRequiredHeader === null) {
-      return readQuote(body.quote, request, "http", context);
+      return readQuote(body.quote, request, "http", context, requesterOrigin);
     }
     const offer = readHttp402(
       {
@@ -66,7 +68,7 @@ export async function readChallenge(
         `MCP error ${challenge.error.code} carries no Stipendex quote in data.quote`,
       );
     }
-    return readQuote(data.quote, request, "mcp", context);
+    return readQuote(data.quote, request, "mcp", context, requesterOrigin);
   }
   const offer = readMcpPaymentRequired(challenge.result, {
     receiver: originOf(server),
@@ -77,24 +79,28 @@ export async function readChallenge(
   return { offer };
 }
 
-/** Verifies a Quote's JSON form under the descriptor of the receiver it names. */
+/**
+ * Verifies a Quote's JSON form under the descriptor of the receiver it names,
+ * fetched only if the page at `requesterOrigin` may reach that receiver.
+ */
 export async function readQuote(
   jsonForm: unknown,
   request: ResourceRequest | undefined,
   transport: OfferTransport,
   context: ChallengeContext,
+  requesterOrigin?: string,
 ): Promise<ReadOffer> {
   const jws = readJsonForm(jsonForm, "quote");
   const issuer = unverifiedIssuer(jws);
   const now = new Date(context.now());
-  let descriptor = await context.descriptors.get(issuer);
+  let descriptor = await context.descriptors.get(issuer, { requesterOrigin });
   let quote: Awaited<ReturnType<typeof verifyQuote>>;
   try {
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   } catch (error) {
     // A key rotated since the descriptor was cached: fetch it again, once (§7).
     if (!(error instanceof KeyNotInDescriptorError)) throw error;
-    descriptor = await context.descriptors.get(issuer, { refresh: true });
+    descriptor = await context.descriptors.get(issuer, { requesterOrigin, refresh: true });
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   }
   return { offer: knownOptions(quoteToOffer(quote, transport), context.registry), descriptor };

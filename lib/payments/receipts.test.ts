@@ -15,6 +15,7 @@ import {
   makeHarness,
   RECEIVER,
   stipendexHttpChallenge,
+  TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "./test-support";
 
@@ -142,7 +143,7 @@ describe("fileReceipt, Stipendex", () => {
 
 describe("fileReceipt, x402", () => {
   async function paidX402() {
-    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
     const answer = await h.engine.pay({ requestId: "x", challenge: x402HttpChallenge(2) }, CALLER);
     return { h, paymentId: answer.paymentId };
   }

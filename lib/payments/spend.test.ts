@@ -8,7 +8,12 @@ import { AGENT, AUTO_BUDGET } from "./test-support";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
-const settings = toSettings({ ...defaultPolicy(), origins: { [AGENT]: AUTO_BUDGET } });
+// Real USD caps only (no test-money caps), which keeps each expected list to one currency.
+const settings = toSettings({
+  ...defaultPolicy(),
+  globalCaps: { USD: { day: "5000000", month: "50000000" } },
+  origins: { [AGENT]: AUTO_BUDGET },
+});
 
 /** Running sums only: no payment rows, so whatever is reported came from the sums. */
 async function withSums(sums: Record<string, string>) {

@@ -23,6 +23,7 @@ import { randomId } from "../random-id";
 import { type KeyValueStore, memoryStore } from "../wallet/key-value-store";
 import { createVault, type UnlockedWallet, unlockVault } from "../wallet/keyring";
 import { recordQuote } from "../wallet/ledger";
+import { testCurrency } from "../wallet/test-money";
 import type { VaultRecord } from "../wallet/vault";
 import { saveSession, saveVault } from "../wallet/vault-store";
 import type { ApprovalQueue, ApprovalWindow } from "./approvals";
@@ -59,6 +60,9 @@ export const AUTO_BUDGET: OriginBudgetView = {
   perCallMax: "500000",
 };
 
+/** The same in test money: what a site's budget is in for testnet tokens (x402 fixtures pay on Base Sepolia). */
+export const TEST_AUTO_BUDGET: OriginBudgetView = { ...AUTO_BUDGET, currency: testCurrency("USD") };
+
 let vault: Promise<{ vault: VaultRecord; unlocked: UnlockedWallet }> | undefined;
 
 /** One vault per test file (PBKDF2 at 600k iterations is slow), reused by every harness. */
@@ -84,10 +88,14 @@ export function descriptorNetwork(descriptors: Record<string, unknown>) {
   return { fetchImpl: fetchImpl as typeof fetch, fetched };
 }
 
-/** The browser boundary: records windows opened and focused; a window stays open until closed. */
+/**
+ * The browser boundary: records windows opened, windows checked for, and the
+ * waiting counts shown; a window stays open until closed.
+ */
 export function recordingWindow() {
   const opened: number[] = [];
-  const focused: number[] = [];
+  const checked: number[] = [];
+  const counts: number[] = [];
   const open = new Set<number>();
   let next = 100;
   const window: ApprovalWindow = {
@@ -97,12 +105,15 @@ export function recordingWindow() {
       open.add(next);
       return next;
     },
-    focus: async (id) => {
-      focused.push(id);
+    exists: async (id) => {
+      checked.push(id);
       return open.has(id);
     },
+    showCount: async (count) => {
+      counts.push(count);
+    },
   };
-  return { window, opened, focused, close: (id: number) => open.delete(id) };
+  return { window, opened, checked, counts, close: (id: number) => open.delete(id) };
 }
 
 export interface Harness {

@@ -39,8 +39,14 @@ export interface PaymentOption {
 export interface Offer {
   protocol: OfferProtocol;
   transport: OfferTransport;
-  /** Who is paid: the Quote's verified `iss`, or for x402 the origin that served the 402. */
+  /**
+   * Who is paid: the Quote's verified `iss`; for x402 (unsigned) the origin that
+   * served the 402 as read, then the payee account once an option is chosen
+   * (see lib/payments/payee.ts).
+   */
   receiver: string;
+  /** x402 only, once the payee is bound: the origin the page said the price came from. */
+  claimedBy?: string;
   resource: OfferResource;
   description: string;
   /** Display total as the receiver states it (Stipendex `total`); never used for budgets. */

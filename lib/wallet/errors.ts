@@ -79,10 +79,16 @@ export class DuplicateQuoteError extends StipendexError {
 
 export class QuoteAlreadyPaidError extends StipendexError {
   override name = "QuoteAlreadyPaidError";
-  constructor(id: string, quoteId: string | undefined, state: string) {
+  constructor(
+    id: string,
+    quoteId: string | undefined,
+    state: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       "quote-already-paid",
       `payment ${id}${quoteId === undefined ? "" : ` (quote ${quoteId})`} was already charged and is "${state}"`,
+      options,
     );
   }
 }

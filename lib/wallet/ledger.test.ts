@@ -111,9 +111,10 @@ describe("recordQuote", () => {
   it("stores the chosen option's amount as a string of atomic units, state quoted", async () => {
     const wdb = freshDb();
     const payment = await quoted(wdb, 5000n, "q1");
+    // The Quote id is claimed when the payment is signed, not before.
+    expect((await wdb.payments.get(payment.id))?.quoteId).toBeUndefined();
     expect(await wdb.payments.get(payment.id)).toMatchObject({
       state: "quoted",
-      quoteId: "q1",
       amount: "5000",
       decimals: 6,
       symbol: "USDC",
@@ -125,16 +126,34 @@ describe("recordQuote", () => {
     });
   });
 
-  it("refuses a quote id it has seen, and accepts any number of quote-less x402 offers", async () => {
+  it("refuses a quote id once signed, and accepts any number of quote-less x402 offers", async () => {
     const wdb = freshDb();
     const input = { origin: AGENT, receiver: "r", offer: offer(1n, "q1"), option: option(1n) };
-    await recordQuote(wdb, input);
+    const first = await approved(wdb, 1n, "q1");
+    // Unsigned, the Quote is not taken: a declined or pending request never blocks its payment.
+    const second = await recordQuote(wdb, input);
+    await chargeAndSign(wdb, {
+      paymentId: first.id,
+      settings: settings({ amount: 10n ** 9n, period: "day" }),
+      sign: async () => "proof",
+      now: NOW,
+    });
     await expect(recordQuote(wdb, input)).rejects.toThrow(DuplicateQuoteError);
     await expect(recordQuote(wdb, input)).rejects.toThrow("quote q1 was already recorded");
+    await advancePayment(wdb, second.id, { state: "approved" });
+    await expect(
+      chargeAndSign(wdb, {
+        paymentId: second.id,
+        settings: settings({ amount: 10n ** 9n, period: "day" }),
+        sign: async () => "proof-2",
+        now: NOW,
+      }),
+    ).rejects.toThrow(QuoteAlreadyPaidError);
+    expect((await wdb.payments.get(second.id))?.state).toBe("refused");
     const x402 = { ...input, offer: offer(1n) };
     await recordQuote(wdb, x402);
     await recordQuote(wdb, x402);
-    expect(await wdb.payments.count()).toBe(3);
+    expect(await wdb.payments.count()).toBe(4);
   });
 });
 
@@ -414,7 +433,13 @@ describe("recordRefusal", () => {
   it("records a refused payment without the quote id the paid one keeps, and counts it", async () => {
     const db = openWalletDb(`ledger-refusal-${crypto.randomUUID()}`);
     try {
-      await quoted(db, 1n, "q-paid");
+      const paid = await approved(db, 1n, "q-paid");
+      await chargeAndSign(db, {
+        paymentId: paid.id,
+        settings: settings({ amount: 10n ** 9n, period: "day" }),
+        sign: async () => "proof",
+        now: NOW,
+      });
       const refused = await recordRefusal(
         db,
         {

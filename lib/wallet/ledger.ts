@@ -64,21 +64,24 @@ async function addCounted(db: WalletDb, record: PaymentRecord): Promise<void> {
   });
 }
 
-/** Records an offer as "quoted". A Stipendex quote id seen before is refused. */
+/**
+ * Records an offer as "quoted". A Quote already signed is refused as a replay.
+ * The Quote id is claimed only when a payment of it is signed (chargeAndSign),
+ * so a request that was declined or refused, or an elicited Confirmation not
+ * yet used, never blocks the one payment a Quote may have.
+ */
 export async function recordQuote(
   db: WalletDb,
   input: NewPayment,
   now: number = Date.now(),
 ): Promise<PaymentRecord> {
-  const record = newRecord(input, now);
-  try {
-    await addCounted(db, record);
-  } catch (error) {
-    if (error instanceof Dexie.ConstraintError && record.quoteId !== undefined) {
-      throw new DuplicateQuoteError(record.quoteId, { cause: error });
+  const { quoteId, ...record } = newRecord(input, now);
+  await db.transaction("rw", db.payments, db.counters, async () => {
+    if (quoteId !== undefined && (await db.payments.where("quoteId").equals(quoteId).count()) > 0) {
+      throw new DuplicateQuoteError(quoteId);
     }
-    throw error;
-  }
+    await addCounted(db, record);
+  });
   return record;
 }
 
@@ -101,7 +104,7 @@ export async function recordRefusal(
 
 /** Every move but "signed", which only `chargeAndSign` makes. */
 export type PaymentUpdate =
-  | { state: "approved"; confirmation?: string }
+  | { state: "approved"; confirmation?: string; approvedBy?: "person" | "policy" }
   | { state: "declined"; reason: string; confirmation?: string }
   | { state: "refused"; reason: string }
   | { state: "settled"; receipt: string }
@@ -136,84 +139,197 @@ export interface ChargeRequest {
 }
 
 type ChargeOutcome = { payment: PaymentRecord } | { error: Error };
+type Charge = NonNullable<PaymentRecord["charge"]>;
 
 /**
- * The atomic step: in one rw transaction over payments and budgetSums, refuse a
- * payment already charged, re-check every cap, add the amount to every running sum
- * and store the payment as "signed" with its proof. On a refusal the payment is
- * stored as "refused" with the reason, the signature is dropped, and the error thrown.
+ * Inside a rw transaction over payments and budgetSums: re-checks every cap and
+ * adds the payment to every running sum; on a refusal, stores the payment as
+ * "refused" with the reason and returns the error.
  */
-export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promise<PaymentRecord> {
-  const { paymentId: id, settings } = request;
+async function chargeInside(
+  db: WalletDb,
+  payment: PaymentRecord,
+  settings: PolicySettings,
+  now: number,
+): Promise<{ charge: Charge } | { error: Error }> {
+  // The person may approve beyond a site's budget (they are asked when it is used
+  // up); only the policy's own approvals must stay within it. Global caps bind both.
+  const withinSiteBudget = payment.approvedBy !== "person";
+  const { id } = payment;
+  const refuse = async (error: Error) => {
+    await db.payments.put({ ...payment, state: "refused", reason: error.message, updatedAt: now });
+    return { error };
+  };
+  const charge = resolveCharge(settings, {
+    network: payment.network,
+    asset: payment.asset,
+    amount: BigInt(payment.amount),
+    decimals: payment.decimals,
+  });
+  if (!charge.ok) return refuse(new ChargeNotAllowedError(id, charge.rule, charge.reason));
+  const keys = sumKeysToCharge(payment.origin, charge.currency, now);
+  const spent = await readSums(db, keys);
+  const limits = capLimits(settings, payment.origin, charge.currency, now).filter(
+    (limit) => withinSiteBudget || limit.rule !== "origin-budget",
+  );
+  const overrun = exceededCap(limits, spent, charge.micro);
+  if (overrun !== undefined) {
+    return refuse(
+      new BudgetExhaustedError(id, budgetExhaustedReason(overrun, spent, charge.micro)),
+    );
+  }
+  await db.budgetSums.bulkPut(
+    keys.map((key) => ({
+      key,
+      amount: ((spent.get(key) ?? 0n) + charge.micro).toString(),
+      updatedAt: now,
+    })),
+  );
+  return {
+    charge: {
+      currency: charge.currency,
+      micro: charge.micro.toString(),
+      sumKeys: keys,
+      chargedAt: now,
+    },
+  };
+}
+
+/**
+ * Approves a payment and charges it in one transaction, before anything is
+ * signed: for a Confirmation given by elicitation, which must count against
+ * the budget it was decided under exactly as a payment would. The payment
+ * that later uses it is signed without a second charge (see chargeAndSign).
+ */
+export async function approveAndCharge(
+  db: WalletDb,
+  request: {
+    paymentId: string;
+    settings: PolicySettings;
+    confirmation: string;
+    approvedBy: "person" | "policy";
+    now?: number;
+  },
+): Promise<PaymentRecord> {
   const now = request.now ?? Date.now();
-  const proof = await request.sign();
   const outcome = await db.transaction(
     "rw",
     db.payments,
     db.budgetSums,
     async (): Promise<ChargeOutcome> => {
-      const payment = await db.payments.get(id);
-      if (payment === undefined) throw new PaymentNotFoundError(id);
-      if (payment.charge !== undefined) {
-        throw new QuoteAlreadyPaidError(id, payment.quoteId, payment.state);
-      }
-      assertTransition(id, payment.state, "signed");
-
-      const refuse = async (error: Error): Promise<ChargeOutcome> => {
-        await db.payments.put({
-          ...payment,
-          state: "refused",
-          reason: error.message,
-          updatedAt: now,
-        });
-        return { error };
-      };
-      const charge = resolveCharge(settings, {
-        network: payment.network,
-        asset: payment.asset,
-        amount: BigInt(payment.amount),
-        decimals: payment.decimals,
-      });
-      if (!charge.ok) return refuse(new ChargeNotAllowedError(id, charge.rule, charge.reason));
-
-      const keys = sumKeysToCharge(payment.origin, charge.currency, now);
-      const spent = await readSums(db, keys);
-      const overrun = exceededCap(
-        capLimits(settings, payment.origin, charge.currency, now),
-        spent,
-        charge.micro,
+      const payment = await db.payments.get(request.paymentId);
+      if (payment === undefined) throw new PaymentNotFoundError(request.paymentId);
+      assertTransition(payment.id, payment.state, "approved");
+      const charged = await chargeInside(
+        db,
+        { ...payment, approvedBy: request.approvedBy },
+        request.settings,
+        now,
       );
-      if (overrun !== undefined) {
-        return refuse(
-          new BudgetExhaustedError(id, budgetExhaustedReason(overrun, spent, charge.micro)),
-        );
-      }
-
-      await db.budgetSums.bulkPut(
-        keys.map((key) => ({
-          key,
-          amount: ((spent.get(key) ?? 0n) + charge.micro).toString(),
-          updatedAt: now,
-        })),
-      );
-      const signed: PaymentRecord = {
+      if ("error" in charged) return charged;
+      const approved: PaymentRecord = {
         ...payment,
-        state: "signed",
-        proof,
-        charge: {
-          currency: charge.currency,
-          micro: charge.micro.toString(),
-          sumKeys: keys,
-          chargedAt: now,
-        },
+        state: "approved",
+        confirmation: request.confirmation,
+        approvedBy: request.approvedBy,
+        charge: charged.charge,
         updatedAt: now,
       };
-      await db.payments.put(signed);
-      return { payment: signed };
+      await db.payments.put(approved);
+      return { payment: approved };
     },
   );
   if ("error" in outcome) throw outcome.error;
   return outcome.payment;
+}
+
+/**
+ * The atomic step: in one rw transaction over payments and budgetSums, refuse a
+ * payment already signed, re-check every cap, add the amount to every running sum
+ * and store the payment as "signed" with its proof. A payment charged when it was
+ * approved (approveAndCharge) is not charged again. The payment claims its Quote
+ * id here, so one Quote is signed once however many requests approved it: a
+ * loser is refused and its approval's charge given back. On a refusal the
+ * payment is stored as "refused" with the reason, the signature is dropped, and
+ * the error thrown.
+ */
+export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promise<PaymentRecord> {
+  const { paymentId: id, settings } = request;
+  const now = request.now ?? Date.now();
+  const proof = await request.sign();
+  let outcome: ChargeOutcome;
+  try {
+    outcome = await db.transaction(
+      "rw",
+      db.payments,
+      db.budgetSums,
+      async (): Promise<ChargeOutcome> => {
+        const payment = await db.payments.get(id);
+        if (payment === undefined) throw new PaymentNotFoundError(id);
+        const reserved = payment.state === "approved" && payment.charge !== undefined;
+        if (payment.charge !== undefined && !reserved) {
+          throw new QuoteAlreadyPaidError(id, payment.quoteId, payment.state);
+        }
+        assertTransition(id, payment.state, "signed");
+        let charge = payment.charge;
+        if (charge === undefined) {
+          const charged = await chargeInside(db, payment, settings, now);
+          if ("error" in charged) return charged;
+          charge = charged.charge;
+        }
+        const quoteId = payment.quoteId ?? payment.offer.quote?.id;
+        const signed: PaymentRecord = {
+          ...payment,
+          ...(quoteId === undefined ? {} : { quoteId }),
+          state: "signed",
+          proof,
+          charge,
+          updatedAt: now,
+        };
+        await db.payments.put(signed);
+        return { payment: signed };
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof Dexie.ConstraintError)) throw error;
+    outcome = { error: await refuseSecondSignature(db, id, now, error) };
+  }
+  if ("error" in outcome) throw outcome.error;
+  return outcome.payment;
+}
+
+/** Another payment signed the same Quote first: refuse this one and give its approval's charge back. */
+async function refuseSecondSignature(
+  db: WalletDb,
+  id: string,
+  now: number,
+  cause: unknown,
+): Promise<Error> {
+  return db.transaction("rw", db.payments, db.budgetSums, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw new PaymentNotFoundError(id);
+    const error = new QuoteAlreadyPaidError(
+      id,
+      payment.offer.quote?.id,
+      "signed by another request",
+      {
+        cause,
+      },
+    );
+    const charge = payment.charge;
+    if (charge !== undefined) {
+      const spent = await readSums(db, charge.sumKeys);
+      await db.budgetSums.bulkPut(
+        charge.sumKeys.map((key) => {
+          const left = (spent.get(key) ?? 0n) - BigInt(charge.micro);
+          return { key, amount: (left > 0n ? left : 0n).toString(), updatedAt: now };
+        }),
+      );
+    }
+    const { charge: _released, ...rest } = payment;
+    await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
+    return error;
+  });
 }
 
 /** How many payments the history holds, from the running count (not a scan). */

@@ -2,6 +2,7 @@ import type { PaymentOption } from "../protocol/offer";
 import { formatMicro, toMicro } from "./micro";
 import { type BudgetPeriod, periodKey } from "./periods";
 import type { AllowedAsset, PolicySettings } from "./policy-settings";
+import { chargeCurrency } from "./test-money";
 
 /**
  * The running limits a payment counts against, shared by the policy (decides
@@ -19,7 +20,13 @@ export type ChargeRefusalRule =
   | "amount-not-positive";
 
 export type ResolvedCharge =
-  | { ok: true; asset: AllowedAsset; currency: string; micro: bigint }
+  | {
+      ok: true;
+      asset: AllowedAsset;
+      /** What budgets count it in: the asset's currency, or its test form on a testnet. */
+      currency: string;
+      micro: bigint;
+    }
   | { ok: false; rule: ChargeRefusalRule; reason: string };
 
 /** What a payment costs in the user's currency terms, or why it cannot be counted at all. */
@@ -58,7 +65,7 @@ export function resolveCharge(settings: PolicySettings, option: ChargeOption): R
   return {
     ok: true,
     asset,
-    currency: asset.currency,
+    currency: chargeCurrency(asset.currency, option.network),
     micro: toMicro(option.amount, asset.decimals),
   };
 }

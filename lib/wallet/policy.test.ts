@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sumKeysToCharge } from "./limits";
+import { resolveCharge, sumKeysToCharge } from "./limits";
 import { decidePayment, type PolicyInput } from "./policy";
 import type { PolicySettings } from "./policy-settings";
 
@@ -129,12 +129,13 @@ describe("decidePayment", () => {
     expect(decidePayment(settings(), input(500_000n)).action).toBe("ask");
   });
 
-  it("refuses when the origin budget is exhausted, saying so", () => {
+  it("asks the person again when the site's budget is used up, saying so", () => {
     const spent = spentAfter(990_000n, Date.parse("2026-11-30T08:00:00Z"));
     const decision = decidePayment(settings(), input(10_001n, { spent }));
-    expect(decision).toMatchObject({ action: "refuse", rule: "origin-budget" });
+    expect(decision).toMatchObject({ action: "ask", rule: "origin-budget" });
     expect(decision.reason).toMatch(/^budget exhausted: origin:https:\/\/agent.example:USD:day/);
-    expect(decision.remaining[`origin:${AGENT}:USD:day`]).toBe(10_000n);
+    // What would be left were the person to approve it: nothing of the site's day.
+    expect(decision.remaining[`origin:${AGENT}:USD:day`]).toBe(0n);
     expect(decidePayment(settings(), input(10_000n, { spent })).action).toBe("auto");
   });
 
@@ -187,27 +188,27 @@ describe("decidePayment: renewal at period boundaries (UTC)", () => {
     ).action;
 
   it("renews a daily budget at 00:00:00.000 UTC", () => {
-    expect(decideAt("day", "2026-11-30T00:00:00Z", "2026-11-30T23:59:59.999Z")).toBe("refuse");
+    expect(decideAt("day", "2026-11-30T00:00:00Z", "2026-11-30T23:59:59.999Z")).toBe("ask");
     expect(decideAt("day", "2026-11-30T00:00:00Z", "2026-12-01T00:00:00.000Z")).toBe("auto");
   });
 
   it("renews a weekly budget on Monday 00:00 UTC", () => {
     // Spent on Monday 2026-11-23; Sunday 2026-11-29 is still that week.
-    expect(decideAt("week", "2026-11-23T09:00:00Z", "2026-11-29T23:59:59.999Z")).toBe("refuse");
+    expect(decideAt("week", "2026-11-23T09:00:00Z", "2026-11-29T23:59:59.999Z")).toBe("ask");
     expect(decideAt("week", "2026-11-23T09:00:00Z", "2026-11-30T00:00:00.000Z")).toBe("auto");
   });
 
   it("renews a monthly budget on the 1st, in 30/31-day months and in February", () => {
-    expect(decideAt("month", "2026-04-01T00:00:00Z", "2026-04-30T23:59:59.999Z")).toBe("refuse");
+    expect(decideAt("month", "2026-04-01T00:00:00Z", "2026-04-30T23:59:59.999Z")).toBe("ask");
     expect(decideAt("month", "2026-04-01T00:00:00Z", "2026-05-01T00:00:00.000Z")).toBe("auto");
-    expect(decideAt("month", "2028-02-01T00:00:00Z", "2028-02-29T23:59:59.999Z")).toBe("refuse");
+    expect(decideAt("month", "2028-02-01T00:00:00Z", "2028-02-29T23:59:59.999Z")).toBe("ask");
     expect(decideAt("month", "2028-02-01T00:00:00Z", "2028-03-01T00:00:00.000Z")).toBe("auto");
-    expect(decideAt("month", "2027-02-01T00:00:00Z", "2027-02-28T23:59:59.999Z")).toBe("refuse");
+    expect(decideAt("month", "2027-02-01T00:00:00Z", "2027-02-28T23:59:59.999Z")).toBe("ask");
     expect(decideAt("month", "2027-02-01T00:00:00Z", "2027-03-01T00:00:00.000Z")).toBe("auto");
   });
 
   it("never renews a budget with period 'none'", () => {
-    expect(decideAt("none", "2026-01-01T00:00:00Z", "2030-01-01T00:00:00Z")).toBe("refuse");
+    expect(decideAt("none", "2026-01-01T00:00:00Z", "2030-01-01T00:00:00Z")).toBe("ask");
   });
 
   it("renews the global day cap at midnight UTC and the month cap on the 1st", () => {
@@ -216,5 +217,59 @@ describe("decidePayment: renewal at period boundaries (UTC)", () => {
     const at = (iso: string) => decidePayment(s, input(1n, { spent, now: Date.parse(iso) }));
     expect(at("2026-11-30T23:59:59.999Z").rule).toBe("global-day-cap");
     expect(at("2026-12-01T00:00:00.000Z").action).toBe("auto");
+  });
+});
+
+describe("decidePayment: test money and who may hold a budget", () => {
+  const SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+  const both = settings({
+    networks: ["eip155:8453", "eip155:84532"],
+    assets: [
+      { network: "eip155:8453", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" },
+      {
+        network: "eip155:84532",
+        asset: SEPOLIA_USDC,
+        decimals: 6,
+        symbol: "USDC",
+        currency: "USD",
+      },
+    ],
+  });
+  const onTestnet = (amount: bigint, overrides: Partial<PolicyInput> = {}) =>
+    input(amount, {
+      option: { network: "eip155:84532", asset: SEPOLIA_USDC, amount, decimals: 6 },
+      ...overrides,
+    });
+
+  it("counts testnet tokens as test money: never against real USD caps, never under a USD budget", () => {
+    const at = Date.parse("2026-11-30T12:00:00Z");
+    const realCapUsed = new Map(
+      sumKeysToCharge("https://x.example", "USD", at).map((k) => [k, 5_000_000n]),
+    );
+    // The real day cap is used up, yet test money is not refused by it (and the USD budget does not auto-approve it).
+    expect(decidePayment(both, onTestnet(5000n, { spent: realCapUsed }))).toMatchObject({
+      action: "ask",
+      rule: "origin-no-budget",
+    });
+    expect(resolveCharge(both, onTestnet(5000n).option)).toMatchObject({ currency: "test USD" });
+  });
+
+  it("never pays real money under a rule granted in test money", () => {
+    const testBudget = settings({
+      ...both,
+      origins: { [AGENT]: { ...both.origins[AGENT]!, currency: "test USD" } },
+    });
+    expect(decidePayment(testBudget, onTestnet(5000n, { origin: AGENT })).action).toBe("auto");
+    expect(decidePayment(testBudget, input(5000n)).action).toBe("ask");
+  });
+
+  it("gives no automatic payments to plain-http origins other than loopback, even with a budget", () => {
+    const http = "http://shop.example";
+    const loopback = "http://127.0.0.1:4020";
+    const budgets = settings({
+      origins: { [http]: both.origins[AGENT]!, [loopback]: both.origins[AGENT]! },
+    });
+    expect(decidePayment(budgets, input(5000n, { origin: http })).action).toBe("ask");
+    expect(decidePayment(budgets, input(5000n, { origin: loopback })).action).toBe("auto");
   });
 });

@@ -1,3 +1,4 @@
+import { canHoldBudget } from "./budget-origin";
 import {
   budgetExhaustedReason,
   type CapRule,
@@ -44,9 +45,11 @@ export interface PolicyDecision {
 
 /**
  * Decides a payment. Checks run from hardest to softest, and the first that fires is
- * the `rule`: refusals (deny list, network/asset, per-call maximum, caps), then reasons
- * to ask (no budget for this origin, receiver outside a non-empty allow list, above
- * the auto-approve threshold); only a payment that passes all of them is "auto".
+ * the `rule`: refusals (deny list, network/asset, per-call maximum, global caps), then
+ * reasons to ask (the site's budget used up, no budget for this origin, receiver
+ * outside a non-empty allow list, above the auto-approve threshold); only a payment
+ * that passes all of them is "auto". Opaque and plain-http (non-loopback) origins
+ * never have a budget, so they are always asked.
  */
 export function decidePayment(settings: PolicySettings, input: PolicyInput): PolicyDecision {
   const { origin, receiver, spent, now } = input;
@@ -64,7 +67,7 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
   if (!charge.ok) return refuse(charge.rule, charge.reason);
   const { currency, micro } = charge;
   const limits = capLimits(settings, origin, currency, now);
-  const budget = settings.origins[origin];
+  const budget = canHoldBudget(origin) ? settings.origins[origin] : undefined;
   const hasBudget = budget !== undefined && budget.currency === currency;
   const price = formatMicro(micro, currency);
 
@@ -75,7 +78,12 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
       remainingAfter(limits, spent, 0n),
     );
   }
-  const overrun = exceededCap(limits, spent, micro);
+  // Global caps bind everyone; a site's used-up budget only means the person is asked again.
+  const overrun = exceededCap(
+    limits.filter((limit) => limit.rule !== "origin-budget"),
+    spent,
+    micro,
+  );
   if (overrun !== undefined) {
     return refuse(
       overrun.rule,
@@ -91,6 +99,10 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     reason,
     remaining,
   });
+  const siteBudgetUsed = exceededCap(limits, spent, micro);
+  if (siteBudgetUsed !== undefined) {
+    return ask(siteBudgetUsed.rule, budgetExhaustedReason(siteBudgetUsed, spent, micro));
+  }
   if (!hasBudget) {
     return ask(
       "origin-no-budget",

@@ -17,6 +17,18 @@ function normalizeDecimal(amount: string): string {
   return decimals === "" ? integer : `${integer}.${decimals}`;
 }
 
+/** Whether a display total states exactly `amount` atomic units with `decimals`, in `currency`. */
+export function totalMatchesAmount(
+  total: { amount: string; currency: string },
+  amount: bigint,
+  decimals: number,
+  currency: string,
+): boolean {
+  return (
+    total.currency === currency && normalizeDecimal(total.amount) === formatUnits(amount, decimals)
+  );
+}
+
 /**
  * For every stablecoin rail, `total` must be in its currency and equal
  * amount / 10^decimals exactly (bigint arithmetic, no floats). Other rails
@@ -29,8 +41,8 @@ export function assertTotalMatchesRails(
   for (const [index, rail] of rails.entries()) {
     const currency = STABLECOIN_CURRENCY[rail.symbol.toUpperCase()];
     if (currency === undefined) continue;
-    const railValue = formatUnits(BigInt(rail.amount), rail.decimals);
-    if (total.currency !== currency || normalizeDecimal(total.amount) !== railValue) {
+    if (!totalMatchesAmount(total, BigInt(rail.amount), rail.decimals, currency)) {
+      const railValue = formatUnits(BigInt(rail.amount), rail.decimals);
       throw new TotalMismatchError(
         `Quote total ${total.amount} ${total.currency} disagrees with rail ${index}: ${rail.amount} atomic ${rail.symbol} with ${rail.decimals} decimals is ${railValue} ${currency}`,
       );

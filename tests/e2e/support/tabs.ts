@@ -1,5 +1,6 @@
 import type { Page as ChromiumPage } from "playwright-core";
 import type { ElementHandle, Page as FirefoxPage } from "puppeteer-core";
+import type { InputTab } from "./activation";
 import type { FramedPage } from "./hostile";
 import type { Tab } from "./payments";
 
@@ -38,6 +39,26 @@ export function firefoxTab(page: FirefoxPage): Tab {
       });
       return (await element?.evaluate((e) => e.textContent)) ?? null;
     },
+  };
+}
+
+/** A Playwright page driven with raw keys and mouse clicks, as a person's hands would. */
+export function chromiumInputTab(page: ChromiumPage): InputTab {
+  return {
+    ...chromiumTab(page),
+    pressEnter: () => page.keyboard.press("Enter"),
+    clickAt: (x, y, clicks) => page.mouse.click(x, y, { clickCount: clicks }),
+    bringToFront: () => page.bringToFront(),
+  };
+}
+
+/** A Puppeteer page driven with raw keys and mouse clicks, as a person's hands would. */
+export function firefoxInputTab(page: FirefoxPage): InputTab {
+  return {
+    ...firefoxTab(page),
+    pressEnter: () => page.keyboard.press("Enter"),
+    clickAt: (x, y, clicks) => page.mouse.click(x, y, { count: clicks }),
+    bringToFront: () => page.bringToFront(),
   };
 }
 

@@ -1,0 +1,94 @@
+import { ErrorCode, type PageMethod, type PageMethods, type PayParams } from "../messages";
+import { type PendingLimit, PendingLimiter } from "./pending-limit";
+import { type RateLimit, RateLimiter } from "./rate-limit";
+import type { PageContext } from "./router";
+import { RpcError } from "./rpc-error";
+
+export interface PageLimits {
+  /** Every page request, per origin. */
+  requests: RateLimit;
+  /** Requests that start a payment or a payment's confirmation (stipendex_pay, stipendex_elicit), per origin. */
+  payments: RateLimit;
+  /** Of those, how many may wait (for the person, mostly) at once. */
+  pending: PendingLimit;
+}
+
+const MINUTE = 60_000;
+
+export const DEFAULT_PAGE_LIMITS: PageLimits = {
+  requests: { limit: 120, windowMs: MINUTE, maxKeys: 512 },
+  payments: { limit: 30, windowMs: MINUTE, maxKeys: 512 },
+  // 64 sites × 5 bounds the confirmation window's queue at 320.
+  pending: { perKey: 5, maxKeys: 64 },
+};
+
+const PAYMENT_METHODS: ReadonlySet<PageMethod> = new Set(["stipendex_pay", "stipendex_elicit"]);
+
+/**
+ * What one site may ask of the background: so many requests a minute, fewer
+ * payments, and only a few payments waiting at once, so that no page (nor a
+ * paid server it talks to) can flood the person's queue or the wallet's
+ * memory. Kept in the worker's memory: a restarted worker starts afresh.
+ */
+export class PageGuard {
+  private readonly requests: RateLimiter;
+  private readonly payments: RateLimiter;
+  private readonly pending: PendingLimiter;
+  private elicitations = 0;
+
+  constructor(limits: PageLimits = DEFAULT_PAGE_LIMITS, now: () => number = Date.now) {
+    this.requests = new RateLimiter(limits.requests, now);
+    this.payments = new RateLimiter(limits.payments, now);
+    this.pending = new PendingLimiter(limits.pending);
+  }
+
+  /** Counts a request against its origin's rate; first, before its params are even read. */
+  admit(origin: string): void {
+    const wait = this.requests.take(origin);
+    if (wait > 0) throw rateLimited(`requests from ${origin}`, this.requests.rate, wait);
+  }
+
+  /** Runs a handler; a payment request holds one of its origin's pending slots until answered. */
+  run<M extends PageMethod, T>(
+    context: PageContext,
+    method: M,
+    params: PageMethods[M]["params"],
+    task: () => Promise<T>,
+  ): Promise<T> {
+    if (!PAYMENT_METHODS.has(method)) return task();
+    const { origin, tabId, frameId } = context;
+    // A pay is known by its frame and requestId, as the engine resumes it; an elicitation has no id.
+    const id =
+      method === "stipendex_pay"
+        ? `pay ${tabId ?? "-"} ${frameId ?? "-"} ${(params as PayParams).requestId}`
+        : `elicit ${++this.elicitations}`;
+    // The relay sending a pay again (it lost the answer) starts nothing new: it joins, uncounted.
+    if (this.pending.has(origin, id)) return this.pending.run(origin, id, task);
+    const refusal = this.pending.refusal(origin, id);
+    if (refusal === "key-full") {
+      throw new RpcError(
+        ErrorCode.TooManyPending,
+        `${origin} already has ${this.pending.limit.perKey} payment requests waiting; retry when one of them is answered`,
+      );
+    }
+    if (refusal === "too-many-keys") {
+      throw new RpcError(
+        ErrorCode.TooManyPending,
+        `Payment requests from ${this.pending.limit.maxKeys} sites are already waiting; retry when one of them is answered`,
+      );
+    }
+    const wait = this.payments.take(origin);
+    if (wait > 0) {
+      throw rateLimited(`payment requests from ${origin}`, this.payments.rate, wait);
+    }
+    return this.pending.run(origin, id, task);
+  }
+}
+
+function rateLimited(what: string, rate: RateLimit, retryAfterMs: number): RpcError {
+  return new RpcError(
+    ErrorCode.RateLimited,
+    `Too many ${what}: the wallet takes ${rate.limit} per ${rate.windowMs / 1000} s from one site; retry in ${Math.ceil(retryAfterMs / 1000)} s`,
+    { retryAfterMs },
+  );
+}

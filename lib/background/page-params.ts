@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { MAX_CHALLENGE_BYTES } from "../hook/wallet-link";
+import { ErrorCode, type PageMethod, type PageMethods } from "../messages";
+import { RpcError } from "./rpc-error";
+
+/**
+ * The one place a page's params are checked. Everything a page sends is
+ * untrusted and ends up in memory, in storage.session or in the ledger, so
+ * each field has a type and a size; what does not fit is refused before any
+ * handler sees it.
+ */
+export const PAGE_LIMITS = {
+  url: 2048,
+  requestId: 128,
+  /** HTTP methods, MCP tool names, payment ids. */
+  name: 256,
+  /** Short labels: a pricing model or estimate, a protocol version. */
+  label: 64,
+  /** A 402 body as the hook reads it (characters never outnumber its bytes). */
+  challenge: MAX_CHALLENGE_BYTES,
+  /** MCP tool arguments only feed the Quote's `argsHash`, but a real call may carry a document. */
+  mcpArguments: 1024 * 1024,
+  /** Any other JSON a page passes on (results, error data, receipts, elicitation schemas). */
+  json: MAX_CHALLENGE_BYTES,
+  jsonDepth: 32,
+  tools: 200,
+} as const;
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+/**
+ * JSON values only (what runtime messaging carries from Chrome; Firefox's
+ * structured clone could carry more), at most `maxChars` serialized and
+ * `PAGE_LIMITS.jsonDepth` deep.
+ */
+const json = (maxChars: number) =>
+  z.unknown().superRefine((value, context) => {
+    const problem = jsonProblem(value, maxChars);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+
+/** Why `value` is not JSON within the limits, or undefined when it is. Iterative: no stack to blow. */
+export function jsonProblem(value: unknown, maxChars: number): string | undefined {
+  const tooBig = `must be at most ${maxChars} characters as JSON`;
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  // Every value takes at least one character, which bounds the walk (shared references included).
+  let budget = maxChars;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    budget -= 1;
+    if (budget < 0) return tooBig;
+    const v = next.value;
+    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+    if (typeof v === "number" && Number.isFinite(v)) continue;
+    if (typeof v !== "object") return "must be JSON";
+    if (next.depth >= PAGE_LIMITS.jsonDepth) {
+      return `must nest at most ${PAGE_LIMITS.jsonDepth} levels deep`;
+    }
+    let children: unknown[];
+    if (Array.isArray(v)) {
+      children = v;
+    } else {
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return "must be JSON";
+      children = Object.values(v);
+    }
+    if (children.length > budget) return tooBig;
+    for (const child of children) stack.push({ value: child, depth: next.depth + 1 });
+  }
+  return JSON.stringify(value).length > maxChars ? tooBig : undefined;
+}
+
+const url = text(PAGE_LIMITS.url);
+const rpcError = z.object({
+  code: z.number().int(),
+  // An HTTP refusal carries the whole 402 body here.
+  message: text(PAGE_LIMITS.challenge),
+  data: json(PAGE_LIMITS.json).optional(),
+});
+
+const challenge = z.discriminatedUnion("transport", [
+  z.object({
+    transport: z.literal("http"),
+    url,
+    method: text(PAGE_LIMITS.name),
+    body: text(PAGE_LIMITS.challenge),
+    paymentRequiredHeader: text(PAGE_LIMITS.challenge).nullable(),
+  }),
+  z
+    .object({
+      transport: z.literal("mcp"),
+      server: url,
+      tool: text(PAGE_LIMITS.name),
+      // Absent when the page's MCP client sent none (JSON drops undefined).
+      arguments: json(PAGE_LIMITS.mcpArguments).optional(),
+      error: rpcError.optional(),
+      result: json(PAGE_LIMITS.json).optional(),
+    })
+    .transform((mcp) => ({ ...mcp, arguments: mcp.arguments })),
+]);
+
+const toolPricing = z
+  .object({
+    name: text(PAGE_LIMITS.name),
+    pricing: z
+      .object({
+        model: text(PAGE_LIMITS.label).optional(),
+        estimate: text(PAGE_LIMITS.label).optional(),
+      })
+      .optional(),
+  })
+  .transform(({ name, pricing }) => ({ name, pricing }));
+
+/**
+ * Each page method's params. Unknown keys are dropped, so nothing a page adds
+ * (an `origin`, say) reaches a handler. Typed by the message types of
+ * lib/messages.ts (which the hook shares), so schemas and messages stay in step.
+ */
+const schemas: { [M in PageMethod]: z.ZodType<PageMethods[M]["params"]> } = {
+  // Takes nothing; whatever a page passes is dropped.
+  stipendex_status: z.unknown().transform(() => undefined),
+  stipendex_pay: z.object({ requestId: text(PAGE_LIMITS.requestId), challenge }),
+  stipendex_receipt: z.object({
+    paymentId: text(PAGE_LIMITS.name),
+    status: z.number().int().min(0).max(999),
+    receipt: json(PAGE_LIMITS.json),
+    error: rpcError.optional(),
+  }),
+  stipendex_reportMcpServer: z.object({
+    server: url,
+    stipendexPayments: z.object({ version: text(PAGE_LIMITS.label).optional() }).optional(),
+    tools: z
+      .array(toolPricing)
+      .max(PAGE_LIMITS.tools, `must have at most ${PAGE_LIMITS.tools} items`)
+      .optional(),
+  }),
+  stipendex_getPricing: z.object({ server: url }),
+  stipendex_elicit: z.object({
+    server: url,
+    params: z.object({
+      message: text(PAGE_LIMITS.challenge).optional(),
+      requestedSchema: json(PAGE_LIMITS.json).optional(),
+      // Bounded as a whole: a record may have any number of keys.
+      _meta: json(PAGE_LIMITS.json).pipe(z.record(z.string(), z.unknown())).optional(),
+    }),
+  }),
+};
+
+/** The params of a page request, checked; throws InvalidParams naming the field and its limit. */
+export function parsePageParams<M extends PageMethod>(
+  method: M,
+  params: unknown,
+): PageMethods[M]["params"] {
+  const result = schemas[method].safeParse(params, { error: plainMessage });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join(".") || "params";
+  throw new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid ${method} params: ${field}: ${issue?.message ?? "invalid"}`,
+  );
+}
+
+/** Type errors in words a page's developer reads at once; zod's own text for the rest. */
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  return issue.input === undefined ? "is required" : `expected ${issue.expected}`;
+}

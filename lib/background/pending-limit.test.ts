@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { PendingLimiter } from "./pending-limit";
+
+/** A task that runs until `finish()`. */
+function task() {
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return { run: () => done, finish: () => finish() };
+}
+
+describe("PendingLimiter", () => {
+  it("holds perKey requests per key; a request id already in flight joins without a slot", async () => {
+    const pending = new PendingLimiter({ perKey: 2, maxKeys: 10 });
+    const a = task();
+    const b = task();
+    const running = [pending.run("k", "a", a.run), pending.run("k", "b", b.run)];
+    expect(pending.refusal("k", "c")).toBe("key-full");
+    expect(pending.refusal("other", "c")).toBeUndefined();
+    expect(pending.refusal("k", "a")).toBeUndefined();
+    expect(pending.has("k", "a")).toBe(true);
+    const joined = pending.run("k", "a", a.run);
+    a.finish();
+    await Promise.all([running[0], joined]);
+    expect(pending.has("k", "a")).toBe(false);
+    expect(pending.refusal("k", "c")).toBeUndefined();
+    b.finish();
+    await running[1];
+  });
+
+  it("frees a slot when a request fails, too", async () => {
+    const pending = new PendingLimiter({ perKey: 1, maxKeys: 10 });
+    await expect(
+      pending.run("k", "a", () => Promise.reject(new Error("declined"))),
+    ).rejects.toThrow();
+    expect(pending.refusal("k", "b")).toBeUndefined();
+  });
+
+  it("holds requests for at most maxKeys keys, and forgets a key once it has none in flight", async () => {
+    const pending = new PendingLimiter({ perKey: 5, maxKeys: 2 });
+    const t = task();
+    const running = [pending.run("a", "1", t.run), pending.run("b", "1", t.run)];
+    expect(pending.refusal("c", "1")).toBe("too-many-keys");
+    expect(pending.refusal("a", "2")).toBeUndefined();
+    t.finish();
+    await Promise.all(running);
+    expect(pending.refusal("c", "1")).toBeUndefined();
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { RateLimiter } from "./rate-limit";
+
+const MINUTE = 60_000;
+
+function limiter(limit: number, maxKeys = 100) {
+  const clock = { ms: 0 };
+  return { clock, rate: new RateLimiter({ limit, windowMs: MINUTE, maxKeys }, () => clock.ms) };
+}
+
+describe("RateLimiter", () => {
+  it("gives a key `limit` tokens at once, then one per window/limit, and says how long to wait", () => {
+    const { clock, rate } = limiter(30);
+    for (let i = 0; i < 30; i++) expect(rate.take("a")).toBe(0);
+    expect(rate.take("a")).toBe(2_000);
+    expect(rate.take("b")).toBe(0);
+    clock.ms = 1_500;
+    expect(rate.take("a")).toBe(500);
+    clock.ms = 2_000;
+    expect(rate.take("a")).toBe(0);
+    expect(rate.take("a")).toBe(2_000);
+    clock.ms += MINUTE;
+    for (let i = 0; i < 30; i++) expect(rate.take("a")).toBe(0);
+    expect(rate.take("a")).toBeGreaterThan(0);
+  });
+
+  it("remembers at most maxKeys keys, forgetting idle (refilled) ones first", () => {
+    const { clock, rate } = limiter(2, 2);
+    rate.take("idle");
+    clock.ms = MINUTE;
+    rate.take("busy");
+    rate.take("busy");
+    rate.take("new");
+    expect(rate.size).toBe(2);
+    expect(rate.take("busy")).toBeGreaterThan(0);
+  });
+
+  it("forgets the least recently seen key when none is idle, and stays bounded under 10,000 keys", () => {
+    const { rate } = limiter(2, 2);
+    for (const key of ["x", "x", "y", "y", "z"]) rate.take(key);
+    expect(rate.take("y")).toBeGreaterThan(0);
+    expect(rate.take("x")).toBe(0);
+    for (let i = 0; i < 10_000; i++) rate.take(`site${i}`);
+    expect(rate.size).toBe(2);
+  });
+});
