@@ -145,6 +145,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           <span className="font-mono" data-testid="origin">
             {approval.origin}
           </span>
+          {approval.topOrigin && (
+            <p className="text-xs" data-testid="top-origin">
+              a frame inside <span className="font-mono">{approval.topOrigin}</span>
+            </p>
+          )}
         </Row>
         <Row term="Paid to">
           <span data-testid="receiver">
@@ -157,6 +162,12 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             ) : (
               <span className="rounded bg-amber-200 px-1 text-xs font-semibold text-amber-950">
                 Unverified
+              </span>
+            )}
+            {approval.receiver.claimedBy && (
+              <span className="block text-xs" data-testid="claimed-by">
+                The price is unsigned: {approval.receiver.claimedBy} says it is theirs, which the
+                wallet cannot check. The money goes to the address below.
               </span>
             )}
           </span>
@@ -210,28 +221,34 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       ) : (
         // Kept in view: the details above can be taller than the window.
         <div className="sticky bottom-0 flex flex-col gap-3 border-t border-slate-200 bg-white py-2 dark:border-slate-800 dark:bg-slate-950">
-          <div className="flex flex-wrap items-center gap-2 text-sm">
-            <input
-              id="always-allow"
-              type="checkbox"
-              checked={alwaysAllow}
-              onChange={(e) => setAlwaysAllow(e.target.checked)}
-              className="h-4 w-4 focus-visible:outline-2 focus-visible:outline-emerald-600"
-            />
-            <label htmlFor="always-allow">Always allow up to</label>
-            <input
-              aria-label="Daily amount for this site"
-              inputMode="decimal"
-              className={`w-24 ${INPUT_CLASS}`}
-              value={perDay}
-              disabled={!alwaysAllow}
-              onChange={(e) => {
-                setPerDay(e.target.value);
-                setInputError(undefined);
-              }}
-            />
-            <span>{currency} per day for this site</span>
-          </div>
+          {approval.alwaysAllowBlocked ? (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              {approval.alwaysAllowBlocked}
+            </p>
+          ) : (
+            <div className="flex flex-wrap items-center gap-2 text-sm">
+              <input
+                id="always-allow"
+                type="checkbox"
+                checked={alwaysAllow}
+                onChange={(e) => setAlwaysAllow(e.target.checked)}
+                className="h-4 w-4 focus-visible:outline-2 focus-visible:outline-emerald-600"
+              />
+              <label htmlFor="always-allow">Always allow up to</label>
+              <input
+                aria-label="Daily amount for this site"
+                inputMode="decimal"
+                className={`w-24 ${INPUT_CLASS}`}
+                value={perDay}
+                disabled={!alwaysAllow}
+                onChange={(e) => {
+                  setPerDay(e.target.value);
+                  setInputError(undefined);
+                }}
+              />
+              <span>{currency} per day for this site</span>
+            </div>
+          )}
           <ErrorNote>{inputError}</ErrorNote>
           <div className="flex gap-2">
             <Button

@@ -7,7 +7,7 @@ import { RpcError } from "./rpc-error";
 export interface PageLimits {
   /** Every page request, per origin. */
   requests: RateLimit;
-  /** Requests that start a payment or a payment's confirmation (stipendex_pay, stipendex_elicit), per origin. */
+  /** Requests that start a payment or confirm one (stipendex_pay, stipendex_elicit), per origin. */
   payments: RateLimit;
   /** Of those, how many may wait (for the person, mostly) at once. */
   pending: PendingLimit;
@@ -63,7 +63,12 @@ export class PageGuard {
         ? `pay ${tabId ?? "-"} ${frameId ?? "-"} ${(params as PayParams).requestId}`
         : `elicit ${++this.elicitations}`;
     // The relay sending a pay again (it lost the answer) starts nothing new: it joins, uncounted.
-    if (this.pending.has(origin, id)) return this.pending.run(origin, id, task);
+    if (!this.pending.has(origin, id)) this.startPayment(origin, id);
+    return this.pending.run(origin, id, task);
+  }
+
+  /** Counts a new payment request against its origin's limits, or says which it exceeds. */
+  private startPayment(origin: string, id: string): void {
     const refusal = this.pending.refusal(origin, id);
     if (refusal === "key-full") {
       throw new RpcError(
@@ -78,10 +83,7 @@ export class PageGuard {
       );
     }
     const wait = this.payments.take(origin);
-    if (wait > 0) {
-      throw rateLimited(`payment requests from ${origin}`, this.payments.rate, wait);
-    }
-    return this.pending.run(origin, id, task);
+    if (wait > 0) throw rateLimited(`payment requests from ${origin}`, this.payments.rate, wait);
   }
 }
 

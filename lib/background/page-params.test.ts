@@ -56,6 +56,11 @@ describe("parsePageParams", () => {
       server: mcp.server,
       tools: [{ name: "search", pricing: undefined }],
     });
+    const elicit = {
+      server: mcp.server,
+      params: { _meta: { "stipendex/quote": { jws: "a.b.c" } } },
+    };
+    expect(parsePageParams("stipendex_elicit", elicit)).toEqual(elicit);
     expect(parsePageParams("stipendex_status", { anything: 1 })).toBeUndefined();
   });
 
@@ -196,7 +201,7 @@ describe("parsePageParams", () => {
         challenge: { ...http, body },
       }),
     ).not.toThrow();
-    const deep = { ...mcp, error: { code: -32402, message: "m", data: nested(31) } };
+    const deep = { ...mcp, error: { code: -32402, message: "m", data: nested(32) } };
     expect(() =>
       parsePageParams("stipendex_pay", { requestId: "r", challenge: deep }),
     ).not.toThrow();

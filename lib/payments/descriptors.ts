@@ -24,7 +24,7 @@ export const DESCRIPTOR_LIMITS: DescriptorLimits = {
 export interface DescriptorOptions {
   /** Skip the cache once (a key rotated). */
   refresh?: boolean;
-  /** The page the descriptor is fetched for: a public page may not make the wallet ask a private network. */
+  /** The page asking: a public page may not make the wallet ask a private network. */
   requesterOrigin?: string;
 }
 
@@ -33,7 +33,7 @@ export interface DescriptorSource {
   get(receiverId: string, options?: DescriptorOptions): Promise<Descriptor>;
 }
 
-/** Why a descriptor could not be used; kept as the `cause` of DescriptorUnavailableError, never shown to a page. */
+/** Why a descriptor could not be used: the `cause` of a DescriptorUnavailableError, never shown to a page. */
 export class DescriptorFetchError extends StipendexError {
   override name = "DescriptorFetchError";
   constructor(detail: string) {
@@ -91,13 +91,13 @@ function fetchableOrigin(receiverId: string, requesterOrigin: string | undefined
   const refuse = (detail: string) =>
     new DescriptorUnavailableError(url.origin, new DescriptorFetchError(detail));
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
-    throw refuse(`${receiverId} is neither https nor plain http on loopback`);
+    throw refuse(`${url.origin} is neither https nor plain http on loopback`);
   }
-  if (requesterOrigin !== undefined) {
-    const from = addressSpaceOfOrigin(requesterOrigin);
-    const to = addressSpaceOf(url.hostname);
-    if (!mayReach(from, to))
-      throw refuse(`a ${from} page (${requesterOrigin}) may not reach ${to} ${url.origin}`);
+  if (requesterOrigin === undefined) return url.origin;
+  const from = addressSpaceOfOrigin(requesterOrigin);
+  const to = addressSpaceOf(url.hostname);
+  if (!mayReach(from, to)) {
+    throw refuse(`a ${from} page (${requesterOrigin}) may not reach ${to} ${url.origin}`);
   }
   return url.origin;
 }

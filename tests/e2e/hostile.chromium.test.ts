@@ -20,6 +20,11 @@ describeHostile("Chromium", 90_000, async (hostileUrl, payerKey) => {
     await page.locator("body[data-ready=true]").waitFor();
     return {
       page: { ...chromiumTab(page), ...chromiumFrames(page) },
+      inFrame: async (urlEnd, expression) => {
+        const frame = page.frames().find((f) => f.url().endsWith(urlEnd));
+        assert.ok(frame, `no frame at ${urlEnd}`);
+        return frame.evaluate(expression);
+      },
       wallet: (request) => callWallet(walletPage, request),
       extensionId,
       extensionUrl: session.extensionUrl,

@@ -20,6 +20,11 @@ describeHostile("Firefox", 90_000, async (hostileUrl, payerKey) => {
     await page.waitForSelector("body[data-ready=true]");
     return {
       page: { ...firefoxTab(page), ...firefoxFrames(page) },
+      inFrame: async (urlEnd, expression) => {
+        const frame = page.frames().find((f) => f.url().endsWith(urlEnd));
+        assert.ok(frame, `no frame at ${urlEnd}`);
+        return frame.evaluate(expression);
+      },
       wallet: (request) => callWallet(walletPage, request),
       extensionId,
       extensionUrl: session.extensionUrl,

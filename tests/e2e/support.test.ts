@@ -144,7 +144,7 @@ describe("e2e support: CSV and wallet setup helpers", () => {
     ]);
   });
 
-  it("gives an origin a daily USD budget without touching the rest of the policy", () => {
+  it("gives an origin a daily test-USD budget without touching the rest of the policy", () => {
     const policy = {
       globalCaps: { USD: { day: "5000000" } },
       origins: { "https://other.example": {} as never },
@@ -158,7 +158,7 @@ describe("e2e support: CSV and wallet setup helpers", () => {
       autoApproveUpTo: "300",
     });
     assert.deepEqual(updated.origins["http://127.0.0.1:1"], {
-      currency: "USD",
+      currency: "test USD",
       amount: "900",
       period: "day",
       autoApproveUpTo: "300",

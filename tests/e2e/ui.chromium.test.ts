@@ -167,7 +167,7 @@ describe(
       await options.screenshot({ path: `${SCREENSHOTS}history.png`, fullPage: true });
       // Only today had spend: 4 Stipendex payments settled (the declined one moved nothing).
       const totals = options.getByRole("table").getByRole("row");
-      assert.deepEqual(await totals.allInnerTexts(), ["Day\tSpent", `${today()}\t0.02 USD`]);
+      assert.deepEqual(await totals.allInnerTexts(), ["Day\tSpent", `${today()}\t0.02 test USD`]);
 
       await options.getByLabel("Origin").fill(agentOrigin);
       await count.getByText("4 payments").waitFor();

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
 import { type Demo, startDemo } from "../../../demo/server";
 import { ErrorCode, type PaymentChallenge } from "../../../lib/messages";
@@ -7,7 +10,28 @@ import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
 import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
 import { assertNothingSigned, newRows, type PaymentRig, snapshot, type Tab } from "./payments";
 import { startServer, type TestServer } from "./server";
-import { grantOriginBudget, type WalletCall } from "./wallet-setup";
+import { grantOriginBudget, type WalletCall, withOriginBudget } from "./wallet-setup";
+
+/** A Stipendex -32402 Quote for `tool` with `args`, asked of an MCP server with the official client. */
+export async function fetchMcpQuote(
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<QuoteJsonForm> {
+  const client = new Client({ name: "stipendex-e2e", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server)));
+  try {
+    await client.callTool({ name: tool, arguments: args });
+  } catch (error) {
+    const quote = (error as McpError).data as { quote?: QuoteJsonForm } | undefined;
+    assert.equal((error as McpError).code, -32402, String(error));
+    assert.ok(quote?.quote, `no quote in ${JSON.stringify(quote)}`);
+    return quote.quote;
+  } finally {
+    await client.close();
+  }
+  assert.fail(`${tool} on ${server} was not priced`);
+}
 
 /** The page hostile.html, served by startServer on an origin of its own. */
 export const HOSTILE_PAGE = "/hostile.html";
@@ -80,6 +104,8 @@ export interface FramedPage {
 export interface HostileBrowser {
   /** The hostile page, loaded and ready. */
   page: Tab & FramedPage;
+  /** Evaluates `expression` in the hostile page's frame whose URL ends with `urlEnd`. */
+  inFrame(urlEnd: string, expression: string): Promise<unknown>;
   wallet: WalletCall;
   /** The wallet's extension id, as a page would name it to runtime.sendMessage. */
   extensionId: string;
@@ -253,6 +279,122 @@ export function describeHostile(
       );
       assert.equal(browser.windowsOpened(), windows, "no confirmation window for a forged Quote");
       await assertNothingSigned(rig, hostileOrigin, before);
+    });
+
+    it("a second origin that pays a Quote another origin confirmed by elicitation is asked", async () => {
+      const { browser, server } = get();
+      assert.ok(demo);
+      const mcp = demo.urls.mcpJson;
+      const args = { query: "borrowed consent" };
+      const quote = await fetchMcpQuote(mcp, "web_search", args);
+      // The hostile page confirms the Quote in the wallet's window, as a person would.
+      const confirm = browser.nextConfirmWindow();
+      const elicited = browser.page.evaluate(
+        `hostile.elicit(${JSON.stringify(mcp)}, ${JSON.stringify(quote)})`,
+      ) as Promise<{ ok: boolean; result?: { action: string } }>;
+      await (await confirm).click("Approve");
+      assert.equal((await elicited).result?.action, "accept", JSON.stringify(await elicited));
+
+      // A frame of another origin in the same tab pays that very Quote: it must be asked.
+      const otherOrigin = server.origin.replace("127.0.0.1", "localhost");
+      await browser.page.evaluate(
+        `hostile.addFrame("other", ${JSON.stringify(`${otherOrigin}/hostile-frame.html?other`)})`,
+      );
+      const before = await snapshot(rig, otherOrigin);
+      const asked = browser.nextConfirmWindow();
+      const challenge: PaymentChallenge = {
+        transport: "mcp",
+        server: mcp,
+        tool: "web_search",
+        arguments: args,
+        error: { code: -32402, message: "Payment required", data: { quote } },
+      };
+      const stolen = browser.inFrame(
+        "hostile-frame.html?other",
+        `hostile.pay(${JSON.stringify(challenge)})`,
+      ) as Promise<PayOutcome>;
+      const window = await asked;
+      assert.equal(await window.text("origin"), otherOrigin);
+      await window.click("Decline");
+      const outcome = await stolen;
+      assert.equal(outcome.ok, false, JSON.stringify(outcome));
+      assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
+      await assertNothingSigned(rig, otherOrigin, before, "declined");
+    });
+
+    it("a page claiming a trusted API's URL for its own pay-to address is asked and shown its pay-to", async () => {
+      const { browser } = get();
+      assert.ok(demo);
+      const trusted = demo.urls.x402v2;
+      const url = `${trusted}/api/search?q=claimed`;
+      const real = await fetch(url);
+      assert.equal(real.status, 402);
+      const required = JSON.parse(
+        Buffer.from(real.headers.get("payment-required") ?? "", "base64").toString("utf8"),
+      ) as { accepts: { payTo: string }[] };
+      const attacker = "0x000000000000000000000000000000000000dEaD";
+      const forgedHeader = Buffer.from(
+        JSON.stringify({ ...required, accepts: required.accepts.map((a) => ({ ...a, payTo: attacker })) }),
+      ).toString("base64");
+      // The hostile page holds an automatic budget, and the trusted API is on the allow list.
+      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
+      await browser.wallet({
+        method: "ui_setPolicy",
+        params: {
+          ...withOriginBudget(policy, hostileOrigin, { amount: "1000000", autoApproveUpTo: "1000000" }),
+          receivers: { allow: [new URL(trusted).origin], deny: [] },
+        },
+      });
+      try {
+        const before = await snapshot(rig, hostileOrigin);
+        const confirm = browser.nextConfirmWindow();
+        const paid = pay({
+          transport: "http",
+          url,
+          method: "GET",
+          body: "{}",
+          paymentRequiredHeader: forgedHeader,
+        });
+        const window = await confirm;
+        assert.equal((await window.text("pay-to"))?.toLowerCase(), attacker.toLowerCase());
+        assert.match((await window.text("receiver")) ?? "", /Unverified/);
+        await window.click("Decline");
+        const outcome = await paid;
+        assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
+        await assertNothingSigned(rig, hostileOrigin, before, "declined");
+      } finally {
+        await browser.wallet({ method: "ui_setPolicy", params: { ...policy, revision: undefined } });
+      }
+    });
+
+    it("a sandboxed frame cannot spend the embedding site's budget, nor ask at all", async () => {
+      const { browser } = get();
+      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
+      await browser.wallet({
+        method: "ui_setPolicy",
+        params: withOriginBudget(policy, hostileOrigin, {
+          amount: "1000000",
+          autoApproveUpTo: "1000000",
+        }),
+      });
+      try {
+        await browser.page.evaluate(
+          `hostile.addFrame("sandboxed", "/hostile-frame.html?sandboxed", "allow-scripts")`,
+        );
+        const before = await snapshot(rig, hostileOrigin);
+        const windows = browser.windowsOpened();
+        const challenge = httpChallenge(searchUrl("sandboxed"), await fetchQuote(searchUrl("sandboxed")));
+        const outcome = (await browser.inFrame(
+          "hostile-frame.html?sandboxed",
+          `hostile.pay(${JSON.stringify(challenge)})`,
+        )) as PayOutcome;
+        assert.equal(outcome.ok, false, JSON.stringify(outcome));
+        assert.equal(outcome.error?.code, ErrorCode.Unauthorized, JSON.stringify(outcome));
+        assert.equal(browser.windowsOpened(), windows, "no confirmation window for an opaque origin");
+        await assertNothingSigned(rig, hostileOrigin, before);
+      } finally {
+        await browser.wallet({ method: "ui_setPolicy", params: { ...policy, revision: undefined } });
+      }
     });
 
     it("cannot load the confirmation page nor reach the extension's messaging", async () => {

@@ -1,4 +1,5 @@
 import { StipendexError } from "../../../lib/errors";
+import { testCurrency } from "../../../lib/wallet/test-money";
 import type {
   PolicyView,
   UiMethod,
@@ -95,7 +96,7 @@ export async function setUpWalletIn<P>(
   return popup;
 }
 
-/** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro-USD. */
+/** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro (test) USD. */
 export async function grantOriginBudget(
   call: WalletCall,
   origin: string,
@@ -105,7 +106,7 @@ export async function grantOriginBudget(
   await call({ method: "ui_setPolicy", params: withOriginBudget(policy, origin, budget) });
 }
 
-/** `policy` plus a daily USD budget for `origin`. */
+/** `policy` plus a daily budget for `origin`, in test USD: the demo chain is a testnet, so it pays in test money. */
 export function withOriginBudget(
   policy: PolicyView,
   origin: string,
@@ -116,7 +117,7 @@ export function withOriginBudget(
     origins: {
       ...policy.origins,
       [origin]: {
-        currency: "USD",
+        currency: testCurrency("USD"),
         amount: budget.amount,
         period: "day",
         autoApproveUpTo: budget.autoApproveUpTo,
