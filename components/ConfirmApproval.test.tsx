@@ -60,6 +60,23 @@ describe("ConfirmApproval", () => {
     expect(remaining.textContent).toContain("https://agent.example this day: 0.995 USD");
   });
 
+  it("shows a frame's top-level site, who claims an unsigned price, and no always-allow for an http site", () => {
+    renderApproval({
+      origin: "http://ads.example",
+      topOrigin: "https://news.example",
+      receiver: {
+        id: "eip155:84532:0x000000000000000000000000000000000000dead",
+        verified: false,
+        claimedBy: "https://api.trusted.example",
+      },
+      alwaysAllowBlocked: "http://ads.example is not a secure (https) site",
+    });
+    expect(screen.getByTestId("top-origin").textContent).toContain("https://news.example");
+    expect(screen.getByTestId("claimed-by").textContent).toContain("https://api.trusted.example");
+    expect(screen.queryByLabelText("Daily amount for this site")).toBeNull();
+    expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
+  });
+
   it("shows an HTTP resource as method and URL", () => {
     renderApproval({
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },

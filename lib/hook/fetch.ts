@@ -29,7 +29,9 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
       return Reflect.apply(nativeFetch, win, sent).then((response: Response) => {
         if (response.status === 402) {
           const { url, method } = describeRequest(input, init, win);
-          return payHttp402(response, { url, method, replayable }, wallet, callNative);
+          // The URL that answered (after any redirect) is the one priced and paid.
+          const priced = response.url || url;
+          return payHttp402(response, { url: priced, method, replayable }, wallet, callNative);
         }
         const mcpRequest = response.ok ? readJsonRpcRequest(init?.body) : undefined;
         if (!mcpRequest) return response;

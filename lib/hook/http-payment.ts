@@ -19,6 +19,9 @@ export async function readHttpChallenge(
   return { transport: "http", url, method, body, paymentRequiredHeader };
 }
 
+const REDIRECTED_PAYMENT =
+  "The paid request was answered with a redirect: the wallet never carries a payment through a redirect";
+
 /**
  * The HTTP binding: hands a 402 to the wallet, retries once with the payment
  * header, reports the receipt, and gives the page the paid response. On a
@@ -42,8 +45,13 @@ export async function payHttp402(
   let retry: Response;
   try {
     retry = await nativeFetch(
-      request.replayable.replay({ [answer.header.name]: answer.header.value }),
+      request.replayable.replay(
+        { [answer.header.name]: answer.header.value },
+        undefined,
+        request.url,
+      ),
     );
+    if (retry.type === "opaqueredirect") throw new TypeError(REDIRECTED_PAYMENT);
   } catch (error) {
     wallet.receipt({ paymentId: answer.paymentId, status: 0, receipt: null });
     throw error;

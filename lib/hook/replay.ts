@@ -8,8 +8,12 @@
 export interface ReplayableRequest {
   /** Arguments for the first attempt when they had to change; undefined: send the page's own. */
   first: [RequestInfo | URL, RequestInit | undefined] | undefined;
-  /** Builds a retry with extra headers (and a new body); once only when the body was a stream. */
-  replay(extraHeaders: Record<string, string>, body?: string): Request;
+  /**
+   * Builds the paid retry with extra headers (and a new body), to `url` when
+   * given (the URL that answered 402), never following a redirect; once only
+   * when the body was a stream.
+   */
+  replay(extraHeaders: Record<string, string>, body?: string, url?: string): Request;
 }
 
 export function makeReplayable(
@@ -35,14 +39,29 @@ export function makeReplayable(
   }
   return {
     first,
-    replay(extraHeaders, body) {
+    replay(extraHeaders, body, url) {
       const base = new Request(spareInput, body === undefined ? spareInit : { ...spareInit, body });
       const headers = new Headers(base.headers);
       for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
       // Chrome requires `duplex` whenever the body is a stream.
       const streaming: RequestInit =
         base.body instanceof ReadableStream ? ({ duplex: "half" } as RequestInit) : {};
-      return new Request(base, { ...streaming, headers });
+      // A payment goes to the URL that was priced and nowhere else: never through a redirect.
+      return new Request(url ?? base.url, {
+        ...streaming,
+        method: base.method,
+        headers,
+        body: base.body,
+        mode: base.mode,
+        credentials: base.credentials,
+        cache: base.cache,
+        referrer: base.referrer,
+        referrerPolicy: base.referrerPolicy,
+        integrity: base.integrity,
+        keepalive: base.keepalive,
+        signal: base.signal,
+        redirect: "manual",
+      });
     },
   };
 }

@@ -334,14 +334,20 @@ export function describeHostile(
       ) as { accepts: { payTo: string }[] };
       const attacker = "0x000000000000000000000000000000000000dEaD";
       const forgedHeader = Buffer.from(
-        JSON.stringify({ ...required, accepts: required.accepts.map((a) => ({ ...a, payTo: attacker })) }),
+        JSON.stringify({
+          ...required,
+          accepts: required.accepts.map((a) => ({ ...a, payTo: attacker })),
+        }),
       ).toString("base64");
       // The hostile page holds an automatic budget, and the trusted API is on the allow list.
       const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
       await browser.wallet({
         method: "ui_setPolicy",
         params: {
-          ...withOriginBudget(policy, hostileOrigin, { amount: "1000000", autoApproveUpTo: "1000000" }),
+          ...withOriginBudget(policy, hostileOrigin, {
+            amount: "1000000",
+            autoApproveUpTo: "1000000",
+          }),
           receivers: { allow: [new URL(trusted).origin], deny: [] },
         },
       });
@@ -363,7 +369,10 @@ export function describeHostile(
         assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
         await assertNothingSigned(rig, hostileOrigin, before, "declined");
       } finally {
-        await browser.wallet({ method: "ui_setPolicy", params: { ...policy, revision: undefined } });
+        await browser.wallet({
+          method: "ui_setPolicy",
+          params: { ...policy, revision: undefined },
+        });
       }
     });
 
@@ -383,17 +392,27 @@ export function describeHostile(
         );
         const before = await snapshot(rig, hostileOrigin);
         const windows = browser.windowsOpened();
-        const challenge = httpChallenge(searchUrl("sandboxed"), await fetchQuote(searchUrl("sandboxed")));
+        const challenge = httpChallenge(
+          searchUrl("sandboxed"),
+          await fetchQuote(searchUrl("sandboxed")),
+        );
         const outcome = (await browser.inFrame(
           "hostile-frame.html?sandboxed",
           `hostile.pay(${JSON.stringify(challenge)})`,
         )) as PayOutcome;
         assert.equal(outcome.ok, false, JSON.stringify(outcome));
         assert.equal(outcome.error?.code, ErrorCode.Unauthorized, JSON.stringify(outcome));
-        assert.equal(browser.windowsOpened(), windows, "no confirmation window for an opaque origin");
+        assert.equal(
+          browser.windowsOpened(),
+          windows,
+          "no confirmation window for an opaque origin",
+        );
         await assertNothingSigned(rig, hostileOrigin, before);
       } finally {
-        await browser.wallet({ method: "ui_setPolicy", params: { ...policy, revision: undefined } });
+        await browser.wallet({
+          method: "ui_setPolicy",
+          params: { ...policy, revision: undefined },
+        });
       }
     });
 

@@ -1,5 +1,4 @@
 import { StipendexError } from "../../../lib/errors";
-import { testCurrency } from "../../../lib/wallet/test-money";
 import type {
   PolicyView,
   UiMethod,
@@ -8,6 +7,7 @@ import type {
   WireError,
   WireResponse,
 } from "../../../lib/messages";
+import { testCurrency } from "../../../lib/wallet/test-money";
 
 /**
  * The browser-independent half of the wallet helpers: what is sent to the
