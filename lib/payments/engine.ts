@@ -104,7 +104,7 @@ export class PaymentEngine {
       if (payment) return this.proceed(payment, caller);
     }
     if (!(await this.deps.hasWallet())) throw new NoWalletError();
-    const read = await readChallenge(params.challenge, this.deps.challenge);
+    const read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);
     const settings = await this.deps.settings();
     const option = chooseOption(settings, read.offer);
     const offer = bindPayee(read.offer, option);
@@ -148,6 +148,7 @@ export class PaymentEngine {
       undefined,
       "mcp",
       this.deps.challenge,
+      caller.origin,
     );
     if (offer.resource.kind !== "mcp" || offer.resource.server !== params.server) {
       throw new UnreadableChallengeError(
@@ -339,7 +340,9 @@ export class PaymentEngine {
     });
     const registry = offer.quote
       ? await registryListing(
-          await this.deps.challenge.descriptors.get(offer.receiver),
+          await this.deps.challenge.descriptors.get(offer.receiver, {
+            requesterOrigin: caller.origin,
+          }),
           await this.deps.trustedRegistries(),
           this.deps.fetch,
           new Date(this.deps.now()),
