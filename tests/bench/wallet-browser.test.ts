@@ -20,14 +20,15 @@ const policy: PolicyView = {
 };
 
 describe("benchPolicy", () => {
-  it("raises the USD caps and auto-approves the origin up to the bench budget, keeping the rest", () => {
+  it("raises the test-USD caps and auto-approves the origin up to the bench budget, keeping the rest", () => {
     const raised = benchPolicy(policy, "http://127.0.0.1:1234");
     expect(raised.globalCaps).toEqual({
-      USD: { day: BENCH_BUDGET, month: BENCH_BUDGET },
+      USD: { day: "5000000", month: "50000000" },
+      "test USD": { day: BENCH_BUDGET, month: BENCH_BUDGET },
       EUR: { day: "1" },
     });
     expect(raised.origins["http://127.0.0.1:1234"]).toEqual({
-      currency: "USD",
+      currency: "test USD",
       amount: BENCH_BUDGET,
       period: "day",
       autoApproveUpTo: BENCH_BUDGET,

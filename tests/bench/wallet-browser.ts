@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { devAccounts } from "../../demo/chain/dev-accounts";
 import type { PolicyView } from "../../lib/messages";
+import { testCurrency } from "../../lib/wallet/test-money";
 import { type ChromiumSession, launchChromium } from "../e2e/support/chromium";
 import { callWallet, setUpWallet, withOriginBudget } from "../e2e/support/wallet-chromium";
 
@@ -15,7 +16,11 @@ export function benchPolicy(policy: PolicyView, origin: string): PolicyView {
   });
   return {
     ...raised,
-    globalCaps: { ...raised.globalCaps, USD: { day: BENCH_BUDGET, month: BENCH_BUDGET } },
+    // The demo chain is a testnet: its payments count against the test-USD caps.
+    globalCaps: {
+      ...raised.globalCaps,
+      [testCurrency("USD")]: { day: BENCH_BUDGET, month: BENCH_BUDGET },
+    },
   };
 }
 
