@@ -15,9 +15,14 @@ export interface PageLimits {
 
 const MINUTE = 60_000;
 
+/**
+ * An agent paying ten calls a second all day stays within these (each payment
+ * is a pay and a receipt); flooding the person is stopped by the pending limit,
+ * not by the rate.
+ */
 export const DEFAULT_PAGE_LIMITS: PageLimits = {
-  requests: { limit: 120, windowMs: MINUTE, maxKeys: 512 },
-  payments: { limit: 30, windowMs: MINUTE, maxKeys: 512 },
+  requests: { limit: 1200, windowMs: MINUTE, maxKeys: 512 },
+  payments: { limit: 600, windowMs: MINUTE, maxKeys: 512 },
   // 64 sites × 5 bounds the confirmation window's queue at 320.
   pending: { perKey: 5, maxKeys: 64 },
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
-import { DEFAULT_PAGE_LIMITS, PageGuard } from "./page-guard";
+import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
@@ -107,7 +107,14 @@ const from = (origin: string) => ({ id: ID, url: `${origin}/app`, tab: { id: 1 }
  * A router over page handlers that record what reached them; payments wait
  * (for the person, as it were) until `answer()`. The guard's clock is `clock.ms`.
  */
-function guardedRouter() {
+/** Small limits, so each rule is reached in a few calls; the defaults are larger (see the agent test). */
+const TEST_LIMITS: PageLimits = {
+  ...DEFAULT_PAGE_LIMITS,
+  requests: { limit: 120, windowMs: 60_000, maxKeys: 512 },
+  payments: { limit: 30, windowMs: 60_000, maxKeys: 512 },
+};
+
+function guardedRouter(limits: PageLimits = TEST_LIMITS) {
   const clock = { ms: 0 };
   const seen: { method: string; params: unknown }[] = [];
   const waiting: (() => void)[] = [];
@@ -134,7 +141,7 @@ function guardedRouter() {
     extensionBaseUrl: BASE,
     page,
     ui: {} as UiHandlers,
-    pageGuard: new PageGuard(DEFAULT_PAGE_LIMITS, () => clock.ms),
+    pageGuard: new PageGuard(limits, () => clock.ms),
   });
   /** Answers every payment waiting so far. */
   const answer = async () => {
@@ -145,6 +152,17 @@ function guardedRouter() {
 }
 
 describe("createRouter, page limits", () => {
+  it("lets an agent pay ten times a second for a minute under the default limits", async () => {
+    const { route, answer, clock } = guardedRouter(DEFAULT_PAGE_LIMITS);
+    for (let i = 0; i < 600; i++) {
+      const paid = route(pay(`agent-${i}`), page);
+      await answer();
+      expect(await paid).toMatchObject({ ok: true });
+      expect(await route(status, page)).toMatchObject({ ok: true });
+      clock.ms += 100;
+    }
+  });
+
   it("refuses oversized or malformed params with InvalidParams before any handler runs", async () => {
     const { route, seen } = guardedRouter();
     const huge = { ...challenge, body: "x".repeat(1024 * 1024) };

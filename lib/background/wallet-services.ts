@@ -34,7 +34,6 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
   const approvals = new ApprovalQueue(session, platform.window);
   const engine = new PaymentEngine({
     db,
-    session,
     registry,
     approvals,
     challenge: { registry, descriptors, now },

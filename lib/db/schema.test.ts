@@ -38,6 +38,8 @@ describe("openWalletDb", () => {
         "[origin+createdAt]",
         "[receiver+createdAt]",
         "[state+createdAt]",
+        "requestKey",
+        "elicitedBy",
       ].sort(),
     );
     expect(db.payments.schema.idxByName.quoteId?.unique).toBe(true);

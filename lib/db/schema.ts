@@ -25,6 +25,17 @@ export interface PaymentRecord {
   offer: Offer;
   /** Compact JWS of the Confirmation. */
   confirmation?: string;
+  /**
+   * The page request this payment answers ("<origin> <tab> <frame> <requestId>"),
+   * so a request asked again after the worker restarted resumes it.
+   */
+  requestKey?: string;
+  /**
+   * Set while this payment is a Confirmation given by elicitation that its
+   * caller has not yet used: "<origin> <tab> <frame> <quote hash>". Only that
+   * caller's payment of that Quote takes it, once.
+   */
+  elicitedBy?: string;
   /** Who approved it: the person (may go beyond a site's budget) or the policy (may not). */
   approvedBy?: "person" | "policy";
   /** Compact JWS of the Proof, or the x402 payment header value. Only once charged. */
@@ -88,7 +99,12 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
       const value = await tx.table("payments").count();
       await tx.table("counters").put({ name: "payments", value });
     });
-  // v3: the policy moves out of storage.local (see SettingsEntry); PolicyStore copies an old one over.
-  db.version(3).stores({ settings: "key" });
+  // v3: the policy moves out of storage.local (see SettingsEntry; PolicyStore copies an old one over),
+  // and a payment knows the page request (or elicitation) it answers, instead of storage.session keys.
+  db.version(3).stores({
+    settings: "key",
+    payments:
+      "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
+  });
   return db;
 }

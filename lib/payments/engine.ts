@@ -15,7 +15,6 @@ import type { Registry } from "../protocol/rails/registry";
 import { canHoldBudget } from "../wallet/budget-origin";
 import { spentForPayment } from "../wallet/budget-sums";
 import { BudgetExhaustedError, ChargeNotAllowedError, DuplicateQuoteError } from "../wallet/errors";
-import type { KeyValueStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
 import {
   advancePayment,
@@ -23,6 +22,7 @@ import {
   chargeAndSign,
   recordQuote,
   recordRefusal,
+  takeElicited,
 } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
@@ -44,19 +44,8 @@ import { answerFor, signPayment } from "./sign-payment";
 import { registryListing, type TrustedRegistry } from "./trust";
 import { paymentWarnings } from "./warnings";
 
-/**
- * storage.session, one key per entry (no shared map to rewrite, so concurrent
- * requests cannot lose each other's entries): which payment each page request
- * became, so a re-ask resumes it; and which payment an elicited Confirmation
- * became, for the caller (origin, tab, frame) that asked, until its own
- * payment of that Quote uses it, once.
- */
-export const REQUEST_KEY_PREFIX = "stipendex.request:";
-export const ELICITED_KEY_PREFIX = "stipendex.elicited:";
-
 export interface EngineDeps {
   db: WalletDb;
-  session: KeyValueStore;
   challenge: ChallengeContext;
   registry: Registry;
   approvals: ApprovalQueue;
@@ -97,27 +86,23 @@ export class PaymentEngine {
   constructor(private readonly deps: EngineDeps) {}
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
-    const requestKey = `${REQUEST_KEY_PREFIX}${callerKey(caller)} ${params.requestId}`;
-    const known = (await this.deps.session.get(requestKey)) as string | undefined;
-    if (known !== undefined) {
-      const payment = await this.deps.db.payments.get(known);
-      if (payment) return this.proceed(payment, caller);
-    }
+    const requestKey = `${callerKey(caller)} ${params.requestId}`;
+    const known = await this.deps.db.payments.where("requestKey").equals(requestKey).first();
+    if (known) return this.proceed(known, caller);
     if (!(await this.deps.hasWallet())) throw new NoWalletError();
     const read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);
     const settings = await this.deps.settings();
     const option = chooseOption(settings, read.offer);
     const offer = bindPayee(read.offer, option);
-    const elicited = offer.quote ? await this.takeElicited(caller, offer.quote.hash) : undefined;
-    if (elicited) {
-      await this.deps.session.set(requestKey, elicited.id);
-      return this.proceed(elicited, caller);
-    }
+    const elicited = offer.quote
+      ? await takeElicited(this.deps.db, elicitedKey(caller, offer.quote.hash), requestKey)
+      : undefined;
+    if (elicited) return this.proceed(elicited, caller);
     let payment: PaymentRecord;
     try {
       payment = await recordQuote(
         this.deps.db,
-        { origin: caller.origin, receiver: offer.receiver, offer, option },
+        { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
         this.deps.now(),
       );
     } catch (error) {
@@ -131,7 +116,6 @@ export class PaymentEngine {
       );
       throw new UnreadableChallengeError(reason);
     }
-    await this.deps.session.set(requestKey, payment.id);
     return this.proceed(payment, caller);
   }
 
@@ -158,17 +142,15 @@ export class PaymentEngine {
     if (!offer.quote) {
       throw new UnreadableChallengeError("An elicitation must carry a Stipendex Quote");
     }
-    const key = elicitedKey(caller, offer.quote.hash);
-    const knownId = (await this.deps.session.get(key)) as string | undefined;
-    let payment = knownId === undefined ? undefined : await this.deps.db.payments.get(knownId);
+    const elicitedBy = elicitedKey(caller, offer.quote.hash);
+    let payment = await this.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
     if (!payment) {
       const option = chooseOption(await this.deps.settings(), offer);
       payment = await recordQuote(
         this.deps.db,
-        { origin: caller.origin, receiver: offer.receiver, offer, option },
+        { origin: caller.origin, receiver: offer.receiver, offer, option, elicitedBy },
         this.deps.now(),
       );
-      await this.deps.session.set(key, payment.id);
     }
     return this.answerElicitation(payment, caller);
   }
@@ -466,19 +448,6 @@ export class PaymentEngine {
   private seconds(): number {
     return Math.floor(this.deps.now() / 1000);
   }
-
-  /** The payment this caller's elicitation approved for a Quote, forgotten as it is taken (used once). */
-  private async takeElicited(
-    caller: Caller,
-    quoteHash: string,
-  ): Promise<PaymentRecord | undefined> {
-    const key = elicitedKey(caller, quoteHash);
-    const id = (await this.deps.session.get(key)) as string | undefined;
-    if (id === undefined) return undefined;
-    await this.deps.session.remove(key);
-    const payment = await this.deps.db.payments.get(id);
-    return payment?.state === "approved" ? payment : undefined;
-  }
 }
 
 /** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */
@@ -487,7 +456,7 @@ function callerKey(caller: Caller): string {
 }
 
 function elicitedKey(caller: Caller, quoteHash: string): string {
-  return `${ELICITED_KEY_PREFIX}${callerKey(caller)} ${quoteHash}`;
+  return `${callerKey(caller)} ${quoteHash}`;
 }
 
 /** The first option the user's settings allow, else the first (the policy then says why not). */

@@ -33,6 +33,9 @@ export interface NewPayment {
   offer: Offer;
   /** The option the wallet chose to pay with. */
   option: PaymentOption;
+  /** See PaymentRecord: the page request, or the elicitation, this payment answers. */
+  requestKey?: string;
+  elicitedBy?: string;
 }
 
 function newRecord(input: NewPayment, now: number): PaymentRecord {
@@ -53,6 +56,8 @@ function newRecord(input: NewPayment, now: number): PaymentRecord {
     asset: option.asset,
     payTo: option.payTo,
     offer,
+    ...(input.requestKey === undefined ? {} : { requestKey: input.requestKey }),
+    ...(input.elicitedBy === undefined ? {} : { elicitedBy: input.elicitedBy }),
   };
 }
 
@@ -329,6 +334,26 @@ async function refuseSecondSignature(
     const { charge: _released, ...rest } = payment;
     await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
     return error;
+  });
+}
+
+/**
+ * Hands an elicited, approved payment to its caller's page request, once: it
+ * stops being elicited and starts answering `requestKey`. Undefined when there
+ * is none (or it was already taken).
+ */
+export async function takeElicited(
+  db: WalletDb,
+  elicitedBy: string,
+  requestKey: string,
+): Promise<PaymentRecord | undefined> {
+  return db.transaction("rw", db.payments, async () => {
+    const payment = await db.payments.where("elicitedBy").equals(elicitedBy).first();
+    if (payment === undefined) return undefined;
+    const { elicitedBy: _taken, ...rest } = payment;
+    const taken: PaymentRecord = { ...rest, requestKey };
+    await db.payments.put(taken);
+    return taken.state === "approved" ? taken : undefined;
   });
 }
 
