@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressSpaceOf, addressSpaceOfOrigin, isLoopbackHost, mayReach } from "./address-space";
+import { addressSpaceOf, addressSpaceOfOrigin, mayReach } from "./address-space";
 
 const spaceOf = (url: string) => addressSpaceOf(new URL(url).hostname);
 
@@ -54,16 +54,5 @@ describe("addressSpaceOfOrigin", () => {
   it("counts an unreadable origin as public", () => {
     expect(addressSpaceOfOrigin("http://127.0.0.1:4020")).toBe("local");
     expect(addressSpaceOfOrigin("null")).toBe("public");
-  });
-});
-
-describe("isLoopbackHost", () => {
-  it("is 127.0.0.0/8, localhost and [::1] only", () => {
-    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "[::1]"]) {
-      expect(isLoopbackHost(host)).toBe(true);
-    }
-    for (const host of ["10.0.0.1", "localhost.example", "app.localhost", "[::2]", "0.0.0.0"]) {
-      expect(isLoopbackHost(host)).toBe(false);
-    }
   });
 });

@@ -33,11 +33,6 @@ export function addressSpaceOf(hostname: string): AddressSpace {
   return "public";
 }
 
-/** Hosts that may be reached over plain http: loopback (as receiver ids allow, envelope §7). */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || ipv4Bytes(hostname)?.[0] === 127;
-}
-
 function ipv4Bytes(host: string): number[] | undefined {
   const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   return match?.slice(1).map(Number);

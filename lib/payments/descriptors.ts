@@ -1,6 +1,6 @@
 import { StipendexError } from "../errors";
-import { checkDescriptor, type Descriptor } from "../protocol/envelope/descriptor";
-import { addressSpaceOf, addressSpaceOfOrigin, isLoopbackHost, mayReach } from "./address-space";
+import { checkDescriptor, type Descriptor, isLoopbackHost } from "../protocol/envelope/descriptor";
+import { addressSpaceOf, addressSpaceOfOrigin, mayReach } from "./address-space";
 import { DescriptorUnavailableError } from "./errors";
 
 /** A day at most (envelope §7), less when HTTP caching says so. */

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from "../protocol/envelope/descriptor";
+
 /**
  * Which callers may hold a budget that pays without asking. An opaque origin
  * ("null": sandboxed frames, data: and file: documents) is nobody in
@@ -15,14 +17,4 @@ export function canHoldBudget(origin: string): boolean {
   if (url.origin !== origin) return false;
   if (url.protocol === "https:") return true;
   return url.protocol === "http:" && isLoopbackHost(url.hostname);
-}
-
-/** 127.0.0.0/8, localhost (and its subdomains, RFC 6761), [::1]. */
-export function isLoopbackHost(hostname: string): boolean {
-  return (
-    /^127(?:\.\d{1,3}){3}$/.test(hostname) ||
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    hostname === "[::1]"
-  );
 }

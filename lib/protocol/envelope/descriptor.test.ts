@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertRailsListed, assertReceiverId, checkDescriptor } from "./descriptor";
+import { assertRailsListed, assertReceiverId, checkDescriptor, isLoopbackHost } from "./descriptor";
 import {
   DescriptorIdMismatchError,
   InsecureReceiverIdError,
@@ -64,5 +64,16 @@ describe("assertRailsListed", () => {
     expect(() => assertRailsListed([{ ...RAIL, asset: RAIL.payTo }], descriptor)).toThrow(
       RailNotInDescriptorError,
     );
+  });
+});
+
+describe("isLoopbackHost", () => {
+  it("is 127.0.0.0/8, localhost and [::1] only", () => {
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "[::1]"]) {
+      expect(isLoopbackHost(host)).toBe(true);
+    }
+    for (const host of ["10.0.0.1", "localhost.example", "app.localhost", "[::2]", "0.0.0.0"]) {
+      expect(isLoopbackHost(host)).toBe(false);
+    }
   });
 });

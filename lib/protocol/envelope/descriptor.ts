@@ -32,7 +32,8 @@ export type Descriptor = z.infer<typeof descriptorSchema>;
 
 const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
 
-function isLoopback(hostname: string): boolean {
+/** Hosts that may be reached over plain http (§7): loopback, as `URL.hostname` gives them. */
+export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
@@ -50,7 +51,7 @@ export function assertReceiverId(id: string): void {
     );
   }
   const secure =
-    url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+    url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!secure) {
     throw new InsecureReceiverIdError(
       `Receiver id ${JSON.stringify(id)} must be https (plain http only on loopback)`,
