@@ -29,8 +29,10 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
       return Reflect.apply(nativeFetch, win, sent).then((response: Response) => {
         if (response.status === 402) {
           const { url, method } = describeRequest(input, init, win);
-          // The URL that answered (after any redirect) is the one priced and paid.
+          // The URL that answered (after any redirect) is the one priced and paid; a
+          // redirected Request whose body cannot be moved there is left unpaid.
           const priced = response.url || url;
+          if (priced !== url && !replayable.retargetable) return response;
           return payHttp402(response, { url: priced, method, replayable }, wallet, callNative);
         }
         const mcpRequest = response.ok ? readJsonRpcRequest(init?.body) : undefined;

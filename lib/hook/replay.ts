@@ -14,6 +14,8 @@ export interface ReplayableRequest {
    * when the body was a stream.
    */
   replay(extraHeaders: Record<string, string>, body?: string, url?: string): Request;
+  /** Whether `replay` can send to another URL than the page's (not for a Request input). */
+  retargetable: boolean;
 }
 
 export function makeReplayable(
@@ -40,28 +42,17 @@ export function makeReplayable(
   return {
     first,
     replay(extraHeaders, body, url) {
-      const base = new Request(spareInput, body === undefined ? spareInit : { ...spareInit, body });
+      // Only a URL input is sent elsewhere: a Request's body cannot be moved without reading it.
+      const input = url !== undefined && !(spareInput instanceof Request) ? url : spareInput;
+      const base = new Request(input, body === undefined ? spareInit : { ...spareInit, body });
       const headers = new Headers(base.headers);
       for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
       // Chrome requires `duplex` whenever the body is a stream.
       const streaming: RequestInit =
         base.body instanceof ReadableStream ? ({ duplex: "half" } as RequestInit) : {};
       // A payment goes to the URL that was priced and nowhere else: never through a redirect.
-      return new Request(url ?? base.url, {
-        ...streaming,
-        method: base.method,
-        headers,
-        body: base.body,
-        mode: base.mode,
-        credentials: base.credentials,
-        cache: base.cache,
-        referrer: base.referrer,
-        referrerPolicy: base.referrerPolicy,
-        integrity: base.integrity,
-        keepalive: base.keepalive,
-        signal: base.signal,
-        redirect: "manual",
-      });
+      return new Request(base, { ...streaming, headers, redirect: "manual" });
     },
+    retargetable: !(spareInput instanceof Request),
   };
 }

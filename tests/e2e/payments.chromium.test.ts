@@ -1,26 +1,7 @@
-import { launchChromium } from "./support/chromium";
 import { describePayments } from "./support/payments";
 import { chromiumTab } from "./support/tabs";
-import { callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-chromium";
-import { setUpOrClose } from "./support/wallet-setup";
+import { openChromiumAgent } from "./support/wallet-chromium";
 
-describePayments("Chromium", 90_000, async (demo, payerKey) => {
-  const session = await launchChromium({ withWallet: true });
-  return setUpOrClose(session, async () => {
-    const walletPage = await setUpWallet(session, payerKey);
-    let opened = 0;
-    session.context.on("page", (page) => {
-      if (page.url().endsWith("/confirm.html")) opened++;
-    });
-    const agent = await session.context.newPage();
-    await agent.goto(demo.urls.agent);
-    await agent.locator("body[data-ready=true]").waitFor();
-    return {
-      agent: chromiumTab(agent),
-      wallet: (request) => callWallet(walletPage, request),
-      nextConfirmWindow: async () => chromiumTab(await nextConfirmWindow(session.context)),
-      confirmWindowsOpened: () => opened,
-      close: () => session.close(),
-    };
-  });
-});
+describePayments("Chromium", 90_000, (demo, payerKey) =>
+  openChromiumAgent(demo.urls.agent, payerKey, chromiumTab),
+);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import type { Address } from "viem";
 import { type Demo, startDemo } from "../../../demo/server";
 import type { PaymentRow, SpendSummary } from "../../../lib/messages";
+import { testCurrency } from "../../../lib/wallet/test-money";
 import { waitUntil } from "./wait";
 import { grantOriginBudget, type WalletCall } from "./wallet-setup";
 
@@ -247,6 +248,12 @@ export async function payThroughWindow(rig: PaymentRig, origin: string, path: Pa
   assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
 }
 
+/** What the site spent in test USD, the currency the demo chain's tokens count in. */
+function siteSpent(spend: SpendSummary[]): bigint {
+  const test = spend.find((summary) => summary.currency === testCurrency("USD"));
+  return BigInt(test?.origin?.spent ?? "0");
+}
+
 /** Under a budget: no window, paid, and the origin's spend grows by the price. */
 export async function payAutoApproved(rig: PaymentRig, origin: string, path: PaidPath) {
   const before = await snapshot(rig, origin);
@@ -254,10 +261,9 @@ export async function payAutoApproved(rig: PaymentRig, origin: string, path: Pai
   path.assertPaid(await runAgentButton(rig.agent, path));
   await assertSettled(rig, origin, before, [path.price]);
   assert.equal(rig.confirmWindowsOpened(), opened, "no confirmation window");
-  const spentBefore = BigInt(before.spend[0]?.origin?.spent ?? "0");
   const after = await rig.wallet({ method: "ui_getSpend", params: { origin } });
-  // Micro-USD from 6-decimal USDC atomic units: the same number.
-  assert.equal(BigInt(after[0]?.origin?.spent ?? "0") - spentBefore, path.price);
+  // Micro test-USD from 6-decimal USDC atomic units: the same number (the demo chain is a testnet).
+  assert.equal(siteSpent(after) - siteSpent(before.spend), path.price);
 }
 
 /** Decline in the window: the page gets the original price, nothing signed, charged or moved. */

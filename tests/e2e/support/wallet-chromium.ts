@@ -1,8 +1,10 @@
 import type { BrowserContext, Page } from "playwright-core";
-import type { ChromiumSession } from "./chromium";
+import { type ChromiumSession, launchChromium } from "./chromium";
 import {
+  type AgentBrowser,
   grantOriginBudget,
   sendFromWalletPage,
+  setUpOrClose,
   setUpWalletIn,
   walletPageCaller,
 } from "./wallet-setup";
@@ -39,5 +41,31 @@ export function nextConfirmWindow(context: BrowserContext): Promise<Page> {
   return context.waitForEvent("page", {
     predicate: (page) => page.url().endsWith("/confirm.html"),
     timeout: 20_000,
+  });
+}
+
+/** Chromium with the wallet set up (importing `payerKey`) and the agent page at `agentUrl` open. */
+export async function openChromiumAgent<T>(
+  agentUrl: string,
+  payerKey: string,
+  wrap: (page: Page) => T,
+): Promise<AgentBrowser<T>> {
+  const session = await launchChromium({ withWallet: true });
+  return setUpOrClose(session, async () => {
+    const walletPage = await setUpWallet(session, payerKey);
+    let opened = 0;
+    session.context.on("page", (page) => {
+      if (page.url().endsWith("/confirm.html")) opened++;
+    });
+    const agent = await session.context.newPage();
+    await agent.goto(agentUrl);
+    await agent.locator("body[data-ready=true]").waitFor();
+    return {
+      agent: wrap(agent),
+      wallet: (request) => callWallet(walletPage, request),
+      nextConfirmWindow: async () => wrap(await nextConfirmWindow(session.context)),
+      confirmWindowsOpened: () => opened,
+      close: () => session.close(),
+    };
   });
 }

@@ -1,7 +1,13 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import type { FirefoxSession } from "./firefox";
-import { sendFromWalletPage, setUpWalletIn, walletPageCaller } from "./wallet-setup";
+import { type FirefoxSession, launchFirefox } from "./firefox";
+import {
+  type AgentBrowser,
+  sendFromWalletPage,
+  setUpOrClose,
+  setUpWalletIn,
+  walletPageCaller,
+} from "./wallet-setup";
 
 export class ConfirmWindowPageError extends StipendexError {
   override name = "ConfirmWindowPageError";
@@ -48,4 +54,32 @@ export async function nextConfirmWindow(browser: Browser): Promise<Page> {
     { timeout: 10_000 },
   );
   return page;
+}
+
+/** Firefox with the wallet set up (importing `payerKey`) and the agent page at `agentUrl` open. */
+export async function openFirefoxAgent<T>(
+  agentUrl: string,
+  payerKey: string,
+  wrap: (page: Page) => T,
+): Promise<AgentBrowser<T>> {
+  const session = await launchFirefox({ withWallet: true });
+  return setUpOrClose(session, async () => {
+    const walletPage = await setUpWallet(session, payerKey);
+    const browser = session.browser;
+    const agent = await browser.newPage();
+    // BiDi reports new windows as about:blank only; every page opened after this one is a confirmation window.
+    let opened = 0;
+    browser.on("targetcreated", (target) => {
+      if (target.type() === "page") opened++;
+    });
+    await agent.goto(agentUrl);
+    await agent.waitForSelector("body[data-ready=true]");
+    return {
+      agent: wrap(agent),
+      wallet: (request) => callWallet(walletPage, request),
+      nextConfirmWindow: async () => wrap(await nextConfirmWindow(browser)),
+      confirmWindowsOpened: () => opened,
+      close: () => session.close(),
+    };
+  });
 }

@@ -139,3 +139,12 @@ export async function setUpOrClose<T>(
     throw error;
   }
 }
+
+/** A browser with the wallet set up and the demo agent page open, each page wrapped by `wrap`. */
+export interface AgentBrowser<T> {
+  agent: T;
+  wallet: WalletCall;
+  nextConfirmWindow(): Promise<T>;
+  confirmWindowsOpened(): number;
+  close(): Promise<void>;
+}
