@@ -1,4 +1,5 @@
 import { ErrorCode, type PageMethod, type PageMethods, type PayParams } from "../messages";
+import { MAX_WAITING_PER_ORIGIN } from "../payments/approvals";
 import { type PendingLimit, PendingLimiter } from "./pending-limit";
 import { type RateLimit, RateLimiter } from "./rate-limit";
 import type { PageContext } from "./router";
@@ -24,7 +25,7 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
   requests: { limit: 1200, windowMs: MINUTE, maxKeys: 512 },
   payments: { limit: 600, windowMs: MINUTE, maxKeys: 512 },
   // 64 sites × 5 bounds the confirmation window's queue at 320.
-  pending: { perKey: 5, maxKeys: 64 },
+  pending: { perKey: MAX_WAITING_PER_ORIGIN, maxKeys: 64 },
 };
 
 const PAYMENT_METHODS: ReadonlySet<PageMethod> = new Set(["stipendex_pay", "stipendex_elicit"]);

@@ -25,6 +25,8 @@ const CODE_BY_REASON: Record<string, ErrorCode> = {
   "wrong-password": ErrorCode.Unauthorized,
   "unknown-payment": ErrorCode.InvalidParams,
   "invalid-policy": ErrorCode.InvalidParams,
+  "stale-policy": ErrorCode.InvalidParams,
+  "too-many-waiting": ErrorCode.TooManyPending,
   "invalid-auto-lock": ErrorCode.InvalidParams,
   "invalid-private-key": ErrorCode.InvalidParams,
 };

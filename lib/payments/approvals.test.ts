@@ -1,16 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { PendingApproval } from "../messages";
 import { memoryStore } from "../wallet/key-value-store";
-import { ApprovalQueue, CONFIRM_WINDOW_KEY, DECISIONS_KEY } from "./approvals";
-import { UnknownPaymentError } from "./errors";
+import {
+  ApprovalQueue,
+  CONFIRM_WINDOW_KEY,
+  DECISIONS_KEY,
+  MAX_WAITING_PER_ORIGIN,
+} from "./approvals";
+import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 import { recordingWindow, until } from "./test-support";
 
-function approval(id: string): Omit<PendingApproval, "needsUnlock"> {
+function approval(
+  id: string,
+  origin = "https://agent.example",
+): Omit<PendingApproval, "needsUnlock"> {
   return {
     id,
     kind: "payment",
     createdAt: 1,
-    origin: "https://agent.example",
+    origin,
     protocol: "stipendex",
     receiver: { id: "https://api.example.com", verified: true },
     payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
@@ -128,14 +136,26 @@ describe("ApprovalQueue", () => {
     await until(async () => (await queue.pending()).length === 1);
   });
 
-  it("loses none of 20 concurrent asks, with one window", async () => {
+  it("loses none of 20 concurrent asks from 20 sites, with one window", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);
     const ids = Array.from({ length: 20 }, (_, i) => `p${i}`);
-    for (const id of ids) void queue.ask(approval(id));
+    for (const id of ids) void queue.ask(approval(id, `https://site${id}.example`));
     await until(async () => (await queue.pending()).length === 20);
     expect(new Set((await queue.pending()).map((p) => p.id))).toEqual(new Set(ids));
     expect(windows.opened).toHaveLength(1);
+  });
+
+  it("lets one site keep only a few requests waiting, counted from storage across a restart", async () => {
+    const session = memoryStore();
+    const windows = recordingWindow();
+    const first = new ApprovalQueue(session, windows.window);
+    for (let i = 0; i < MAX_WAITING_PER_ORIGIN; i++) void first.ask(approval(`w${i}`));
+    await until(async () => (await first.pending()).length === MAX_WAITING_PER_ORIGIN);
+    const restarted = new ApprovalQueue(session, windows.window);
+    await expect(restarted.ask(approval("one-more"))).rejects.toBeInstanceOf(TooManyWaitingError);
+    void restarted.ask(approval("other-site", "https://other.example"));
+    await until(async () => (await restarted.pending()).length === MAX_WAITING_PER_ORIGIN + 1);
   });
 
   it("refuses a decision for an approval that is not pending", async () => {

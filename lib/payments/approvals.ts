@@ -1,11 +1,14 @@
 import type { DecideParams, PendingApproval } from "../messages";
 import type { KeyValueStore } from "../wallet/key-value-store";
-import { UnknownPaymentError } from "./errors";
+import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 
 /** storage.session keys: they outlive a stopped worker, not the browser. */
 export const PENDING_KEY = "stipendex.pending";
 export const DECISIONS_KEY = "stipendex.decisions";
 export const CONFIRM_WINDOW_KEY = "stipendex.confirmWindow";
+
+/** How many of one site's requests may wait for the person at once. */
+export const MAX_WAITING_PER_ORIGIN = 5;
 
 export interface ApprovalWindow {
   /** Opens the confirmation window; resolves with its id. */
@@ -46,6 +49,12 @@ export class ApprovalQueue {
     });
     await this.serial(async () => {
       const pending = await this.pending();
+      const others = pending.filter((p) => p.origin === approval.origin && p.id !== approval.id);
+      // Counted from what is stored, so a restarted worker cannot be flooded afresh.
+      if (others.length >= MAX_WAITING_PER_ORIGIN) {
+        this.waiters.delete(approval.id);
+        throw new TooManyWaitingError(approval.origin, MAX_WAITING_PER_ORIGIN);
+      }
       if (!pending.some((p) => p.id === approval.id)) {
         await this.savePending([...pending, approval]);
       }

@@ -32,6 +32,7 @@ import { confirmOffer, type Decision, shownTotal } from "./confirmation";
 import {
   NoWalletError,
   PolicyRefusedError,
+  TooManyWaitingError,
   UnknownPaymentError,
   UnreadableChallengeError,
   UserDeclinedError,
@@ -230,7 +231,17 @@ export class PaymentEngine {
     let confirm = await this.autoApproval(decision, remaining);
     let approvedBy: "person" | "policy" = "policy";
     if (!confirm) {
-      const answer = await this.askPerson(payment.id, kind, offer, option, caller, decision);
+      const answer = await this.askPerson(payment.id, kind, offer, option, caller, decision).catch(
+        async (error: unknown) => {
+          if (error instanceof TooManyWaitingError) {
+            await advancePayment(this.deps.db, payment.id, {
+              state: "refused",
+              reason: error.message,
+            });
+          }
+          throw error;
+        },
+      );
       if (answer.decision === "decline") {
         const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, {
           decision: "decline",

@@ -48,6 +48,17 @@ export class UnknownPaymentError extends StipendexError {
   }
 }
 
+/** A site already has as many requests waiting for the person as it may. */
+export class TooManyWaitingError extends StipendexError {
+  override name = "TooManyWaitingError";
+  constructor(origin: string, limit: number) {
+    super(
+      "too-many-waiting",
+      `${origin} already has ${limit} payment requests waiting for your decision; retry when one of them is answered`,
+    );
+  }
+}
+
 /** The facilitator reported that an x402 payment did not settle. */
 export class SettlementFailedError extends StipendexError {
   override name = "SettlementFailedError";
