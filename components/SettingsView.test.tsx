@@ -11,6 +11,7 @@ const policy: PolicyView = {
   networks: ["eip155:84532"],
   assets: [],
   trustedRegistries: [],
+  revision: 4,
 };
 
 function setup() {
@@ -27,7 +28,7 @@ function setup() {
 describe("SettingsView", () => {
   afterEach(cleanup);
 
-  it("saves edited caps, a new site budget and the auto-lock time", async () => {
+  it("saves edited caps, a new site budget and the auto-lock time, with the revision it read", async () => {
     const actions = setup();
     fireEvent.change(screen.getByLabelText("Daily cap (USD)"), { target: { value: "7.5" } });
     fireEvent.click(screen.getByRole("button", { name: "Add site" }));

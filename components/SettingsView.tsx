@@ -93,7 +93,8 @@ export function SettingsView({
       const minutes = Number(autoLock);
       if (!Number.isInteger(minutes) || minutes < 1)
         throw new Error(`Auto-lock must be whole minutes, got "${autoLock}"`);
-      await actions.save(fromPolicyForm(form), minutes);
+      // The revision read: a change saved meanwhile (e.g. "always allow") is not silently undone.
+      await actions.save({ ...fromPolicyForm(form), revision: policy.revision }, minutes);
       return "Settings saved.";
     });
 
