@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PAGE_LIMITS } from "../hook/wallet-link";
 import { ErrorCode, type PaymentChallenge } from "../messages";
-import { jsonProblem, PAGE_LIMITS, parsePageParams } from "./page-params";
+import { jsonProblem, parsePageParams } from "./page-params";
 import { RpcError } from "./rpc-error";
 
 const http: PaymentChallenge = {

@@ -1,30 +1,14 @@
 import { z } from "zod";
-import { MAX_CHALLENGE_BYTES } from "../hook/wallet-link";
+import { PAGE_LIMITS } from "../hook/wallet-link";
 import { ErrorCode, type PageMethod, type PageMethods } from "../messages";
 import { RpcError } from "./rpc-error";
 
-/**
+/*
  * The one place a page's params are checked. Everything a page sends is
  * untrusted and ends up in memory, in storage.session or in the ledger, so
- * each field has a type and a size; what does not fit is refused before any
- * handler sees it.
+ * each field has a type and a size (PAGE_LIMITS); what does not fit is refused
+ * before any handler sees it.
  */
-export const PAGE_LIMITS = {
-  url: 2048,
-  requestId: 128,
-  /** HTTP methods, MCP tool names, payment ids. */
-  name: 256,
-  /** Short labels: a pricing model or estimate, a protocol version. */
-  label: 64,
-  /** A 402 body as the hook reads it (characters never outnumber its bytes). */
-  challenge: MAX_CHALLENGE_BYTES,
-  /** MCP tool arguments only feed the Quote's `argsHash`, but a real call may carry a document. */
-  mcpArguments: 1024 * 1024,
-  /** Any other JSON a page passes on (results, error data, receipts, elicitation schemas). */
-  json: MAX_CHALLENGE_BYTES,
-  jsonDepth: 32,
-  tools: 200,
-} as const;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
+import type { McpServerReport, PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
 import { installFetchHook } from "./fetch";
 import { formatSseMessage } from "./sse";
 import type { WalletLink } from "./wallet-link";
@@ -25,6 +25,7 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
   } as unknown as Win;
   const challenges: PaymentChallenge[] = [];
   const receipts: ReceiptParams[] = [];
+  const reports: McpServerReport[] = [];
   const wallet: WalletLink = {
     pay: async (challenge) => {
       challenges.push(challenge);
@@ -34,10 +35,10 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
     },
     receipt: (params) => receipts.push(params),
     elicit: async () => ({ action: "decline" }),
-    reportMcpServer: () => undefined,
+    reportMcpServer: (report) => reports.push(report),
   };
   installFetchHook(win, wallet);
-  return { win, seen, challenges, receipts };
+  return { win, seen, challenges, receipts, reports };
 }
 
 const quoteBody = JSON.stringify({ quote: { stipendex: "quote/0.1", jws: "a.b.c" } });
@@ -182,6 +183,28 @@ describe("installFetchHook: MCP", () => {
         : Response.json(answer);
     };
   }
+
+  it("reports a tools/list within the wallet's limits: at most 200 tools, no overlong names or labels", async () => {
+    const tools = [
+      { name: "x".repeat(300) },
+      {
+        name: "priced",
+        _meta: { "stipendex/pricing": { model: "per_call", estimate: "y".repeat(100) } },
+      },
+      ...Array.from({ length: 250 }, (_, i) => ({ name: `tool-${i}` })),
+    ];
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+    const { win, reports } = setup(
+      () => Response.json({ jsonrpc: "2.0", id: 1, result: { tools } }),
+      () => undefined,
+    );
+    await win.fetch("https://mcp.example/mcp", { method: "POST", body: JSON.stringify(list) });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const [report] = reports;
+    expect(report?.tools).toHaveLength(200);
+    expect(report?.tools?.[0]).toEqual({ name: "priced", pricing: { model: "per_call" } });
+    expect(report?.tools?.some((tool) => tool.name.length > 256)).toBe(false);
+  });
 
   it("pays a -32402 answered in JSON and gives the page the paid JSON", async () => {
     const { win, seen, challenges, receipts } = setup(mcpServer(false), () => mcpPay);

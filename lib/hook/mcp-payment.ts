@@ -10,7 +10,7 @@ import {
 } from "./jsonrpc";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, SseSplitter } from "./sse";
-import type { WalletLink } from "./wallet-link";
+import { PAGE_LIMITS, type WalletLink } from "./wallet-link";
 
 /** One JSON-RPC POST the page's MCP client made. */
 export interface McpCall {
@@ -204,18 +204,26 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
       }
       return;
     }
+    // Within what the wallet accepts from a page: a server's overlong names or labels are left out.
+    const label = (value: unknown) =>
+      typeof value === "string" && value.length <= PAGE_LIMITS.label ? value : undefined;
     const tools = Array.isArray(result.tools) ? result.tools.filter(isObject) : [];
-    const priced: McpToolPricing[] = tools.map((tool) => {
-      const meta = isObject(tool._meta) ? tool._meta : {};
-      const pricing = isObject(meta["stipendex/pricing"]) ? meta["stipendex/pricing"] : undefined;
-      return {
-        name: String(tool.name),
-        pricing: pricing && {
-          ...(typeof pricing.model === "string" ? { model: pricing.model } : {}),
-          ...(typeof pricing.estimate === "string" ? { estimate: pricing.estimate } : {}),
-        },
-      };
-    });
+    const priced: McpToolPricing[] = tools
+      .filter((tool) => typeof tool.name === "string" && tool.name.length <= PAGE_LIMITS.name)
+      .slice(0, PAGE_LIMITS.tools)
+      .map((tool) => {
+        const meta = isObject(tool._meta) ? tool._meta : {};
+        const pricing = isObject(meta["stipendex/pricing"]) ? meta["stipendex/pricing"] : undefined;
+        const model = label(pricing?.model);
+        const estimate = label(pricing?.estimate);
+        return {
+          name: String(tool.name),
+          pricing: pricing && {
+            ...(model === undefined ? {} : { model }),
+            ...(estimate === undefined ? {} : { estimate }),
+          },
+        };
+      });
     wallet.reportMcpServer({ server: call.server, tools: priced });
   };
   const copy = response.clone();

@@ -26,6 +26,27 @@ export const RECEIPT_HEADERS = ["stipendex-receipt", "payment-response", "x-paym
 /** Largest 402 body the hook hands to the wallet; bigger ones are not prices. */
 export const MAX_CHALLENGE_BYTES = 64 * 1024;
 
+/**
+ * The size of each field the wallet accepts from a page (lib/background/page-params.ts
+ * refuses more); the hook keeps within them.
+ */
+export const PAGE_LIMITS = {
+  url: 2048,
+  requestId: 128,
+  /** HTTP methods, MCP tool names, payment ids. */
+  name: 256,
+  /** Short labels: a pricing model or estimate, a protocol version. */
+  label: 64,
+  /** A 402 body as the hook reads it (characters never outnumber its bytes). */
+  challenge: MAX_CHALLENGE_BYTES,
+  /** MCP tool arguments only feed the Quote's `argsHash`, but a real call may carry a document. */
+  mcpArguments: 1024 * 1024,
+  /** Any other JSON a page passes on (results, error data, receipts, elicitation schemas). */
+  json: MAX_CHALLENGE_BYTES,
+  jsonDepth: 32,
+  tools: 200,
+} as const;
+
 /** The wallet as seen from the page: each call is a message through the relay. */
 export function createWalletLink(request: Requester): WalletLink {
   const ignore = () => undefined;
