@@ -3,7 +3,7 @@ import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
 import { createDescriptorSource } from "../payments/descriptors";
 import { PaymentEngine } from "../payments/engine";
 import { createRegistry } from "../protocol/rails/registry";
-import type { KeyValueStore } from "../wallet/key-value-store";
+import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
 import type { WalletServices } from "./handlers";
 import { PolicyStore } from "./policy-store";
 import { WalletSession } from "./wallet-session";
@@ -30,7 +30,13 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
   const registry = createRegistry();
   const descriptors = createDescriptorSource(platform.fetch, now);
   const policy = new PolicyStore(db, local);
-  const wallet = new WalletSession({ local, session, now, scheduleLock: platform.scheduleLock });
+  const wallet = new WalletSession({
+    local,
+    session,
+    settings: settingsTableStore(db),
+    now,
+    scheduleLock: platform.scheduleLock,
+  });
   const approvals = new ApprovalQueue(session, platform.window);
   const engine = new PaymentEngine({
     db,

@@ -12,17 +12,18 @@ const PASSWORD = "correct horse battery staple";
 const NOW = 1_760_000_000_000;
 const MINUTE = 60_000;
 
-function session(local = memoryStore(), sessionStore = memoryStore()) {
+function session(local = memoryStore(), sessionStore = memoryStore(), settings = memoryStore()) {
   const scheduled: (number | undefined)[] = [];
   const wallet = new WalletSession({
     local,
     session: sessionStore,
+    settings,
     now: () => NOW,
     scheduleLock: async (at) => {
       scheduled.push(at);
     },
   });
-  return { wallet, scheduled, local, sessionStore };
+  return { wallet, scheduled, local, sessionStore, settings };
 }
 
 let vault: VaultRecord;
@@ -100,16 +101,30 @@ describe("WalletSession", () => {
   });
 
   it("schedules the lock at the chosen minutes, and refuses impossible ones", async () => {
-    const { wallet, scheduled, local } = await existing({ unlocked: true });
+    const { wallet, scheduled, settings } = await existing({ unlocked: true });
     expect((await wallet.setAutoLock(5)).autoLockMinutes).toBe(5);
-    expect(await local.get(AUTO_LOCK_KEY)).toBe(5);
+    expect(await settings.get(AUTO_LOCK_KEY)).toBe(5);
     expect(scheduled).toEqual([NOW + 5 * MINUTE]);
     await wallet.touch();
     expect(scheduled).toEqual([NOW + 5 * MINUTE, NOW + 5 * MINUTE]);
     for (const minutes of [0, -1, 1.5, 7 * 24 * 60 + 1]) {
       await expect(wallet.setAutoLock(minutes)).rejects.toBeInstanceOf(InvalidAutoLockError);
     }
-    expect(await local.get(AUTO_LOCK_KEY)).toBe(5);
+    expect(await settings.get(AUTO_LOCK_KEY)).toBe(5);
+  });
+
+  it("keeps the auto-lock time out of storage.local, which content scripts can write", async () => {
+    const { wallet, scheduled, local, settings } = await existing({ unlocked: true });
+    // An older version's time is moved over once...
+    await local.set(AUTO_LOCK_KEY, 7);
+    await wallet.touch();
+    expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
+    expect(await settings.get(AUTO_LOCK_KEY)).toBe(7);
+    expect(await local.get(AUTO_LOCK_KEY)).toBeUndefined();
+    // ...and what is written there afterwards changes nothing.
+    await local.set(AUTO_LOCK_KEY, 7 * 24 * 60);
+    await wallet.touch();
+    expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
   });
 
   it("exports the key that pays, only with the password", async () => {

@@ -16,8 +16,10 @@ export const AUTO_LOCK_KEY = "stipendex.autoLockMinutes";
 export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 
 export interface WalletSessionDeps {
-  /** storage.local: the encrypted vault and settings. */
+  /** storage.local: the encrypted vault (and, before schema v3, the auto-lock time). */
   local: KeyValueStore;
+  /** The wallet database's settings, which content scripts cannot reach: the auto-lock time. */
+  settings: KeyValueStore;
   /** storage.session: the derived key while unlocked. */
   session: KeyValueStore;
   /** Arms (or, with undefined, disarms) the auto-lock alarm. */
@@ -99,7 +101,8 @@ export class WalletSession {
     if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > 7 * 24 * 60) {
       throw new InvalidAutoLockError(minutes);
     }
-    await this.deps.local.set(AUTO_LOCK_KEY, minutes);
+    await this.deps.settings.set(AUTO_LOCK_KEY, minutes);
+    await this.deps.local.remove(AUTO_LOCK_KEY);
     await this.touch();
     return this.state();
   }
@@ -123,8 +126,17 @@ export class WalletSession {
     await this.touch();
   }
 
+  /** From the settings table; a time an older version kept in storage.local is moved over once. */
   private async autoLockMinutes(): Promise<number> {
-    const stored = await this.deps.local.get(AUTO_LOCK_KEY);
+    let stored = await this.deps.settings.get(AUTO_LOCK_KEY);
+    if (stored === undefined) {
+      const legacy = await this.deps.local.get(AUTO_LOCK_KEY);
+      if (typeof legacy === "number") {
+        await this.deps.settings.set(AUTO_LOCK_KEY, legacy);
+        await this.deps.local.remove(AUTO_LOCK_KEY);
+        stored = legacy;
+      }
+    }
     return typeof stored === "number" ? stored : DEFAULT_AUTO_LOCK_MINUTES;
   }
 }

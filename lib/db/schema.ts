@@ -63,14 +63,15 @@ export interface Counter {
 }
 
 /**
- * The person's settings (policy, budgets, allow and deny lists), here rather
+ * The person's settings (policy, budgets, allow and deny lists, auto-lock), here rather
  * than in storage.local because content scripts can read and write
  * storage.local; the extension's IndexedDB is reachable only from its own pages
  * and the background. `revision` grows with every change, so a save from a
  * page that read an older revision is refused instead of undoing the change.
  */
 export interface SettingsEntry {
-  key: "policy";
+  /** "policy", or a single setting such as "autoLockMinutes". */
+  key: string;
   value: unknown;
   revision: number;
 }

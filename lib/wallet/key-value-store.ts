@@ -1,3 +1,5 @@
+import type { WalletDb } from "../db/schema";
+
 /**
  * Where the vault and the session key live. Injected so the wallet core stays pure:
  * the extension passes browser.storage.local / storage.session, tests an in-memory map.
@@ -33,6 +35,22 @@ export function memoryStore(): KeyValueStore {
     },
     remove: async (key) => {
       map.delete(key);
+    },
+  };
+}
+
+/** A store over the wallet database's settings table (see SettingsEntry): out of content scripts' reach. */
+export function settingsTableStore(db: WalletDb): KeyValueStore {
+  return {
+    get: async (key) => (await db.settings.get(key))?.value,
+    set: async (key, value) => {
+      await db.transaction("rw", db.settings, async () => {
+        const revision = (await db.settings.get(key))?.revision ?? 0;
+        await db.settings.put({ key, value, revision: revision + 1 });
+      });
+    },
+    remove: async (key) => {
+      await db.settings.delete(key);
     },
   };
 }
