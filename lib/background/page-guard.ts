@@ -1,5 +1,4 @@
 import { ErrorCode, type PageMethod, type PageMethods, type PayParams } from "../messages";
-import { MAX_WAITING_PER_ORIGIN } from "../payments/approvals";
 import { type PendingLimit, PendingLimiter } from "./pending-limit";
 import { type RateLimit, RateLimiter } from "./rate-limit";
 import type { PageContext } from "./router";
@@ -17,24 +16,26 @@ export interface PageLimits {
 const MINUTE = 60_000;
 
 /**
- * An agent paying ten calls a second all day stays within these (each payment
- * is a pay and a receipt); flooding the person is stopped by the pending limit,
- * not by the rate.
+ * An agent paying ten calls a second all day, 32 at a time, stays within these
+ * (each payment is a pay and a receipt). Flooding the person is stopped by the
+ * approval queue (MAX_WAITING_PER_ORIGIN in lib/payments/approvals.ts), not by the rate.
  */
 export const DEFAULT_PAGE_LIMITS: PageLimits = {
   requests: { limit: 1200, windowMs: MINUTE, maxKeys: 512 },
   payments: { limit: 600, windowMs: MINUTE, maxKeys: 512 },
-  // 64 sites × 5 bounds the confirmation window's queue at 320.
-  pending: { perKey: MAX_WAITING_PER_ORIGIN, maxKeys: 64 },
+  // In flight at once per site, auto-approved or not: room for an agent's parallel calls.
+  // What waits for the person is held to MAX_WAITING_PER_ORIGIN by the approval queue.
+  pending: { perKey: 32, maxKeys: 64 },
 };
 
 const PAYMENT_METHODS: ReadonlySet<PageMethod> = new Set(["stipendex_pay", "stipendex_elicit"]);
 
 /**
  * What one site may ask of the background: so many requests a minute, fewer
- * payments, and only a few payments waiting at once, so that no page (nor a
- * paid server it talks to) can flood the person's queue or the wallet's
- * memory. Kept in the worker's memory: a restarted worker starts afresh.
+ * payments, and only so many payments in flight at once, so that no page (nor
+ * a paid server it talks to) can flood the wallet's memory. Kept in the
+ * worker's memory: a restarted worker starts afresh (the approval queue's own
+ * limit, kept in storage, does not).
  */
 export class PageGuard {
   private readonly requests: RateLimiter;

@@ -112,6 +112,7 @@ const TEST_LIMITS: PageLimits = {
   ...DEFAULT_PAGE_LIMITS,
   requests: { limit: 120, windowMs: 60_000, maxKeys: 512 },
   payments: { limit: 30, windowMs: 60_000, maxKeys: 512 },
+  pending: { perKey: 5, maxKeys: 64 },
 };
 
 function guardedRouter(limits: PageLimits = TEST_LIMITS) {
@@ -152,6 +153,13 @@ function guardedRouter(limits: PageLimits = TEST_LIMITS) {
 }
 
 describe("createRouter, page limits", () => {
+  it("lets an agent make 32 paid calls at once under the default limits", async () => {
+    const { route, answer } = guardedRouter(DEFAULT_PAGE_LIMITS);
+    const calls = Array.from({ length: 32 }, (_, i) => route(pay(`parallel-${i}`), page));
+    await answer();
+    for (const done of await Promise.all(calls)) expect(done).toMatchObject({ ok: true });
+  });
+
   it("lets an agent pay ten times a second for a minute under the default limits", async () => {
     const { route, answer, clock } = guardedRouter(DEFAULT_PAGE_LIMITS);
     for (let i = 0; i < 600; i++) {
