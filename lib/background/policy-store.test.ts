@@ -128,9 +128,28 @@ describe("PolicyStore", () => {
     await local.set(LEGACY_POLICY_KEY, custom);
     const db = freshDb();
     const { revision: _r, ...moved } = await new PolicyStore(db, local).view();
-    expect(moved).toEqual(custom);
+    // Test money, counted apart since, gets caps as large as the real ones.
+    expect(moved).toEqual({
+      ...custom,
+      globalCaps: {
+        ...custom.globalCaps,
+        "test USD": custom.globalCaps.USD,
+        "test EUR": custom.globalCaps.EUR,
+      },
+    });
     expect(await local.get(LEGACY_POLICY_KEY)).toBeUndefined();
-    expect((await db.settings.get("policy"))?.value).toEqual(custom);
+    expect((await db.settings.get("policy"))?.value).toEqual(moved);
+  });
+
+  it("drops a stored plain-http site budget (allowed by older versions) and keeps the rest working", async () => {
+    const local = memoryStore();
+    const budget = custom.origins[ORIGIN];
+    await local.set(LEGACY_POLICY_KEY, {
+      ...custom,
+      origins: { ...custom.origins, "http://shop.example": budget },
+    });
+    const view = await new PolicyStore(freshDb(), local).view();
+    expect(Object.keys(view.origins)).toEqual([ORIGIN]);
   });
 
   it("stores nothing when the input is invalid", async () => {

@@ -9,7 +9,7 @@ import { KNOWN_TOKENS } from "../protocol/rails/tokens";
 import { canHoldBudget } from "../wallet/budget-origin";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { PolicySettings } from "../wallet/policy-settings";
-import { testCurrency } from "../wallet/test-money";
+import { isTestCurrency, testCurrency } from "../wallet/test-money";
 
 /** Where versions before schema v3 kept the policy (readable by content scripts). */
 export const LEGACY_POLICY_KEY = "stipendex.policy";
@@ -87,6 +87,37 @@ export function parsePolicyView(value: unknown): PolicyView {
     );
   }
   return parsed.data as PolicyView;
+}
+
+/**
+ * A policy as stored, possibly by an older version: site budgets that can no
+ * longer be held (plain-http origins outside loopback) are dropped, not fatal,
+ * so the rest of the person's settings keep working.
+ */
+function readStoredPolicy(value: unknown): PolicyView {
+  if (typeof value !== "object" || value === null || !("origins" in value)) {
+    return parsePolicyView(value);
+  }
+  const origins = (value as { origins: unknown }).origins;
+  if (typeof origins !== "object" || origins === null) return parsePolicyView(value);
+  return parsePolicyView({
+    ...value,
+    origins: Object.fromEntries(
+      Object.entries(origins).filter(([origin]) => canHoldBudget(origin)),
+    ),
+  });
+}
+
+/**
+ * A policy from before test money counted apart gets test caps as large as its
+ * real ones, so test money is not left without caps after the move.
+ */
+function withTestCaps(view: PolicyView): PolicyView {
+  const globalCaps = { ...view.globalCaps };
+  for (const [currency, caps] of Object.entries(view.globalCaps)) {
+    if (!isTestCurrency(currency)) globalCaps[testCurrency(currency)] ??= { ...caps };
+  }
+  return { ...view, globalCaps };
 }
 
 export function toSettings(view: PolicyView): PolicySettings {
@@ -176,7 +207,7 @@ export class PolicyStore {
 
   async view(): Promise<PolicyView> {
     const entry = await this.entry();
-    return { ...parsePolicyView(entry.value), revision: entry.revision };
+    return { ...readStoredPolicy(entry.value), revision: entry.revision };
   }
 
   async settings(): Promise<PolicySettings> {
@@ -210,7 +241,7 @@ export class PolicyStore {
       const stored = await this.db.settings.get("policy");
       const revision = stored?.revision ?? 0;
       const { revision: _read, ...next } = parsePolicyView(
-        change(parsePolicyView(stored?.value ?? defaultPolicy()), revision),
+        change(readStoredPolicy(stored?.value ?? defaultPolicy()), revision),
       );
       await this.db.settings.put({ key: "policy", value: next, revision: revision + 1 });
       return { ...next, revision: revision + 1 };
@@ -222,7 +253,7 @@ export class PolicyStore {
     const stored = await this.db.settings.get("policy");
     if (stored) return stored;
     const legacy = await this.legacyLocal?.get(LEGACY_POLICY_KEY);
-    const value = legacy === undefined ? defaultPolicy() : parsePolicyView(legacy);
+    const value = legacy === undefined ? defaultPolicy() : withTestCaps(readStoredPolicy(legacy));
     const created: SettingsEntry = { key: "policy", value, revision: 0 };
     await this.db.settings.add(created).catch(async (error: unknown) => {
       // Another caller created it first: theirs stands.
