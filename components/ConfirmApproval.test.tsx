@@ -77,6 +77,11 @@ describe("ConfirmApproval", () => {
     expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
   });
 
+  it("shows in its details each field the price left out and the default the wallet used", () => {
+    renderApproval({ defaults: [{ field: "x402Version", value: "1" }] });
+    expect(screen.getByTestId("defaults").textContent).toBe("x402Version: 1");
+  });
+
   it("shows an HTTP resource as method and URL", () => {
     renderApproval({
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },

@@ -189,6 +189,23 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             </p>
           )}
         </Row>
+        {approval.defaults && (
+          <Row term="Filled in">
+            <details>
+              <summary className="cursor-pointer text-xs">
+                The price left out {approval.defaults.length === 1 ? "a field" : "some fields"}: the
+                wallet used its defaults
+              </summary>
+              <ul className="text-xs" data-testid="defaults">
+                {approval.defaults.map((d) => (
+                  <li key={d.field}>
+                    <span className="font-mono">{d.field}</span>: {d.value}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </Row>
+        )}
         <Row term="Remaining after">
           <ul data-testid="remaining">
             {Object.entries(approval.remaining).map(([limit, left]) => (

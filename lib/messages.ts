@@ -177,6 +177,8 @@ export interface PendingApproval {
   /** Each limit after this payment, e.g. { "today (all sites)": "4.99 USD" }. */
   remaining: Record<string, string>;
   warnings: ApprovalWarning[];
+  /** Fields the price left out and the wallet filled in with a documented default. */
+  defaults?: { field: string; value: string }[];
   /** Set when the wallet is locked: the window must ask for the password first. */
   needsUnlock: boolean;
   expiresAt?: number;

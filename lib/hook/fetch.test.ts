@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { McpServerReport, PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
 import { installFetchHook } from "./fetch";
 import { formatSseMessage } from "./sse";
-import type { WalletLink } from "./wallet-link";
+import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -97,6 +97,27 @@ describe("installFetchHook: HTTP 402", () => {
     expect(await viaStream.text()).toBe("paid:streamed");
     const request = new Request("https://agent.example/r", { method: "PUT", body: "req" });
     expect(await (await win.fetch(request)).text()).toBe("paid:req");
+  });
+
+  it("reads a v2 price from its header when the 402's body is over the size limit", async () => {
+    const { win, challenges } = setup(
+      () =>
+        new Response("x".repeat(MAX_CHALLENGE_BYTES + 1), {
+          status: 402,
+          headers: { "payment-required": "eyJ4NDAyVmVyc2lvbiI6Mn0" },
+        }),
+      () => undefined,
+    );
+    expect((await win.fetch("/api/search")).status).toBe(402);
+    expect(challenges).toEqual([
+      {
+        transport: "http",
+        url: "https://agent.example/api/search",
+        method: "GET",
+        body: "",
+        paymentRequiredHeader: "eyJ4NDAyVmVyc2lvbiI6Mn0",
+      },
+    ]);
   });
 
   it("gives the page the original, unread 402 when the wallet declines", async () => {

@@ -13,7 +13,9 @@ export async function readHttpChallenge(
   method: string,
 ): Promise<PaymentChallenge | undefined> {
   const paymentRequiredHeader = response.headers.get("payment-required");
-  const body = await readCapped(response.clone(), MAX_CHALLENGE_BYTES);
+  const read = await readCapped(response.clone(), MAX_CHALLENGE_BYTES);
+  // A body over the limit still leaves a v2 price readable from its header.
+  const body = read ?? (paymentRequiredHeader === null ? undefined : "");
   if (body === undefined) return undefined;
   if (paymentRequiredHeader === null && !/"(quote|accepts)"/.test(body)) return undefined;
   return { transport: "http", url, method, body, paymentRequiredHeader };
@@ -72,7 +74,8 @@ export async function payHttp402(
 async function readCapped(response: Response, limit: number): Promise<string | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > limit || !response.body) {
-    await response.body?.cancel();
+    // Not awaited: a clone's cancel settles only once the page's copy is read or cancelled too.
+    response.body?.cancel().catch(() => undefined);
     return response.body ? undefined : "";
   }
   const reader = response.body.getReader();
@@ -83,7 +86,7 @@ async function readCapped(response: Response, limit: number): Promise<string | u
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      reader.cancel().catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

@@ -380,6 +380,7 @@ export class PaymentEngine {
       total: shownTotal(offer, option),
       remaining: describeRemaining(decision.remaining),
       warnings,
+      ...defaultsShown(offer, option),
       ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
     });
   }
@@ -459,6 +460,12 @@ export class PaymentEngine {
   private seconds(): number {
     return Math.floor(this.deps.now() / 1000);
   }
+}
+
+/** The defaults the wallet applied to this price, for the window's details. */
+function defaultsShown(offer: Offer, option: PaymentOption): Pick<PendingApproval, "defaults"> {
+  const defaults = [...(offer.defaults ?? []), ...(option.defaults ?? [])];
+  return defaults.length > 0 ? { defaults } : {};
 }
 
 /** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */

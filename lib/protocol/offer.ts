@@ -34,6 +34,14 @@ export interface PaymentOption {
   eip712: { name: string; version: string };
   /** The rail / requirement exactly as received, to echo back verbatim. */
   raw: Readonly<Record<string, unknown>>;
+  /** Fields the price left out that the wallet filled in with a documented default. */
+  defaults?: readonly AppliedDefault[];
+}
+
+/** A field a price left out, and what the wallet used instead (shown to the person). */
+export interface AppliedDefault {
+  field: string;
+  value: string;
 }
 
 export interface Offer {
@@ -61,6 +69,8 @@ export interface Offer {
     expiresAt: number;
     profile?: "L0" | "L1" | "L2";
   };
+  /** Fields of the price as a whole the wallet filled in (e.g. a missing x402Version). */
+  defaults?: readonly AppliedDefault[];
   /** x402 only: the decoded PaymentRequired object, kept for the answer. */
   x402?: { version: 1 | 2; paymentRequired: Readonly<Record<string, unknown>> };
 }

@@ -41,6 +41,44 @@ describe("readHttp402", () => {
     expect(offer.protocol).toBe("x402-v2");
   });
 
+  it("reads seed 004's 402 as printed: no x402Version, no timeout, the asset by symbol", () => {
+    const seed = {
+      scheme: "exact",
+      network: "x-layer",
+      amount: "10000",
+      asset: "USDT0",
+      payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+      extra: { name: "USDTToken", version: "1" },
+    };
+    const offer = readHttp402(
+      { headers: { get: () => null }, body: JSON.stringify({ accepts: [seed] }) },
+      readContext(),
+    );
+    expect(offer.protocol).toBe("x402-v1");
+    expect(offer.defaults).toEqual([{ field: "x402Version", value: "1" }]);
+    const [option] = offer.options;
+    expect(option).toMatchObject({
+      network: "eip155:196",
+      asset: "0x779Ded0c9e1022225f8E0630b35a9b54bE713736",
+      amount: 10000n,
+      maxTimeoutSeconds: 60,
+      eip712: { name: "USDTToken", version: "1" },
+    });
+    expect(option?.defaults).toEqual([{ field: "accepts[0].maxTimeoutSeconds", value: "60 s" }]);
+  });
+
+  it("signs with the registry's domain for a known token when the requirement gives none, and says so", () => {
+    const offer = readHttp402(
+      respond("{}", v2({ ...v2Requirement, extra: undefined })),
+      readContext(),
+    );
+    const [option] = offer.options;
+    expect(option?.eip712).toEqual({ name: "USDC", version: "2" });
+    expect(option?.defaults).toEqual([
+      { field: "accepts[0].extra.name/version", value: "USDC / 2 (the wallet's own for USDC)" },
+    ]);
+  });
+
   it("reads a v1 JSON body", () => {
     const offer = readHttp402(respond(JSON.stringify(v1Body)), readContext());
     expect(offer.protocol).toBe("x402-v1");
@@ -65,8 +103,8 @@ describe("readHttp402", () => {
     ["body is null", "null", {}, "malformed-payment-required"],
     ["body is an array", "[]", {}, "malformed-payment-required"],
     [
-      "no x402Version",
-      JSON.stringify({ accepts: [v1Requirement] }),
+      "x402Version null",
+      JSON.stringify({ x402Version: null, accepts: [v1Requirement] }),
       {},
       "unsupported-x402-version",
     ],
@@ -328,9 +366,9 @@ describe("readHttp402", () => {
       "invalid-timeout",
     ],
     [
-      "extra missing",
+      "extra.name empty",
       "",
-      v2({ ...v2Requirement, extra: undefined }),
+      v2({ ...v2Requirement, extra: { name: "", version: "2" } }),
       "no-payable-option",
       "domain-missing",
     ],

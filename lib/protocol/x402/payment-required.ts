@@ -34,10 +34,13 @@ export function readPaymentRequired(
   if (!isRecord(value)) {
     throw new MalformedPaymentRequiredError("PaymentRequired", "is not an object", value);
   }
-  const version = value.x402Version;
+  // Seed 004 prints a 402 body without x402Version: read as version 1, and say so.
+  const version = value.x402Version === undefined ? 1 : value.x402Version;
   if (version !== 1 && version !== 2) {
     throw new UnsupportedX402VersionError("PaymentRequired", version);
   }
+  const defaults =
+    value.x402Version === undefined ? [{ field: "x402Version", value: "1" }] : undefined;
   const accepts = value.accepts;
   if (!Array.isArray(accepts)) {
     throw new MalformedPaymentRequiredError("accepts", "is not an array", accepts);
@@ -76,6 +79,7 @@ export function readPaymentRequired(
     resource: context.resource,
     description: description ?? "",
     options,
+    ...(defaults ? { defaults } : {}),
     x402: { version, paymentRequired: value },
   };
 }
