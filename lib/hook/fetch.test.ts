@@ -248,6 +248,29 @@ describe("installFetchHook: MCP", () => {
     );
   });
 
+  it("pays an x402 result of resultType payment_required like an isError one", async () => {
+    const priced = {
+      jsonrpc: "2.0",
+      id: 7,
+      result: { resultType: "payment_required", paymentRequired: { x402Version: 2, accepts: [] } },
+    };
+    const x402Pay: PaymentAnswer = {
+      paymentId: "x1",
+      meta: { key: "x402/payment", value: { p: 1 } },
+    };
+    const { win, challenges, seen } = setup(
+      async (request) => {
+        const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
+        return Response.json(body.params._meta?.["x402/payment"] ? paid : priced);
+      },
+      () => x402Pay,
+    );
+    const response = await win.fetch("https://mcp.example/mcp", init);
+    expect(await response.json()).toEqual(paid);
+    expect(challenges[0]).toMatchObject({ transport: "mcp", result: priced.result });
+    expect(seen).toHaveLength(2);
+  });
+
   it("gives the page the original -32402 when the wallet declines", async () => {
     const { win } = setup(mcpServer(true), () => undefined);
     const text = await (await win.fetch("https://mcp.example/mcp", init)).text();

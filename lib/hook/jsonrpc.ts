@@ -60,10 +60,15 @@ export function paymentErrorOf(message: Obj): JsonRpcError | undefined {
     : undefined;
 }
 
-/** An x402 MCP price: a tools/call result with `isError` carrying a PaymentRequired object. */
+/**
+ * An x402 MCP price: a tools/call result of `resultType: "payment_required"`,
+ * or one with `isError` carrying a PaymentRequired object.
+ */
 export function x402PaymentResultOf(message: Obj): Obj | undefined {
   const result = message.result;
-  if (!isObject(result) || result.isError !== true) return undefined;
+  if (!isObject(result)) return undefined;
+  if (result.resultType === "payment_required" && isObject(result.paymentRequired)) return result;
+  if (result.isError !== true) return undefined;
   if (isObject(result.structuredContent) && "x402Version" in result.structuredContent)
     return result;
   const first = Array.isArray(result.content) ? result.content[0] : undefined;
