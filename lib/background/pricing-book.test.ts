@@ -21,6 +21,21 @@ describe("fileServerReport", () => {
     });
   });
 
+  it("keeps the hints of every page of a paginated tools/list, a tool listed again taking its newest", () => {
+    let book: PricingBook = {};
+    const page1 = [
+      { name: "search", pricing: { estimate: "0.005 USD" } },
+      { name: "fetch", pricing: { estimate: "0.001 USD" } },
+    ];
+    const page2 = [
+      { name: "research", pricing: { estimate: "0.05 USD" } },
+      { name: "fetch", pricing: { estimate: "0.002 USD" } },
+    ];
+    book = fileServerReport(book, { server: server(1), tools: page1 }, origin(1));
+    book = fileServerReport(book, { server: server(1), tools: page2 }, origin(1));
+    expect(entryOf(book, server(1))?.tools).toEqual([page1[0], ...page2]);
+  });
+
   it("keeps at most 50 servers per origin after 10,000 reports, the latest ones", () => {
     let book: PricingBook = {};
     for (let i = 0; i < 10_000; i++)

@@ -1,4 +1,4 @@
-import type { McpServerReport } from "../messages";
+import type { McpServerReport, McpToolPricing } from "../messages";
 
 /** MCP servers' declared payments and price hints, by server URL, with the origins that saw them. */
 export type PricingBook = Record<string, McpServerReport & { origins: string[] }>;
@@ -12,6 +12,8 @@ type Entry = PricingBook[string];
 export const PRICING_LIMITS = {
   serversPerOrigin: 50,
   originsPerServer: 20,
+  /** Tools kept per server, across the pages of a paginated tools/list. */
+  toolsPerServer: 1000,
   /** The whole book, as JSON. */
   bookChars: 1024 * 1024,
 } as const;
@@ -28,7 +30,7 @@ export function fileServerReport(
 ): PricingBook {
   const known = entryOf(book, report.server);
   const stipendexPayments = report.stipendexPayments ?? known?.stipendexPayments;
-  const tools = report.tools ?? known?.tools;
+  const tools = report.tools ? mergeTools(known?.tools ?? [], report.tools) : known?.tools;
   const origins = [...(known?.origins ?? []).filter((o) => o !== origin), origin];
   const entry: Entry = {
     server: report.server,
@@ -40,6 +42,16 @@ export function fileServerReport(
   return Object.fromEntries(
     withinSize(withinOriginShare([...others, entry], origin)).map((e) => [e.server, e]),
   );
+}
+
+/**
+ * Each page of a paginated tools/list adds its tools (a tool listed again takes
+ * its newest hint); the newest are kept when there are too many.
+ */
+function mergeTools(known: McpToolPricing[], reported: McpToolPricing[]): McpToolPricing[] {
+  const names = new Set(reported.map((tool) => tool.name));
+  const merged = [...known.filter((tool) => !names.has(tool.name)), ...reported];
+  return merged.slice(-PRICING_LIMITS.toolsPerServer);
 }
 
 /** A server's entry; own keys only, since a page names the server ("__proto__", say). */
