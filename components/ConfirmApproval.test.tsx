@@ -82,6 +82,13 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("defaults").textContent).toBe("x402Version: 1");
   });
 
+  it("shows the price the server announced for the tool beside the amount", () => {
+    renderApproval({ priceHint: { estimate: "0.005 USD", model: "per_call" } });
+    expect(screen.getByTestId("price-hint").textContent).toBe(
+      "The server announced 0.005 USD (per call) for this tool",
+    );
+  });
+
   it("shows an HTTP resource as method and URL", () => {
     renderApproval({
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },

@@ -188,6 +188,15 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               Total stated by the receiver: {approval.total.amount} {approval.total.currency}
             </p>
           )}
+          {approval.priceHint && (
+            <p className="text-xs" data-testid="price-hint">
+              The server announced {approval.priceHint.estimate}
+              {approval.priceHint.model
+                ? ` (${approval.priceHint.model.replaceAll("_", " ")})`
+                : ""}{" "}
+              for this tool
+            </p>
+          )}
         </Row>
         {approval.defaults && (
           <Row term="Filled in">

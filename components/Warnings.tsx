@@ -4,6 +4,9 @@ const TEXT: Record<ApprovalWarning, string> = {
   "unverified-receiver": "Unverified receiver: the wallet could not confirm who is paid.",
   "first-payment-to-receiver": "First payment to this receiver.",
   "far-above-usual": "Far above what this site usually pays.",
+  "above-price-hint": "Above the price the server announced for this tool.",
+  "server-did-not-declare-payments":
+    "This server never said it takes Stipendex payments (it did not declare them when connecting).",
   testnet: "Testnet: test money, not real funds.",
   mainnet: "Mainnet: this spends real money.",
 };

@@ -143,6 +143,8 @@ export type ApprovalWarning =
   | "unverified-receiver"
   | "first-payment-to-receiver"
   | "far-above-usual"
+  | "above-price-hint"
+  | "server-did-not-declare-payments"
   | "testnet"
   | "mainnet";
 
@@ -177,6 +179,8 @@ export interface PendingApproval {
   /** Each limit after this payment, e.g. { "today (all sites)": "4.99 USD" }. */
   remaining: Record<string, string>;
   warnings: ApprovalWarning[];
+  /** MCP: the price the server's tools/list announced for this tool (`stipendex/pricing`). */
+  priceHint?: { estimate: string; model?: string };
   /** Fields the price left out and the wallet filled in with a documented default. */
   defaults?: { field: string; value: string }[];
   /** Set when the wallet is locked: the window must ask for the password first. */

@@ -9,7 +9,8 @@ import {
   stipendexHttpChallenge,
   until,
 } from "../payments/test-support";
-import { createPageHandlers, createUiHandlers, PRICING_KEY, type WalletServices } from "./handlers";
+import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
+import { PRICING_KEY } from "./pricing-book";
 import type { PageContext } from "./router";
 import { RpcError } from "./rpc-error";
 

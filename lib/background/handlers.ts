@@ -10,13 +10,10 @@ import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
 import type { PolicyStore } from "./policy-store";
-import { entryOf, fileServerReport, type PricingBook } from "./pricing-book";
+import { entryOf, fileServerReport, PRICING_KEY, readPricingBook } from "./pricing-book";
 import type { PageContext, PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { WalletSession } from "./wallet-session";
-
-/** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
-export const PRICING_KEY = "stipendex.pricing";
 
 export interface WalletServices {
   db: WalletDb;
@@ -29,10 +26,6 @@ export interface WalletServices {
   wallet: WalletSession;
   extensionBaseUrl: string;
   now(): number;
-}
-
-async function pricingBook(session: KeyValueStore): Promise<PricingBook> {
-  return ((await session.get(PRICING_KEY)) as PricingBook | undefined) ?? {};
 }
 
 /** The engine's caller: who asks, down to the frame, and the site it is embedded in. */
@@ -77,12 +70,12 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
         throw asInvalidQuote(error);
       }),
     stipendex_reportMcpServer: async (report, context) => {
-      const book = fileServerReport(await pricingBook(s.session), report, context.origin);
+      const book = fileServerReport(await readPricingBook(s.session), report, context.origin);
       await s.session.set(PRICING_KEY, book);
       return null;
     },
     stipendex_getPricing: async (params) => {
-      const entry = entryOf(await pricingBook(s.session), params.server);
+      const entry = entryOf(await readPricingBook(s.session), params.server);
       if (!entry) return null;
       const { origins: _origins, ...report } = entry;
       return report;
@@ -140,7 +133,7 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
       return { deleted: await deleteHistory(s.db) };
     },
     ui_getPricing: async (params) =>
-      Object.values(await pricingBook(s.session))
+      Object.values(await readPricingBook(s.session))
         .filter((entry) => entry.origins.includes(params.origin))
         .map(({ origins: _origins, ...report }) => report),
   };

@@ -1,4 +1,8 @@
 import type { McpServerReport, McpToolPricing } from "../messages";
+import type { KeyValueStore } from "../wallet/key-value-store";
+
+/** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
+export const PRICING_KEY = "stipendex.pricing";
 
 /** MCP servers' declared payments and price hints, by server URL, with the origins that saw them. */
 export type PricingBook = Record<string, McpServerReport & { origins: string[] }>;
@@ -78,4 +82,8 @@ function withinSize(entries: Entry[]): Entry[] {
     first += 1;
   }
   return entries.slice(first);
+}
+
+export async function readPricingBook(session: KeyValueStore): Promise<PricingBook> {
+  return ((await session.get(PRICING_KEY)) as PricingBook | undefined) ?? {};
 }

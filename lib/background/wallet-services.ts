@@ -6,6 +6,7 @@ import { createRegistry } from "../protocol/rails/registry";
 import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
 import type { WalletServices } from "./handlers";
 import { PolicyStore } from "./policy-store";
+import { entryOf, readPricingBook } from "./pricing-book";
 import { WalletSession } from "./wallet-session";
 
 /** What the wallet needs from the browser it runs in; tests pass in-memory equivalents. */
@@ -47,6 +48,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     updateSettings: (change) => policy.update(change),
     wallet: () => wallet.current(),
     hasWallet: () => wallet.hasWallet(),
+    serverReport: async (server) => entryOf(await readPricingBook(session), server),
     trustedRegistries: async () => (await policy.view()).trustedRegistries,
     fetch: platform.fetch,
     now,

@@ -1,5 +1,6 @@
 import { type Address, type Hex, verifyTypedData } from "viem";
 import { describe, expect, it } from "vitest";
+import { fileServerReport, PRICING_KEY } from "../background/pricing-book";
 import type { PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
 import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
@@ -633,6 +634,43 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
     const answer = await paid;
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+  });
+});
+
+describe("PaymentEngine: what the window is told about an MCP server", () => {
+  it("shows the tool's announced price and flags a Quote above it", async () => {
+    const h = await makeHarness();
+    const book = fileServerReport(
+      {},
+      {
+        server: MCP_SERVER,
+        stipendexPayments: { version: "0.1" },
+        tools: [{ name: "search", pricing: { model: "per_call", estimate: "0.001 USD" } }],
+      },
+      AGENT,
+    );
+    await h.session.set(PRICING_KEY, book);
+    const { challenge } = await stipendexMcpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "hinted", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.priceHint).toEqual({ estimate: "0.001 USD", model: "per_call" });
+    expect(pending?.warnings).toContain("above-price-hint");
+    expect(pending?.warnings).not.toContain("server-did-not-declare-payments");
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+  });
+
+  it("still asks to pay a -32402 from a server that never declared Stipendex payments, flagged", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexMcpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "undeclared", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.warnings).toContain("server-did-not-declare-payments");
+    expect(pending?.priceHint).toBeUndefined();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    expect((await h.db.payments.get((await paid).paymentId))?.state).toBe("signed");
   });
 });
 

@@ -4,6 +4,7 @@ import type {
   DecideParams,
   ElicitParams,
   ElicitResult,
+  McpServerReport,
   PaymentAnswer,
   PayParams,
   PendingApproval,
@@ -39,6 +40,7 @@ import {
   WalletLockedError,
 } from "./errors";
 import { bindPayee } from "./payee";
+import { aboveHint, priceHint } from "./price-hint";
 import { type ChallengeContext, readChallenge, readQuote } from "./read-challenge";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
@@ -56,6 +58,8 @@ export interface EngineDeps {
   /** The unlocked wallet, or undefined while locked. */
   wallet(): Promise<UnlockedWallet | undefined>;
   hasWallet(): Promise<boolean>;
+  /** What an MCP server declared and hinted (capabilities, tools/list prices), as pages reported it. */
+  serverReport(server: string): Promise<McpServerReport | undefined>;
   /** Registries the person trusts, and how to fetch a receiver's entry in one. */
   trustedRegistries(): Promise<readonly TrustedRegistry[]>;
   fetch: typeof fetch;
@@ -331,6 +335,16 @@ export class PaymentEngine {
       amount: option.amount,
       testnet: network.testnet,
     });
+    const server = offer.resource.kind === "mcp" ? offer.resource.server : undefined;
+    const report = server === undefined ? undefined : await this.deps.serverReport(server);
+    const hint = offer.resource.kind === "mcp" ? priceHint(report, offer.resource.tool) : undefined;
+    if (charge.ok && aboveHint(hint, charge.micro, charge.currency)) {
+      warnings.push("above-price-hint");
+    }
+    // Payable all the same; but a server that never declared Stipendex payments is worth a look.
+    if (offer.protocol === "stipendex" && server !== undefined && !report?.stipendexPayments) {
+      warnings.push("server-did-not-declare-payments");
+    }
     const registry = offer.quote
       ? await registryListing(
           await this.deps.challenge.descriptors.get(offer.receiver, {
@@ -380,6 +394,14 @@ export class PaymentEngine {
       total: shownTotal(offer, option),
       remaining: describeRemaining(decision.remaining),
       warnings,
+      ...(hint
+        ? {
+            priceHint: {
+              estimate: hint.estimate,
+              ...(hint.model === undefined ? {} : { model: hint.model }),
+            },
+          }
+        : {}),
       ...defaultsShown(offer, option),
       ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
     });

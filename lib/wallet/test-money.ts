@@ -27,3 +27,8 @@ export function isTestCurrency(currency: string): boolean {
 export function testCurrency(currency: string): string {
   return isTestCurrency(currency) ? currency : `${TEST_PREFIX}${currency}`;
 }
+
+/** "USD" for "test USD": what a test currency stands for. */
+export function realCurrency(currency: string): string {
+  return isTestCurrency(currency) ? currency.slice(TEST_PREFIX.length) : currency;
+}
