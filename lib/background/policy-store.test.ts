@@ -107,6 +107,15 @@ describe("parsePolicyView", () => {
   });
 });
 
+/** The custom policy's one site budget, as settings. */
+const customBudget = {
+  currency: "USD",
+  amount: 1_000_000n,
+  period: "week" as const,
+  autoApproveUpTo: 50_000n,
+  perCallMax: 200_000n,
+};
+
 describe("PolicyStore", () => {
   const freshDb = () => openWalletDb(`policy-${randomId()}`);
 
@@ -169,7 +178,7 @@ describe("PolicyStore", () => {
       ["https://a.example", "https://b.example", "https://c.example"].map((origin) =>
         store.update((settings) => ({
           ...settings,
-          origins: { ...settings.origins, [origin]: toSettings(custom).origins[ORIGIN]! },
+          origins: { ...settings.origins, [origin]: customBudget },
         })),
       ),
     );
@@ -188,7 +197,7 @@ describe("PolicyStore", () => {
     const read = await store.view();
     await store.update((settings) => ({
       ...settings,
-      origins: { [ORIGIN]: toSettings(custom).origins[ORIGIN]! },
+      origins: { [ORIGIN]: customBudget },
     }));
     await expect(
       store.save({ ...read, receivers: { allow: [], deny: ["x"] } }),
@@ -205,7 +214,7 @@ describe("PolicyStore", () => {
 
 describe("site budgets", () => {
   it("are refused for plain-http origins other than loopback", () => {
-    const budget = custom.origins[ORIGIN]!;
+    const budget = custom.origins[ORIGIN];
     expect(() =>
       parsePolicyView({ ...custom, origins: { "http://shop.example": budget } }),
     ).toThrow(InvalidPolicyError);

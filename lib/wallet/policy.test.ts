@@ -221,6 +221,13 @@ describe("decidePayment: renewal at period boundaries (UTC)", () => {
 });
 
 describe("decidePayment: test money and who may hold a budget", () => {
+  const budget = {
+    currency: "USD",
+    amount: 1_000_000n,
+    period: "day" as const,
+    autoApproveUpTo: 10_000n,
+    perCallMax: 500_000n,
+  };
   const SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
   const both = settings({
     networks: ["eip155:8453", "eip155:84532"],
@@ -257,7 +264,7 @@ describe("decidePayment: test money and who may hold a budget", () => {
   it("never pays real money under a rule granted in test money", () => {
     const testBudget = settings({
       ...both,
-      origins: { [AGENT]: { ...both.origins[AGENT]!, currency: "test USD" } },
+      origins: { [AGENT]: { ...budget, currency: "test USD" } },
     });
     expect(decidePayment(testBudget, onTestnet(5000n, { origin: AGENT })).action).toBe("auto");
     expect(decidePayment(testBudget, input(5000n)).action).toBe("ask");
@@ -267,7 +274,7 @@ describe("decidePayment: test money and who may hold a budget", () => {
     const http = "http://shop.example";
     const loopback = "http://127.0.0.1:4020";
     const budgets = settings({
-      origins: { [http]: both.origins[AGENT]!, [loopback]: both.origins[AGENT]! },
+      origins: { [http]: budget, [loopback]: budget },
     });
     expect(decidePayment(budgets, input(5000n, { origin: http })).action).toBe("ask");
     expect(decidePayment(budgets, input(5000n, { origin: loopback })).action).toBe("auto");
