@@ -168,6 +168,14 @@ export function SettingsView({
               value={o.perCallMax}
               onChange={(perCallMax) => editRow("origins", i, { perCallMax })}
             />
+            <label className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={o.withinPriceHint}
+                onChange={(e) => editRow("origins", i, { withinPriceHint: e.target.checked })}
+              />
+              only at or below the tool's announced price
+            </label>
             <Button onClick={() => removeRow("origins", i)}>Remove {o.origin || "site"}</Button>
           </div>
         ))}
@@ -183,6 +191,7 @@ export function SettingsView({
                   period: "day",
                   autoApproveUpTo: "0",
                   perCallMax: "1",
+                  withinPriceHint: false,
                 },
               ],
             })

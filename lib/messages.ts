@@ -202,6 +202,8 @@ export interface OriginBudgetView {
   period: "day" | "week" | "month" | "none";
   autoApproveUpTo: string;
   perCallMax: string;
+  /** Auto-approve an MCP tool's price only at or below what its tools/list announced. */
+  withinPriceHint?: boolean;
 }
 
 export interface PolicyView {

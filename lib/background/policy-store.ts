@@ -29,6 +29,7 @@ const budgetSchema = z.object({
   period: z.enum(["day", "week", "month", "none"]),
   autoApproveUpTo: micro,
   perCallMax: micro,
+  withinPriceHint: z.boolean().optional(),
 });
 const policySchema = z.object({
   globalCaps: z.record(z.string(), z.object({ day: micro.optional(), month: micro.optional() })),
@@ -127,6 +128,7 @@ export function toSettings(view: PolicyView): PolicySettings {
     period: b.period,
     autoApproveUpTo: BigInt(b.autoApproveUpTo),
     perCallMax: BigInt(b.perCallMax),
+    ...(b.withinPriceHint ? { withinPriceHint: true } : {}),
   });
   return {
     globalCaps: Object.fromEntries(
@@ -172,6 +174,7 @@ export function toView(
           period: b.period,
           autoApproveUpTo: b.autoApproveUpTo.toString(),
           perCallMax: b.perCallMax.toString(),
+          ...(b.withinPriceHint ? { withinPriceHint: true } : {}),
         },
       ]),
     ),

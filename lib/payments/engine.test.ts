@@ -661,6 +661,32 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
     await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
   });
 
+  it("asks instead of auto-approving a price above its hint, where the site's rule says so", async () => {
+    const h = await makeHarness({
+      policy: { origins: { [AGENT]: { ...AUTO_BUDGET, withinPriceHint: true } } },
+    });
+    const report = {
+      server: MCP_SERVER,
+      stipendexPayments: {},
+      tools: [{ name: "search", pricing: { estimate: "0.001 USD" } }],
+    };
+    await h.session.set(PRICING_KEY, fileServerReport({}, report, AGENT));
+    const { challenge } = await stipendexMcpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "above", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    expect((await h.db.payments.get((await paid).paymentId))?.state).toBe("signed");
+
+    // At the announced price, the same rule pays without asking.
+    const atHint = { ...report, tools: [{ name: "search", pricing: { estimate: "0.005 USD" } }] };
+    await h.session.set(PRICING_KEY, fileServerReport({}, atHint, AGENT));
+    const next = await stipendexMcpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "at", challenge: next.challenge }, CALLER);
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    expect(h.windows.opened).toHaveLength(1);
+  });
+
   it("still asks to pay a -32402 from a server that never declared Stipendex payments, flagged", async () => {
     const h = await makeHarness();
     const { challenge } = await stipendexMcpChallenge(h.receiver);

@@ -40,7 +40,7 @@ import {
   WalletLockedError,
 } from "./errors";
 import { bindPayee } from "./payee";
-import { aboveHint, priceHint } from "./price-hint";
+import { aboveHint, type PriceHint, priceHint } from "./price-hint";
 import { type ChallengeContext, readChallenge, readQuote } from "./read-challenge";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
@@ -73,6 +73,14 @@ export interface Caller {
   frameId?: number;
   /** The origin of the tab's top-level page, when the browser says it. */
   topOrigin?: string;
+}
+
+/** What an MCP server told the wallet about the tool being paid for. */
+interface ServerContext {
+  mcp: boolean;
+  report?: McpServerReport;
+  hint?: PriceHint;
+  aboveHint: boolean;
 }
 
 /** What the consent step ended in; refusals and declines are already in the ledger. */
@@ -225,7 +233,8 @@ export class PaymentEngine {
     const { offer } = payment;
     const option = optionOf(payment);
     const settings = await this.deps.settings();
-    const decision = await this.policy(settings, payment, option, caller.origin);
+    const server = await this.serverContext(offer, settings, option);
+    const decision = await this.policy(settings, payment, option, caller.origin, server);
     if (decision.action === "refuse") {
       await advancePayment(this.deps.db, payment.id, { state: "refused", reason: decision.reason });
       return { outcome: "refused", rule: decision.rule, reason: decision.reason };
@@ -235,17 +244,22 @@ export class PaymentEngine {
     let confirm = await this.autoApproval(decision, remaining);
     let approvedBy: "person" | "policy" = "policy";
     if (!confirm) {
-      const answer = await this.askPerson(payment.id, kind, offer, option, caller, decision).catch(
-        async (error: unknown) => {
-          if (error instanceof TooManyWaitingError) {
-            await advancePayment(this.deps.db, payment.id, {
-              state: "refused",
-              reason: error.message,
-            });
-          }
-          throw error;
-        },
-      );
+      const answer = await this.askPerson(
+        { id: payment.id, kind },
+        offer,
+        option,
+        caller,
+        decision,
+        server,
+      ).catch(async (error: unknown) => {
+        if (error instanceof TooManyWaitingError) {
+          await advancePayment(this.deps.db, payment.id, {
+            state: "refused",
+            reason: error.message,
+          });
+        }
+        throw error;
+      });
       if (answer.decision === "decline") {
         const confirmation = await this.confirmIfUnlocked(offer, option, caller.origin, {
           decision: "decline",
@@ -319,12 +333,12 @@ export class PaymentEngine {
   }
 
   private async askPerson(
-    approvalId: string,
-    kind: PendingApproval["kind"],
+    { id: approvalId, kind }: { id: string; kind: PendingApproval["kind"] },
     offer: Offer,
     option: PaymentOption,
     caller: Caller,
     decision: PolicyDecision,
+    server: ServerContext,
   ): Promise<DecideParams> {
     const network = this.deps.registry.network(option.network);
     const charge = resolveCharge(await this.deps.settings(), option);
@@ -335,14 +349,10 @@ export class PaymentEngine {
       amount: option.amount,
       testnet: network.testnet,
     });
-    const server = offer.resource.kind === "mcp" ? offer.resource.server : undefined;
-    const report = server === undefined ? undefined : await this.deps.serverReport(server);
-    const hint = offer.resource.kind === "mcp" ? priceHint(report, offer.resource.tool) : undefined;
-    if (charge.ok && aboveHint(hint, charge.micro, charge.currency)) {
-      warnings.push("above-price-hint");
-    }
+    const { hint } = server;
+    if (server.aboveHint) warnings.push("above-price-hint");
     // Payable all the same; but a server that never declared Stipendex payments is worth a look.
-    if (offer.protocol === "stipendex" && server !== undefined && !report?.stipendexPayments) {
+    if (offer.protocol === "stipendex" && server.mcp && !server.report?.stipendexPayments) {
       warnings.push("server-did-not-declare-payments");
     }
     const registry = offer.quote
@@ -412,10 +422,36 @@ export class PaymentEngine {
     payment: PaymentRecord,
     option: PaymentOption,
     origin: string,
+    server: ServerContext,
   ): Promise<PolicyDecision> {
     const now = this.deps.now();
     const spent = await spentForPayment(this.deps.db, settings, origin, option, now);
-    return decidePayment(settings, { origin, receiver: payment.receiver, option, spent, now });
+    return decidePayment(settings, {
+      origin,
+      receiver: payment.receiver,
+      option,
+      spent,
+      now,
+      aboveHint: server.aboveHint,
+    });
+  }
+
+  /** For an MCP tool's price: what its server declared, and the tool's announced price. */
+  private async serverContext(
+    offer: Offer,
+    settings: PolicySettings,
+    option: PaymentOption,
+  ): Promise<ServerContext> {
+    if (offer.resource.kind !== "mcp") return { mcp: false, aboveHint: false };
+    const report = await this.deps.serverReport(offer.resource.server);
+    const hint = priceHint(report, offer.resource.tool);
+    const charge = resolveCharge(settings, option);
+    return {
+      mcp: true,
+      ...(report ? { report } : {}),
+      ...(hint ? { hint } : {}),
+      aboveHint: charge.ok && aboveHint(hint, charge.micro, charge.currency),
+    };
   }
 
   /**

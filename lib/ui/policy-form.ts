@@ -16,6 +16,7 @@ export interface OriginRow {
   period: OriginBudgetView["period"];
   autoApproveUpTo: string;
   perCallMax: string;
+  withinPriceHint: boolean;
 }
 
 export interface AssetRow {
@@ -67,6 +68,7 @@ export function toPolicyForm(policy: PolicyView): PolicyForm {
       period: budget.period,
       autoApproveUpTo: microToInput(budget.autoApproveUpTo),
       perCallMax: microToInput(budget.perCallMax),
+      withinPriceHint: budget.withinPriceHint === true,
     })),
     allow: policy.receivers.allow.join("\n"),
     deny: policy.receivers.deny.join("\n"),
@@ -115,6 +117,7 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
       period: row.period,
       autoApproveUpTo: inputToMicro(row.autoApproveUpTo || "0", `Auto-approve for ${origin}`),
       perCallMax: inputToMicro(row.perCallMax, `Per-call maximum for ${origin}`),
+      ...(row.withinPriceHint ? { withinPriceHint: true } : {}),
     };
   }
   return {

@@ -29,6 +29,8 @@ export interface OriginBudget {
   autoApproveUpTo: bigint;
   /** A single payment above this is refused outright (micro units). */
   perCallMax: bigint;
+  /** Auto-approve an MCP tool's price only at or below what its tools/list announced. */
+  withinPriceHint?: boolean;
 }
 
 export interface PolicySettings {

@@ -280,3 +280,21 @@ describe("decidePayment: test money and who may hold a budget", () => {
     expect(decidePayment(budgets, input(5000n, { origin: loopback })).action).toBe("auto");
   });
 });
+
+describe("decidePayment: auto-approve only at or below the announced price", () => {
+  const hinted = settings();
+  const budget = hinted.origins[AGENT];
+  if (budget) hinted.origins[AGENT] = { ...budget, withinPriceHint: true };
+
+  it("asks when a price is above its tool's announced price, under a rule that says so", () => {
+    expect(decidePayment(hinted, input(5000n, { aboveHint: true }))).toMatchObject({
+      action: "ask",
+      rule: "origin-above-price-hint",
+    });
+    expect(decidePayment(hinted, input(5000n, { aboveHint: false })).action).toBe("auto");
+  });
+
+  it("ignores the announced price where the rule does not ask for it", () => {
+    expect(decidePayment(settings(), input(5000n, { aboveHint: true })).action).toBe("auto");
+  });
+});

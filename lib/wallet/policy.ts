@@ -20,6 +20,7 @@ export type PolicyRule =
   | "origin-no-budget"
   | "receiver-not-allowed"
   | "origin-above-auto-approve"
+  | "origin-above-price-hint"
   | "origin-auto-approve";
 
 export interface PolicyInput {
@@ -30,6 +31,8 @@ export interface PolicyInput {
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
   spent: ReadonlyMap<string, bigint>;
   now: number;
+  /** MCP: the price is above what its tool's tools/list announced. */
+  aboveHint?: boolean;
 }
 
 export interface PolicyDecision {
@@ -112,6 +115,12 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
   const { allow } = settings.receivers;
   if (allow.length > 0 && !allow.includes(receiver)) {
     return ask("receiver-not-allowed", `receiver ${receiver} is not on your allow list`);
+  }
+  if (budget.withinPriceHint && input.aboveHint) {
+    return ask(
+      "origin-above-price-hint",
+      `${price} is above the price the server announced for this tool: ${origin} auto-approves only up to it`,
+    );
   }
   if (micro > budget.autoApproveUpTo) {
     return ask(
