@@ -511,7 +511,7 @@ describe("PaymentEngine.elicit", () => {
 
   it("declines when the person declines, and refuses a Quote for another server", async () => {
     const h = await makeHarness();
-    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const { jws, challenge } = await stipendexMcpChallenge(h.receiver);
     const meta = { "stipendex/quote": { stipendex: "quote/0.1", jws } };
     await expect(
       h.engine.elicit({ server: `${RECEIVER}/other`, params: { _meta: meta } }, CALLER),
@@ -522,6 +522,14 @@ describe("PaymentEngine.elicit", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
     expect(await elicited).toEqual({ action: "decline" });
+    // The decline is in the history, and paying the Quote anyway asks afresh.
+    const declined = await h.db.payments.where("state").equals("declined").toArray();
+    expect(declined).toHaveLength(1);
+    const paid = h.engine.pay({ requestId: "after-decline", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [again] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: again ?? "", decision: "decline" });
+    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
   });
 });
 

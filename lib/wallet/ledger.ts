@@ -349,11 +349,12 @@ export async function takeElicited(
 ): Promise<PaymentRecord | undefined> {
   return db.transaction("rw", db.payments, async () => {
     const payment = await db.payments.where("elicitedBy").equals(elicitedBy).first();
-    if (payment === undefined) return undefined;
+    // A declined or refused elicitation stays as it is: the payment is asked for afresh.
+    if (payment?.state !== "approved") return undefined;
     const { elicitedBy: _taken, ...rest } = payment;
     const taken: PaymentRecord = { ...rest, requestKey };
     await db.payments.put(taken);
-    return taken.state === "approved" ? taken : undefined;
+    return taken;
   });
 }
 
