@@ -250,6 +250,67 @@ describe("x402 HTTP servers (official middleware)", () => {
   );
 });
 
+describe("MCP server shaped as seed 004 prints it", () => {
+  const rpc = (body: object, headers: Record<string, string> = {}) =>
+    fetch(demo.urls.mcp402, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const call = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "verify_agent", arguments: { agent: "a" } },
+  };
+
+  it("answers a paid call with HTTP 402 and the seed's fields only, then runs it once paid in X-PAYMENT", async () => {
+    const init = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18" },
+    });
+    expect(
+      ((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion,
+    ).toBe("2025-06-18");
+    const first = await rpc(call);
+    expect(first.status).toBe(402);
+    const body = (await first.json()) as { accepts: Record<string, unknown>[] };
+    expect(Object.keys(body)).toEqual(["accepts"]);
+    expect(Object.keys(body.accepts[0] ?? {}).sort()).toEqual([
+      "amount",
+      "asset",
+      "extra",
+      "network",
+      "payTo",
+      "scheme",
+    ]);
+
+    const offer = readHttp402(
+      { headers: first.headers, body: JSON.stringify(body) },
+      {
+        receiver: demo.urls.mcp402,
+        resource: { kind: "http", method: "POST", url: demo.urls.mcp402 },
+        registry,
+      },
+    );
+    expect(offer.defaults).toEqual([{ field: "x402Version", value: "1" }]);
+    const option = offer.options[0];
+    if (!option) throw new Error("no option");
+    const payload = await signTransferWithAuthorization(payer, option, { now: now() });
+    const header = paymentHeader(buildPaymentPayload(offer, option, payload));
+    const before = await payeeBalance();
+    const paid = await rpc(call, { [header.name]: header.value });
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as { result: { content: unknown[] } }).result.content).toHaveLength(
+      1,
+    );
+    expect(readSettleResponseHeaders(paid.headers)?.success).toBe(true);
+    expect(await payeeBalance()).toBe(before + HTTP_PRICES.seed402);
+  });
+});
+
 async function mcpClient(endpoint: string, elicit?: Client["setRequestHandler"]) {
   const client = new Client(
     { name: "test-agent", version: "0.0.0" },

@@ -4,6 +4,7 @@ import { agentApp } from "./agent/app";
 import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "./chain";
 import { type Listening, listen } from "./listen";
 import { mcpRouter } from "./mcp/http";
+import { SEED_402_PATH, seed402Router } from "./mcp/seed-402";
 import { cors } from "./receiver/cors";
 import { stipendexHttpRouter } from "./receiver/http";
 import { createReceiverIdentity } from "./receiver/identity";
@@ -32,6 +33,8 @@ export interface DemoUrls {
   agent: string;
   mcpJson: string;
   mcpSse: string;
+  /** An MCP server that answers a paid call with HTTP 402, fields as seed 004 prints them. */
+  mcp402: string;
 }
 
 export interface Demo {
@@ -42,7 +45,13 @@ export interface Demo {
 }
 
 /** Prices of the HTTP APIs in atomic units of the 6-decimal token. */
-export const HTTP_PRICES = { stipendex: 5_000n, x402v1: 4_000n, x402v2: 6_000n } as const;
+export const HTTP_PRICES = {
+  stipendex: 5_000n,
+  x402v1: 4_000n,
+  x402v2: 6_000n,
+  /** The seed-004-shaped MCP server's verify_agent (an HTTP 402 on its JSON-RPC POST). */
+  seed402: 7_000n,
+} as const;
 
 /**
  * Starts everything the demo and the end-to-end tests need: the local chain (chain id 84532,
@@ -95,6 +104,7 @@ export async function startDemo(
     const v1App = express();
     v1App.use(cors);
     v1App.use(x402V1Router({ rail, price: HTTP_PRICES.x402v1, facilitatorUrl: facilitator.url }));
+    v1App.use(seed402Router({ rail, price: HTTP_PRICES.seed402, facilitatorUrl: facilitator.url }));
     const x402v1 = await listen(v1App, ports.x402v1 ?? 0);
     started.push(x402v1);
 
@@ -111,6 +121,7 @@ export async function startDemo(
       facilitator: facilitator.url,
       mcpJson: `${stipendex.url}/mcp`,
       mcpSse: `${stipendex.url}/mcp-sse`,
+      mcp402: `${x402v1.url}${SEED_402_PATH}`,
     };
     const agent = await listen(await agentApp(partial), ports.agent ?? 0);
     started.push(agent);

@@ -10,6 +10,7 @@ interface AgentConfig {
   x402v2: string;
   mcpJson: string;
   mcpSse: string;
+  mcp402: string;
 }
 
 const config = JSON.parse(
@@ -102,6 +103,7 @@ const actions: Record<string, () => Promise<unknown>> = {
   "result-mcp-x402": () => callTool(config.mcpJson, "x402_search", { query: "402" }),
   "result-mcp-confirmed": () => callTool(config.mcpSse, "confirmed_search", { query: "402" }),
   "result-mcp-free": () => callTool(config.mcpJson, "server_time"),
+  "result-mcp-402": () => callTool(config.mcp402, "verify_agent", { agent: "0xagent" }),
 };
 
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-result]")) {

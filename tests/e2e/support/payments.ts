@@ -124,6 +124,20 @@ export const PAID_PATHS: PaidPath[] = [
     },
   },
   mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
+  {
+    ...mcpPath(
+      "MCP HTTP 402 (seed 004)",
+      "Call verify_agent (HTTP 402, seed 004)",
+      "result-mcp-402",
+      7_000n,
+    ),
+    assertUnpaid(result) {
+      // Unpaid, the page's MCP client meets the server's HTTP 402 itself.
+      const outcome = result as McpResult;
+      assert.equal(outcome.ok, false, JSON.stringify(result));
+      assert.match(outcome.error?.message ?? "", /402/, JSON.stringify(result));
+    },
+  },
 ];
 
 export function pathNamed(name: string): PaidPath {
