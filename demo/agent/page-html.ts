@@ -9,6 +9,7 @@ export const BUTTONS = [
   ["Call x402 tool", "result-mcp-x402"],
   ["Call confirmed tool", "result-mcp-confirmed"],
   ["Call free tool", "result-mcp-free"],
+  ["Call surge-priced tool (SSE)", "result-mcp-surge"],
   ["Call verify_agent (HTTP 402, seed 004)", "result-mcp-402"],
 ] as const;
 

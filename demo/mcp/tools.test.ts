@@ -4,7 +4,13 @@ import { PRICING_META, stipendexPrice, toolList } from "./tools";
 describe("toolList", () => {
   it("lists one free and paid tools with price hints; confirmed_search only with elicitation", () => {
     const json = toolList(false).map((t) => t.name);
-    expect(json).toEqual(["server_time", "web_search", "deep_research", "x402_search"]);
+    expect(json).toEqual([
+      "server_time",
+      "web_search",
+      "deep_research",
+      "surge_search",
+      "x402_search",
+    ]);
     expect(toolList(true).map((t) => t.name)).toContain("confirmed_search");
     for (const tool of toolList(true)) expect(tool._meta?.[PRICING_META]).toBeDefined();
   });
@@ -13,6 +19,7 @@ describe("toolList", () => {
 describe("stipendexPrice", () => {
   it("prices per call, per page (clamped to 1..10), and nothing for free or x402 tools", () => {
     expect(stipendexPrice("web_search", {})).toBe(5000n);
+    expect(stipendexPrice("surge_search", {})).toBe(20000n);
     expect(stipendexPrice("deep_research", { pages: 3 })).toBe(6000n);
     expect(stipendexPrice("deep_research", { pages: 99 })).toBe(20000n);
     expect(stipendexPrice("deep_research", { pages: "x" })).toBe(2000n);

@@ -291,6 +291,29 @@ export async function declineThroughWindow(rig: PaymentRig, origin: string, path
   await assertNothingSigned(rig, origin, before, "declined");
 }
 
+/**
+ * After the page listed the tools (the wallet keeps their announced prices), a
+ * Quote above its tool's price is flagged in the window beside that price.
+ */
+export async function flagAboveHint(rig: PaymentRig, origin: string) {
+  await runAgentButton(rig.agent, mcpPath("tools/list", "List tools", "result-tools", 0n));
+  const surge = mcpPath("surge", "Call surge-priced tool (SSE)", "result-mcp-surge", 20_000n);
+  const before = await snapshot(rig, origin);
+  const [result] = await Promise.all([
+    runAgentButton(rig.agent, surge),
+    rig.nextConfirmWindow().then(async (window) => {
+      assert.match((await window.text("price-hint")) ?? "", /announced 0\.005 USD/);
+      const flagged = await window.evaluate(
+        `document.querySelector('[data-warning="above-price-hint"]') !== null`,
+      );
+      assert.equal(flagged, true, "the window flags a Quote above its tool's announced price");
+      await window.click("Decline");
+    }),
+  ]);
+  surge.assertUnpaid(result);
+  await assertNothingSigned(rig, origin, before, "declined");
+}
+
 /** Nothing charged (spend), nothing moved (balances); new rows, if any, in `state` with no proof. */
 export async function assertNothingSigned(
   rig: PaymentRig,
@@ -411,6 +434,9 @@ export function describePayments(
 
     it("five parallel paid calls queue in one window and each gets its own answer", () =>
       payFiveInParallel(get().rig, origin));
+
+    it("a Quote above the price its tool announced is flagged in the window", () =>
+      flagAboveHint(get().rig, origin));
 
     describe("under a budget", () => {
       before(() =>
