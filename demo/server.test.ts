@@ -332,6 +332,25 @@ async function paymentRequiredError(promise: Promise<unknown>) {
 }
 
 describe("MCP server", () => {
+  it("prices deep_research with a profile L2 Quote, and refuses a Proof without its Confirmation", async () => {
+    const client = await mcpClient(demo.urls.mcpJson);
+    const args = { query: "l2", pages: 2 };
+    const data = await paymentRequiredError(
+      client.callTool({ name: "deep_research", arguments: args }),
+    );
+    const quote = await readQuote(data.quote);
+    expect(quote.claims.profile).toBe("L2");
+    const refused = await paymentRequiredError(
+      client.callTool({
+        name: "deep_research",
+        arguments: args,
+        _meta: { "stipendex/payment": toJsonForm("proof", await pay(quote)) },
+      }),
+    );
+    expect(refused.detail).toMatch(/L2/);
+    await client.close();
+  });
+
   it.each([
     ["JSON", "mcpJson"],
     ["SSE", "mcpSse"],

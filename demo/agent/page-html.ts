@@ -8,6 +8,7 @@ export const BUTTONS = [
   ["Call web_search (SSE)", "result-mcp-sse"],
   ["Call x402 tool", "result-mcp-x402"],
   ["Call confirmed tool", "result-mcp-confirmed"],
+  ["Call deep_research (L2)", "result-mcp-l2"],
   ["Call free tool", "result-mcp-free"],
   ["Call surge-priced tool (SSE)", "result-mcp-surge"],
   ["Call verify_agent (HTTP 402, seed 004)", "result-mcp-402"],

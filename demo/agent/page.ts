@@ -102,6 +102,7 @@ const actions: Record<string, () => Promise<unknown>> = {
   "result-mcp-sse": () => callTool(config.mcpSse, "web_search", { query: "402" }),
   "result-mcp-x402": () => callTool(config.mcpJson, "x402_search", { query: "402" }),
   "result-mcp-confirmed": () => callTool(config.mcpSse, "confirmed_search", { query: "402" }),
+  "result-mcp-l2": () => callTool(config.mcpJson, "deep_research", { query: "402", pages: 2 }),
   "result-mcp-free": () => callTool(config.mcpJson, "server_time"),
   "result-mcp-surge": () => callTool(config.mcpSse, "surge_search", { query: "402" }),
   "result-mcp-402": () => callTool(config.mcp402, "verify_agent", { agent: "0xagent" }),

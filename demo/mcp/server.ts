@@ -85,7 +85,9 @@ export function createPaidMcpServer(options: McpServerOptions): Server {
 
     const resource = { mcp: { server: endpoint, tool: name, argsHash: await argsHash(args) } };
     const description = `${name} for "${String(args.query ?? "").slice(0, 80)}"`;
-    const issue = () => receiver.quotes.issue({ resource, description, amount: price });
+    // deep_research asks for profile L2: its Proof must embed the wallet's Confirmation.
+    const profile = name === "deep_research" ? ({ profile: "L2" } as const) : {};
+    const issue = () => receiver.quotes.issue({ resource, description, amount: price, ...profile });
     const payment = meta[PAYMENT_META];
     const elicit = name === "confirmed_search";
 

@@ -38,7 +38,8 @@ export function toolList(withElicitation: boolean): Tool[] {
     },
     {
       name: "deep_research",
-      description: "Search several pages deep; priced per page asked for (Stipendex)",
+      description:
+        "Search several pages deep; priced per page asked for (Stipendex, profile L2: the Confirmation travels in the Proof)",
       inputSchema: {
         type: "object",
         properties: {

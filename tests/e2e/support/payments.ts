@@ -124,6 +124,8 @@ export const PAID_PATHS: PaidPath[] = [
     },
   },
   mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
+  // Profile L2: the receiver refuses a Proof that does not embed the Confirmation.
+  mcpPath("MCP L2", "Call deep_research (L2)", "result-mcp-l2", 4_000n),
   {
     ...mcpPath(
       "MCP HTTP 402 (seed 004)",
