@@ -80,6 +80,8 @@ export interface ReceiptParams {
 /** An MCP `elicitation/create` request's params, as the server sent them. */
 export interface ElicitParams {
   server: string;
+  /** The tools/call in flight whose stream carried the elicitation, when there is one. */
+  call?: { tool: string; arguments: unknown };
   params: { message?: string; requestedSchema?: unknown; _meta?: Record<string, unknown> };
 }
 

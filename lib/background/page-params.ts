@@ -120,6 +120,9 @@ const schemas: { [M in PageMethod]: z.ZodType<PageMethods[M]["params"]> } = {
   stipendex_getPricing: z.object({ server: url }),
   stipendex_elicit: z.object({
     server: url,
+    call: z
+      .object({ tool: text(PAGE_LIMITS.name), arguments: json(PAGE_LIMITS.mcpArguments) })
+      .optional(),
     params: z.object({
       message: text(PAGE_LIMITS.challenge).optional(),
       requestedSchema: json(PAGE_LIMITS.json).optional(),

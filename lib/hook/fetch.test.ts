@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { McpServerReport, PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
+import type {
+  ElicitParams,
+  McpServerReport,
+  PaymentAnswer,
+  PaymentChallenge,
+  ReceiptParams,
+} from "../messages";
 import { installFetchHook } from "./fetch";
 import { formatSseMessage } from "./sse";
 import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
@@ -26,6 +32,7 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
   const challenges: PaymentChallenge[] = [];
   const receipts: ReceiptParams[] = [];
   const reports: McpServerReport[] = [];
+  const elicited: ElicitParams[] = [];
   const wallet: WalletLink = {
     pay: async (challenge) => {
       challenges.push(challenge);
@@ -34,11 +41,14 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
       return answer;
     },
     receipt: (params) => receipts.push(params),
-    elicit: async () => ({ action: "decline" }),
+    elicit: async (params) => {
+      elicited.push(params);
+      return { action: "decline" };
+    },
     reportMcpServer: (report) => reports.push(report),
   };
   installFetchHook(win, wallet);
-  return { win, seen, challenges, receipts, reports };
+  return { win, seen, challenges, receipts, reports, elicited };
 }
 
 const quoteBody = JSON.stringify({ quote: { stipendex: "quote/0.1", jws: "a.b.c" } });
@@ -269,6 +279,29 @@ describe("installFetchHook: MCP", () => {
     expect(await response.json()).toEqual(paid);
     expect(challenges[0]).toMatchObject({ transport: "mcp", result: priced.result });
     expect(seen).toHaveLength(2);
+  });
+
+  it("hands a payment elicitation on a tools/call stream to the wallet with the call in flight", async () => {
+    const elicitation = {
+      jsonrpc: "2.0",
+      id: "e1",
+      method: "elicitation/create",
+      params: { message: "Pay?", _meta: { "stipendex/quote": { jws: "q" } } },
+    };
+    const { win, elicited } = setup(
+      async (request) =>
+        ((await request.json()) as { method?: string }).method === "tools/call"
+          ? new Response(`${formatSseMessage(elicitation)}${formatSseMessage(paid)}`, {
+              headers: { "content-type": "text/event-stream" },
+            })
+          : new Response(null, { status: 202 }),
+      () => undefined,
+    );
+    await (await win.fetch("https://mcp.example/mcp", init)).text();
+    expect(elicited[0]).toMatchObject({
+      server: "https://mcp.example/mcp",
+      call: { tool: "web_search", arguments: { q: "x" } },
+    });
   });
 
   it("gives the page the original -32402 when the wallet declines", async () => {

@@ -176,7 +176,15 @@ async function answerElicitation(
 ): Promise<void> {
   let result: ElicitResult;
   try {
-    result = await wallet.elicit({ server: call.server, params: message.params ?? {} });
+    const { method, params } = call.request;
+    const tool = method === "tools/call" && isObject(params) ? params.name : undefined;
+    result = await wallet.elicit({
+      server: call.server,
+      params: message.params ?? {},
+      ...(typeof tool === "string" && isObject(params)
+        ? { call: { tool, arguments: params.arguments ?? {} } }
+        : {}),
+    });
   } catch {
     result = { action: "cancel" };
   }

@@ -509,6 +509,31 @@ describe("PaymentEngine.elicit", () => {
     expect(h.windows.opened).toHaveLength(0);
   });
 
+  it("checks an elicited Quote against the tools/call in flight that carried it", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver, { q: "x" });
+    const meta = { "stipendex/quote": { stipendex: "quote/0.1", jws } };
+    await expect(
+      h.engine.elicit(
+        {
+          server: MCP_SERVER,
+          call: { tool: "search", arguments: { q: "other" } },
+          params: { _meta: meta },
+        },
+        CALLER,
+      ),
+    ).rejects.toThrow(/argsHash|arguments/);
+    const answered = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        call: { tool: "search", arguments: { q: "x" } },
+        params: { _meta: meta },
+      },
+      CALLER,
+    );
+    expect(answered.action).toBe("accept");
+  });
+
   it("declines when the person declines, and refuses a Quote for another server", async () => {
     const h = await makeHarness();
     const { jws, challenge } = await stipendexMcpChallenge(h.receiver);

@@ -140,9 +140,16 @@ export class PaymentEngine {
    */
   async elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
     const meta = params.params._meta ?? {};
+    // Asked during a tools/call: the Quote must be for that very call (tool and arguments).
+    const inFlight = params.call && {
+      kind: "mcp" as const,
+      server: params.server,
+      tool: params.call.tool,
+      arguments: params.call.arguments,
+    };
     const { offer } = await readQuote(
       meta["stipendex/quote"],
-      undefined,
+      inFlight,
       "mcp",
       this.deps.challenge,
       caller.origin,
