@@ -2,7 +2,7 @@ import type { WalletDb } from "../db/schema";
 import { ErrorCode, PROVIDER_VERSION } from "../messages";
 import type { ApprovalQueue } from "../payments/approvals";
 import type { DescriptorSource } from "../payments/descriptors";
-import type { Caller, PaymentEngine } from "../payments/engine";
+import type { PaymentEngine } from "../payments/engine";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
@@ -11,7 +11,7 @@ import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
 import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_KEY, readPricingBook } from "./pricing-book";
-import type { PageContext, PageHandlers, UiHandlers } from "./router";
+import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { WalletSession } from "./wallet-session";
 
@@ -28,16 +28,6 @@ export interface WalletServices {
   now(): number;
 }
 
-/** The engine's caller: who asks, down to the frame, and the site it is embedded in. */
-function callerOf(context: PageContext): Caller {
-  return {
-    origin: context.origin,
-    tabId: context.tabId,
-    ...(context.frameId === undefined ? {} : { frameId: context.frameId }),
-    ...(context.topOrigin === undefined ? {} : { topOrigin: context.topOrigin }),
-  };
-}
-
 export function createPageHandlers(s: WalletServices): PageHandlers {
   return {
     stipendex_status: async (_params, context) => ({
@@ -45,7 +35,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       origin: context.origin,
     }),
     stipendex_pay: async (params, context) => {
-      const answer = await s.engine.pay(params, callerOf(context)).catch((error: unknown) => {
+      const answer = await s.engine.pay(params, context).catch((error: unknown) => {
         throw asInvalidQuote(error);
       });
       await s.wallet.touch();
@@ -66,7 +56,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       );
     },
     stipendex_elicit: async (params, context) =>
-      s.engine.elicit(params, callerOf(context)).catch((error: unknown) => {
+      s.engine.elicit(params, context).catch((error: unknown) => {
         throw asInvalidQuote(error);
       }),
     stipendex_reportMcpServer: async (report, context) => {

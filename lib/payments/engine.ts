@@ -251,14 +251,11 @@ export class PaymentEngine {
     let confirm = await this.autoApproval(decision, remaining);
     let approvedBy: "person" | "policy" = "policy";
     if (!confirm) {
-      const answer = await this.askPerson(
-        { id: payment.id, kind },
-        offer,
-        option,
-        caller,
+      const answer = await this.askPerson({ id: payment.id, kind }, offer, option, caller, {
+        settings,
         decision,
         server,
-      ).catch(async (error: unknown) => {
+      }).catch(async (error: unknown) => {
         if (error instanceof TooManyWaitingError) {
           await advancePayment(this.deps.db, payment.id, {
             state: "refused",
@@ -344,11 +341,14 @@ export class PaymentEngine {
     offer: Offer,
     option: PaymentOption,
     caller: Caller,
-    decision: PolicyDecision,
-    server: ServerContext,
+    {
+      settings,
+      decision,
+      server,
+    }: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
   ): Promise<DecideParams> {
     const network = this.deps.registry.network(option.network);
-    const charge = resolveCharge(await this.deps.settings(), option);
+    const charge = resolveCharge(settings, option);
     const warnings: ApprovalWarning[] = await paymentWarnings(this.deps.db, {
       origin: caller.origin,
       receiver: offer.receiver,
