@@ -5,7 +5,7 @@ import { builtExtension, MissingBuildError } from "./support/builds";
 import { extensionPageUrl, NoWalletError } from "./support/extension-url";
 import { startServer, type TestServer } from "./support/server";
 import { parseCsv } from "./support/ui-csv";
-import { WaitTimeoutError, waitUntil } from "./support/wait";
+import { WaitTimeoutError, waitUntil, within } from "./support/wait";
 import { setUpOrClose, withOriginBudget } from "./support/wallet-setup";
 
 // The e2e helpers, checked without a browser so a broken helper fails here first.
@@ -133,6 +133,14 @@ describe("e2e support: small helpers", () => {
         return true;
       },
     );
+  });
+
+  it("gives a step's result in time, or fails naming the step that hung", async () => {
+    assert.equal(await within(Promise.resolve(7), "seven", 1_000), 7);
+    await assert.rejects(within(new Promise(() => {}), "a hung step", 30), {
+      name: "WaitTimeoutError",
+      message: "Gave up after 30 ms waiting for a hung step",
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import { type Browser, launch, type Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { builtExtension } from "./builds";
 import { extensionPageUrl } from "./extension-url";
+import { within } from "./wait";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 /** Pinned so extension page URLs are known before the add-on is installed. */
@@ -50,7 +51,9 @@ export async function launchFirefox({
     },
   });
   try {
-    const extensionId = dir ? await browser.installExtension(dir) : undefined;
+    const extensionId = dir
+      ? await within(browser.installExtension(dir), "the wallet add-on to install", 30_000)
+      : undefined;
     const extensionUrl = (path: string) =>
       extensionPageUrl(extensionId && `moz-extension://${WALLET_UUID}/`, path);
     return {
@@ -64,7 +67,7 @@ export async function launchFirefox({
         page.goto(url).catch(() => undefined);
         await page.waitForFunction(
           (expected) => location.href === expected,
-          { timeout: 10_000 },
+          { timeout: 20_000 },
           url,
         );
         return page;

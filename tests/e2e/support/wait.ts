@@ -22,3 +22,20 @@ export async function waitUntil(
     await sleep(intervalMs);
   }
 }
+
+/**
+ * `promise`, or WaitTimeoutError naming `what` after `timeoutMs`: a setup
+ * step that hangs fails with its name instead of running out the suite's
+ * clock with no word of where.
+ */
+export async function within<T>(promise: Promise<T>, what: string, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WaitTimeoutError(what, timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { StipendexError } from "../../../lib/errors";
 import type {
   PolicyView,
@@ -8,6 +9,7 @@ import type {
   WireResponse,
 } from "../../../lib/messages";
 import { testCurrency } from "../../../lib/wallet/test-money";
+import { WaitTimeoutError, within } from "./wait";
 
 /**
  * The browser-independent half of the wallet helpers: what is sent to the
@@ -89,11 +91,46 @@ export async function setUpWalletIn<P>(
   privateKey: string,
   password = DEFAULT_PASSWORD,
 ): Promise<P> {
-  await callWallet(popup, {
-    method: "ui_createWallet",
-    params: { password, importPrivateKey: privateKey },
-  });
+  await untilBackgroundAnswers(popup, callWallet);
+  await within(
+    callWallet(popup, {
+      method: "ui_createWallet",
+      params: { password, importPrivateKey: privateKey },
+    }),
+    "ui_createWallet to answer",
+    BACKGROUND_ANSWER_MS,
+  );
   return popup;
+}
+
+const BACKGROUND_ANSWER_MS = 20_000;
+
+/**
+ * Asks ui_status from `page` until the background answers. A wallet page
+ * can be up before a freshly installed add-on's background has its
+ * listener, and a message sent then is refused ("receiving end does not
+ * exist") or never answered; the first real call waits for this instead.
+ */
+async function untilBackgroundAnswers<P>(page: P, callWallet: PageCall<P>): Promise<void> {
+  const deadline = Date.now() + BACKGROUND_ANSWER_MS;
+  for (;;) {
+    const answered = await within(
+      callWallet(page, { method: "ui_status", params: undefined }),
+      "ui_status",
+      1_000,
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (answered === undefined) return;
+    if (Date.now() > deadline) {
+      throw new WaitTimeoutError(
+        `the wallet's background to answer (last: ${String(answered)})`,
+        BACKGROUND_ANSWER_MS,
+      );
+    }
+    await sleep(100);
+  }
 }
 
 /** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro (test) USD. */
