@@ -309,4 +309,121 @@ describe("installFetchHook: MCP", () => {
     const text = await (await win.fetch("https://mcp.example/mcp", init)).text();
     expect(text).toContain('"code":-32402');
   });
+
+  describe("elicitation the page's client did not declare", () => {
+    const endpoint = "https://mcp.example/mcp";
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "p" } },
+    };
+    const elicitation = (id: string, params: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "elicitation/create",
+      params,
+    });
+    const payment = elicitation("e1", {
+      message: "Pay?",
+      _meta: { "stipendex/quote": { jws: "q" } },
+      requestedSchema: { type: "object", properties: { confirmation: { type: "string" } } },
+    });
+    const nameForm = elicitation("e2", { message: "Your name?", requestedSchema: {} });
+    const urlMode = elicitation("e3", { mode: "url", url: "https://x.example", message: "Go" });
+    const sse = (...messages: unknown[]) =>
+      new Response(messages.map((m) => formatSseMessage(m)).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+
+    /** A server whose calls (and standalone GET stream) carry `events`; answers are recorded. */
+    function sessionServer(events: unknown[]) {
+      const answers: { sessionId: string | null; body: unknown }[] = [];
+      const handler: Handler = async (request) => {
+        if (request.method === "GET") return sse(...events);
+        const body = (await request.json()) as { method?: string; params?: unknown };
+        if (body.method === "initialize") {
+          return Response.json(
+            { jsonrpc: "2.0", id: 0, result: { capabilities: {}, received: body.params } },
+            { headers: { "mcp-session-id": "s1" } },
+          );
+        }
+        if (body.method === "tools/call") return sse(...events, paid);
+        answers.push({ sessionId: request.headers.get("mcp-session-id"), body });
+        return new Response(null, { status: 202 });
+      };
+      return { handler, answers };
+    }
+
+    async function openSession(win: Win) {
+      const response = await win.fetch(endpoint, {
+        method: "POST",
+        body: JSON.stringify(initialize),
+      });
+      return (await response.json()) as { result: { received: { capabilities: unknown } } };
+    }
+
+    it("declares form elicitation for the page, answers every form itself, and the page sees none of them", async () => {
+      const { handler, answers } = sessionServer([payment, nameForm]);
+      const { win, elicited } = setup(handler, () => undefined);
+      const opened = await openSession(win);
+      expect(opened.result.received.capabilities).toEqual({ elicitation: { form: {} } });
+      const text = await (await win.fetch(endpoint, init)).text();
+      expect(text).toBe(formatSseMessage(paid));
+      expect(elicited).toEqual([
+        {
+          server: endpoint,
+          params: payment.params,
+          call: { tool: "web_search", arguments: { q: "x" } },
+        },
+      ]);
+      expect(answers).toEqual([
+        { sessionId: "s1", body: { jsonrpc: "2.0", id: "e1", result: { action: "decline" } } },
+        { sessionId: "s1", body: { jsonrpc: "2.0", id: "e2", result: { action: "decline" } } },
+      ]);
+    });
+
+    it("passes URL-mode elicitations through untouched", async () => {
+      const { handler, answers } = sessionServer([urlMode]);
+      const { win, elicited } = setup(handler, () => undefined);
+      await openSession(win);
+      const text = await (await win.fetch(endpoint, init)).text();
+      expect(text).toBe(`${formatSseMessage(urlMode)}${formatSseMessage(paid)}`);
+      expect(elicited).toEqual([]);
+      expect(answers).toEqual([]);
+    });
+
+    it("answers on the standalone GET stream with a POST in the same session", async () => {
+      const { handler, answers } = sessionServer([payment, nameForm, urlMode]);
+      const { win, elicited } = setup(handler, () => undefined);
+      await openSession(win);
+      const stream = await win.fetch(endpoint, {
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-session-id": "s1", "last-event-id": "4" },
+      });
+      expect(await stream.text()).toBe(formatSseMessage(urlMode));
+      expect(elicited).toEqual([{ server: endpoint, params: payment.params }]);
+      expect(answers.map((a) => a.sessionId)).toEqual(["s1", "s1"]);
+    });
+
+    it("leaves a stream of a session the page did not initialize here alone", async () => {
+      const { handler } = sessionServer([payment]);
+      const { win, elicited } = setup(handler, () => undefined);
+      const stream = await win.fetch(endpoint, { headers: { "mcp-session-id": "elsewhere" } });
+      expect(await stream.text()).toBe(formatSseMessage(payment));
+      expect(elicited).toEqual([]);
+    });
+
+    it("passes a form to a page that declared elicitation itself", async () => {
+      const { handler } = sessionServer([nameForm]);
+      const { win } = setup(handler, () => undefined);
+      const declared = {
+        ...initialize,
+        params: { ...initialize.params, capabilities: { elicitation: {} } },
+      };
+      await win.fetch(endpoint, { method: "POST", body: JSON.stringify(declared) });
+      const text = await (await win.fetch(endpoint, init)).text();
+      expect(text).toBe(`${formatSseMessage(nameForm)}${formatSseMessage(paid)}`);
+    });
+  });
 });

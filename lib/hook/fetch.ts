@@ -1,6 +1,7 @@
 import { payHttp402 } from "./http-payment";
 import { readJsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse } from "./mcp-payment";
+import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
+import { declareElicitation, McpSessions } from "./mcp-session";
 import { makeReplayable } from "./replay";
 import type { WalletLink } from "./wallet-link";
 
@@ -13,6 +14,7 @@ import type { WalletLink } from "./wallet-link";
  */
 export function installFetchHook(win: Window & typeof globalThis, wallet: WalletLink): void {
   const nativeFetch = win.fetch;
+  const sessions = new McpSessions();
   const callNative = ((...args: Parameters<typeof fetch>) =>
     Reflect.apply(nativeFetch, win, args)) as typeof fetch;
   const wrapped = {
@@ -25,7 +27,13 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
         // Whatever made the copy fail (a used body, a bad URL) makes fetch fail the same way.
         return Reflect.apply(nativeFetch, win, args);
       }
-      const sent = replayable.first ?? args;
+      const mcpRequest = readJsonRpcRequest(init?.body);
+      const declared =
+        mcpRequest?.method === "initialize" ? declareElicitation(mcpRequest) : undefined;
+      const sent: Parameters<typeof fetch> =
+        declared?.body === undefined
+          ? (replayable.first ?? args)
+          : [input, { ...init, body: declared.body }];
       return Reflect.apply(nativeFetch, win, sent).then((response: Response) => {
         if (response.status === 402) {
           const { url, method } = describeRequest(input, init, win);
@@ -35,12 +43,33 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
           if (priced !== url && !replayable.retargetable) return response;
           return payHttp402(response, { url: priced, method, replayable }, wallet, callNative);
         }
-        const mcpRequest = response.ok ? readJsonRpcRequest(init?.body) : undefined;
-        if (!mcpRequest) return response;
-        const { url } = describeRequest(input, init, win);
+        if (!response.ok || !(mcpRequest || isEventStream(response))) return response;
+        const { url, method } = describeRequest(input, init, win);
+        const headers = new Headers(
+          init?.headers ?? (input instanceof Request ? input.headers : {}),
+        );
+        const sessionId = headers.get("mcp-session-id");
+        if (!mcpRequest) {
+          // The standalone stream of a session the page initialized here.
+          const walletAnswersForms = sessions.walletAnswersForms(url, sessionId);
+          if (method !== "GET" || walletAnswersForms === undefined) return response;
+          const answer = (body: string) => postToSession(url, headers, init, body);
+          return handleMcpStream(
+            response,
+            { server: url, walletAnswersForms, answer },
+            wallet,
+            callNative,
+          );
+        }
+        if (declared) {
+          const { walletAnswersForms } = declared;
+          sessions.remember(url, response.headers.get("mcp-session-id"), walletAnswersForms);
+        }
+        const walletAnswersForms =
+          declared?.walletAnswersForms ?? sessions.walletAnswersForms(url, sessionId) ?? false;
         return handleMcpResponse(
           response,
-          { server: url, request: mcpRequest, replayable },
+          { server: url, request: mcpRequest, replayable, walletAnswersForms },
           wallet,
           callNative,
         );
@@ -53,6 +82,30 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
     writable: true,
     configurable: true,
     enumerable: true,
+  });
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
+}
+
+/** An answer to the server on a GET stream: a JSON-RPC POST with the stream's own headers. */
+function postToSession(
+  url: string,
+  streamHeaders: Headers,
+  init: RequestInit | undefined,
+  body: string,
+): Request {
+  const headers = new Headers(streamHeaders);
+  headers.delete("last-event-id");
+  headers.set("content-type", "application/json");
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(url, {
+    method: "POST",
+    headers,
+    body,
+    ...(init?.credentials ? { credentials: init.credentials } : {}),
+    redirect: "manual",
   });
 }
 

@@ -78,13 +78,7 @@ export function x402PaymentResultOf(message: Obj): Obj | undefined {
   return undefined;
 }
 
-/** An `elicitation/create` that is a Stipendex payment confirmation. */
-export function isPaymentElicitation(
-  message: unknown,
-): message is JsonRpcRequest & { id: JsonRpcId } {
-  if (!isObject(message) || message.method !== "elicitation/create" || message.id === undefined) {
-    return false;
-  }
-  const params = message.params;
-  return isObject(params) && isObject(params._meta) && "stipendex/quote" in params._meta;
+/** A server's `elicitation/create` request (answered with its id). */
+export function isElicitation(message: unknown): message is JsonRpcRequest & { id: JsonRpcId } {
+  return isObject(message) && message.method === "elicitation/create" && message.id !== undefined;
 }

@@ -1,13 +1,14 @@
 import type { ElicitResult, McpToolPricing, ReceiptParams } from "../messages";
 import {
+  isElicitation,
   isObject,
-  isPaymentElicitation,
   isResponseTo,
   type JsonRpcRequest,
   parseJson,
   paymentErrorOf,
   x402PaymentResultOf,
 } from "./jsonrpc";
+import { routeElicitation } from "./mcp-session";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, SseSplitter } from "./sse";
 import { PAGE_LIMITS, type WalletLink } from "./wallet-link";
@@ -17,6 +18,18 @@ export interface McpCall {
   server: string;
   request: JsonRpcRequest;
   replayable: ReplayableRequest;
+  /** The wallet declared form elicitation for this session, so it answers every form itself. */
+  walletAnswersForms: boolean;
+}
+
+/** An SSE stream of one MCP session, and how to send the server an answer on it. */
+export interface McpStream {
+  server: string;
+  walletAnswersForms: boolean;
+  /** The tools/call whose stream this is, when it is one: an elicited Quote must be for it. */
+  call?: { tool: string; arguments: unknown };
+  /** A POST of `body` (a JSON-RPC response) to the session's endpoint. */
+  answer(body: string): Request;
 }
 
 type Emit = (text: string) => void;
@@ -34,14 +47,11 @@ export async function handleMcpResponse(
   wallet: WalletLink,
   nativeFetch: typeof fetch,
 ): Promise<Response> {
-  const { method } = call.request;
-  if (method === "initialize" || method === "tools/list") {
-    observeAnswer(response, call, wallet);
-    return response;
-  }
-  if (method !== "tools/call") return response;
+  const { method, params } = call.request;
+  if (method === "initialize" || method === "tools/list") observeAnswer(response, call, wallet);
+  const isCall = method === "tools/call";
   const type = mediaType(response);
-  if (type === "application/json") {
+  if (isCall && type === "application/json") {
     const message = await response
       .clone()
       .json()
@@ -49,14 +59,18 @@ export async function handleMcpResponse(
     if (!isResponseTo(message, call.request.id)) return response;
     return (await payAndRetry(message, call, wallet, nativeFetch)) ?? response;
   }
-  if (type !== "text/event-stream" || !response.body) return response;
+  // Any request's stream may carry an elicitation; only a call's or a session's the wallet answers for are read.
+  if (type !== "text/event-stream" || !response.body || !(isCall || call.walletAnswersForms)) {
+    return response;
+  }
+  const stream = streamOf(call);
+  if (isCall && isObject(params) && typeof params.name === "string") {
+    stream.call = { tool: params.name, arguments: params.arguments ?? {} };
+  }
   let settled = false;
   return rewriteSse(response, async (message, raw, emit) => {
-    if (isPaymentElicitation(message)) {
-      await answerElicitation(message, call, wallet, nativeFetch);
-      return;
-    }
-    if (!settled && isResponseTo(message, call.request.id)) {
+    if (await answeredByWallet(message, stream, wallet, nativeFetch)) return;
+    if (isCall && !settled && isResponseTo(message, call.request.id)) {
       settled = true;
       const retry = await payAndRetry(message, call, wallet, nativeFetch);
       if (retry) return spliceAnswer(retry, emit);
@@ -117,11 +131,9 @@ function withReceiptWatch(
   original: Record<string, unknown>,
 ): Response {
   if (!retry.body) return retry;
+  const stream = streamOf(call);
   return rewriteSse(retry, async (message, raw, emit) => {
-    if (isPaymentElicitation(message)) {
-      await answerElicitation(message, call, wallet, nativeFetch);
-      return;
-    }
+    if (await answeredByWallet(message, stream, wallet, nativeFetch)) return;
     if (isResponseTo(message, call.request.id)) {
       const report = receiptOf(message, call, paymentId, retry.status);
       wallet.receipt(report);
@@ -168,29 +180,66 @@ function receiptOf(
   };
 }
 
-async function answerElicitation(
-  message: JsonRpcRequest & { id: string | number },
-  call: McpCall,
+/**
+ * Answers an `elicitation/create` on `stream` when it is the wallet's to
+ * answer (see routeElicitation); false: pass it on to the page.
+ */
+async function answeredByWallet(
+  message: unknown,
+  stream: McpStream,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
-): Promise<void> {
-  let result: ElicitResult;
-  try {
-    const { method, params } = call.request;
-    const tool = method === "tools/call" && isObject(params) ? params.name : undefined;
-    result = await wallet.elicit({
-      server: call.server,
-      params: message.params ?? {},
-      ...(typeof tool === "string" && isObject(params)
-        ? { call: { tool, arguments: params.arguments ?? {} } }
-        : {}),
-    });
-  } catch {
-    result = { action: "cancel" };
+): Promise<boolean> {
+  if (!isElicitation(message)) return false;
+  const params = message.params ?? {};
+  const route = routeElicitation(params, stream.walletAnswersForms);
+  if (route === "page") return false;
+  let result: ElicitResult = { action: "decline" };
+  if (route === "wallet") {
+    try {
+      result = await wallet.elicit({
+        server: stream.server,
+        params,
+        ...(stream.call ? { call: stream.call } : {}),
+      });
+    } catch {
+      result = { action: "cancel" };
+    }
   }
   const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
-  const answer = await nativeFetch(call.replayable.replay({}, body));
-  await answer.body?.cancel();
+  try {
+    const answer = await nativeFetch(stream.answer(body));
+    await answer.body?.cancel();
+  } catch {
+    // The server went away: the elicitation is still not the page's to see.
+  }
+  return true;
+}
+
+/** A POST stream's answers go back as replays of its request with the answer as body. */
+function streamOf(call: McpCall): McpStream {
+  return {
+    server: call.server,
+    walletAnswersForms: call.walletAnswersForms,
+    answer: (body) => call.replayable.replay({}, body),
+  };
+}
+
+/**
+ * A stream the page opened with GET on a session it initialized here (the
+ * server's standalone stream): elicitations the wallet answers are taken
+ * out, everything else passes through in order.
+ */
+export function handleMcpStream(
+  response: Response,
+  stream: McpStream,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): Response {
+  if (mediaType(response) !== "text/event-stream") return response;
+  return rewriteSse(response, async (message, raw, emit) => {
+    if (!(await answeredByWallet(message, stream, wallet, nativeFetch))) emit(raw);
+  });
 }
 
 /** Reads the answer to an `initialize` or `tools/list` from a clone and tells the wallet. */
