@@ -534,6 +534,70 @@ describe("PaymentEngine.elicit", () => {
     expect(answered.action).toBe("accept");
   });
 
+  it("honours the server's requestedSchema: a form it cannot fill is refused in the history, before anyone is asked", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const meta = { "stipendex/quote": { stipendex: "quote/0.1", jws } };
+    const schema = (confirmation: Record<string, unknown>, required = ["confirmation"]) => ({
+      type: "object",
+      properties: { confirmation, email: { type: "string" } },
+      required,
+    });
+    const refused = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: {
+          _meta: meta,
+          requestedSchema: schema({ type: "string" }, ["confirmation", "email"]),
+        },
+      },
+      CALLER,
+    );
+    expect(refused).toEqual({ action: "decline" });
+    expect(h.windows.opened).toHaveLength(0);
+    const [entry] = await h.db.payments.toArray();
+    expect(entry?.state).toBe("refused");
+    expect(entry?.reason).toBe(
+      `The server's form cannot take a Confirmation: it also requires "email", which the wallet does not fill`,
+    );
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
+
+    const { jws: second } = await stipendexMcpChallenge(h.receiver, { q: "short" });
+    const tooShort = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: {
+          _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws: second } },
+          requestedSchema: schema({ type: "string", maxLength: 40 }),
+        },
+      },
+      CALLER,
+    );
+    expect(tooShort).toEqual({ action: "decline" });
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
+    const reasons = (await h.db.payments.where("state").equals("refused").toArray()).map(
+      (p) => p.reason,
+    );
+    expect(reasons).toHaveLength(2);
+    expect(reasons.find((r) => r?.includes("at most"))).toMatch(
+      /takes at most 40 characters; the Confirmation has \d+/,
+    );
+
+    const { jws: third } = await stipendexMcpChallenge(h.receiver, { q: "fits" });
+    const fits = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: {
+          _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws: third } },
+          requestedSchema: schema({ type: "string", description: "Confirmation JWS" }),
+        },
+      },
+      CALLER,
+    );
+    expect(fits.action).toBe("accept");
+    expect(Object.keys(fits.content ?? {})).toEqual(["confirmation"]);
+  });
+
   it("declines when the person declines, and refuses a Quote for another server", async () => {
     const h = await makeHarness();
     const { jws, challenge } = await stipendexMcpChallenge(h.receiver);

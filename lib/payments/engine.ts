@@ -31,6 +31,12 @@ import type { PolicySettings } from "../wallet/policy-settings";
 import type { ApprovalQueue } from "./approvals";
 import { confirmOffer, type Decision, shownTotal } from "./confirmation";
 import {
+  assertConfirmationSchema,
+  CONFIRMATION_FIELD,
+  confirmationFits,
+  ElicitationSchemaError,
+} from "./elicitation-schema";
+import {
   NoWalletError,
   PolicyRefusedError,
   TooManyWaitingError,
@@ -172,17 +178,35 @@ export class PaymentEngine {
         this.deps.now(),
       );
     }
-    return this.answerElicitation(payment, caller);
+    const schema = params.params.requestedSchema;
+    try {
+      assertConfirmationSchema(schema);
+    } catch (error) {
+      if (!(error instanceof ElicitationSchemaError) || payment.state !== "quoted") throw error;
+      await advancePayment(this.deps.db, payment.id, { state: "refused", reason: error.message });
+      return { action: "decline" };
+    }
+    return this.answerElicitation(payment, caller, schema);
   }
 
-  private async answerElicitation(payment: PaymentRecord, caller: Caller): Promise<ElicitResult> {
+  private async answerElicitation(
+    payment: PaymentRecord,
+    caller: Caller,
+    schema: unknown,
+  ): Promise<ElicitResult> {
     if (payment.state !== "quoted") {
       return payment.state === "approved" && payment.confirmation
-        ? { action: "accept", content: { confirmation: payment.confirmation } }
+        ? { action: "accept", content: { [CONFIRMATION_FIELD]: payment.confirmation } }
         : { action: "decline" };
     }
     const consent = await this.consent(payment, caller, "elicitation");
     if (consent.outcome !== "approved") return { action: "decline" };
+    const fits = confirmationFits(schema, consent.confirmation);
+    if (fits !== true) {
+      const reason = new ElicitationSchemaError(fits).message;
+      await advancePayment(this.deps.db, payment.id, { state: "refused", reason });
+      return { action: "decline" };
+    }
     try {
       await approveAndCharge(this.deps.db, {
         paymentId: payment.id,
@@ -197,7 +221,7 @@ export class PaymentEngine {
       }
       throw error;
     }
-    return { action: "accept", content: { confirmation: consent.confirmation } };
+    return { action: "accept", content: { [CONFIRMATION_FIELD]: consent.confirmation } };
   }
 
   /** Moves a payment on from whatever state it was left in. */
