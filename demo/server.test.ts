@@ -458,51 +458,63 @@ describe("MCP server", () => {
     await client.close();
   });
 
-  it("confirmed_search asks by elicitation, then accepts a Proof whose ch is that Confirmation", async () => {
-    let confirmationHash = "";
-    let elicited: VerifiedQuote | undefined;
-    const client = new Client(
-      { name: "test-agent", version: "0.0.0" },
-      { capabilities: { elicitation: {} } },
-    );
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      elicited = await readQuote(request.params._meta?.["stipendex/quote"]);
-      expect(request.params.message).toContain("0.01 USD");
-      const confirmation = await confirm(elicited, "elicitation");
-      confirmationHash = await sha256Base64url(confirmation);
-      return { action: "accept", content: { confirmation } };
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(demo.urls.mcpSse)));
-    const args = { query: "eip" };
-    const data = await paymentRequiredError(
-      client.callTool({ name: "confirmed_search", arguments: args }),
-    );
-    const quote = await readQuote(data.quote);
-    expect(quote.hash).toBe(elicited?.hash);
+  it.each(["mcpSse", "mcpJson"] as const)(
+    "confirmed_search on %s asks by elicitation (on the call's stream, or the standalone one), then accepts a Proof whose ch is that Confirmation",
+    async (endpoint) => {
+      let confirmationHash = "";
+      let elicited: VerifiedQuote | undefined;
+      const client = new Client(
+        { name: "test-agent", version: "0.0.0" },
+        { capabilities: { elicitation: {} } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        elicited = await readQuote(request.params._meta?.["stipendex/quote"]);
+        expect(request.params.message).toContain("0.01 USD");
+        const confirmation = await confirm(elicited, "elicitation");
+        confirmationHash = await sha256Base64url(confirmation);
+        return { action: "accept", content: { confirmation } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(demo.urls[endpoint])));
+      const args = { query: "eip" };
+      const data = await paymentRequiredError(
+        client.callTool({ name: "confirmed_search", arguments: args }),
+      );
+      const quote = await readQuote(data.quote);
+      expect(quote.hash).toBe(elicited?.hash);
 
-    const before = await payeeBalance();
-    const unconfirmed = await paymentRequiredError(
-      client.callTool({
+      const before = await payeeBalance();
+      const unconfirmed = await paymentRequiredError(
+        client.callTool({
+          name: "confirmed_search",
+          arguments: args,
+          _meta: { "stipendex/payment": toJsonForm("proof", await pay(quote)) },
+        }),
+      );
+      expect(unconfirmed.error).toBe("confirmation_required");
+      expect(await payeeBalance()).toBe(before);
+
+      const newQuote = await readQuote(unconfirmed.quote);
+      expect(newQuote.hash).not.toBe(quote.hash);
+      const proof = await pay(quote, { ch: confirmationHash });
+      const paid = await client.callTool({
         name: "confirmed_search",
         arguments: args,
-        _meta: { "stipendex/payment": toJsonForm("proof", await pay(quote)) },
-      }),
-    );
-    expect(unconfirmed.error).toBe("confirmation_required");
-    expect(await payeeBalance()).toBe(before);
+        _meta: { "stipendex/payment": toJsonForm("proof", proof) },
+      });
+      const receiptForm = (paid._meta as Record<string, unknown>)["stipendex/receipt"];
+      const receipt = decodeJwt(readJsonForm(receiptForm, "receipt"));
+      expect(receipt.qh).toBe(quote.hash);
+      expect(await payeeBalance()).toBe(before + PRICES.confirmed_search);
+      await client.close();
+    },
+  );
 
-    const newQuote = await readQuote(unconfirmed.quote);
-    expect(newQuote.hash).not.toBe(quote.hash);
-    const proof = await pay(quote, { ch: confirmationHash });
-    const paid = await client.callTool({
-      name: "confirmed_search",
-      arguments: args,
-      _meta: { "stipendex/payment": toJsonForm("proof", proof) },
-    });
-    const receiptForm = (paid._meta as Record<string, unknown>)["stipendex/receipt"];
-    const receipt = decodeJwt(readJsonForm(receiptForm, "receipt"));
-    expect(receipt.qh).toBe(quote.hash);
-    expect(await payeeBalance()).toBe(before + PRICES.confirmed_search);
+  it("confirmed_search tells a client without form elicitation that it cannot ask it", async () => {
+    const client = new Client({ name: "test-agent", version: "0.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(demo.urls.mcpSse)));
+    await expect(
+      client.callTool({ name: "confirmed_search", arguments: { query: "eip" } }),
+    ).rejects.toMatchObject({ code: -32600, message: expect.stringMatching(/did not declare/) });
     await client.close();
   });
 });

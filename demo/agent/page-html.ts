@@ -8,6 +8,8 @@ export const BUTTONS = [
   ["Call web_search (SSE)", "result-mcp-sse"],
   ["Call x402 tool", "result-mcp-x402"],
   ["Call confirmed tool", "result-mcp-confirmed"],
+  ["Call confirmed tool (client without elicitation)", "result-mcp-confirmed-plain"],
+  ["Call confirmed tool (JSON, asks on the session stream)", "result-mcp-confirmed-json"],
   ["Call deep_research (L2)", "result-mcp-l2"],
   ["Call free tool", "result-mcp-free"],
   ["Call surge-priced tool (SSE)", "result-mcp-surge"],

@@ -17,26 +17,48 @@ const config = JSON.parse(
   document.getElementById("agent-config")?.textContent ?? "{}",
 ) as AgentConfig;
 const clients = new Map<string, Promise<Client>>();
+/** The `elicitation/create` requests that reached a client that declared no elicitation. */
+const undeclaredElicitations: unknown[] = [];
 
-/** One MCP client per endpoint, declaring elicitation so a wallet can answer confirmations. */
-function connect(endpoint: string): Promise<Client> {
-  let client = clients.get(endpoint);
+/**
+ * Which MCP client a call goes through: one that declares elicitation (and
+ * declines, showing the request, when nobody else answers), or a plain one
+ * that declares none, as many agents' clients do.
+ */
+type ClientKind = "declaring" | "plain";
+
+/** One MCP client per endpoint and kind. */
+function connect(endpoint: string, kind: ClientKind = "declaring"): Promise<Client> {
+  const key = `${kind} ${endpoint}`;
+  let client = clients.get(key);
   if (!client) {
     client = (async () => {
-      const c = new Client(
-        { name: "stipendex-demo-agent", version: "0.1.0" },
-        { capabilities: { elicitation: {} } },
-      );
+      const info = { name: "stipendex-demo-agent", version: "0.1.0" };
+      const transport = new StreamableHTTPClientTransport(new URL(endpoint));
+      if (kind === "plain") {
+        const c = new Client(info);
+        await c.connect(transport);
+        // Sees every message the client receives, so a test can tell none was an elicitation.
+        const deliver = transport.onmessage;
+        transport.onmessage = (message) => {
+          if ("method" in message && message.method === "elicitation/create") {
+            undeclaredElicitations.push(message);
+          }
+          deliver?.(message);
+        };
+        return c;
+      }
+      const c = new Client(info, { capabilities: { elicitation: {} } });
       // Without a wallet nobody can confirm a payment: decline, and show the request.
       c.setRequestHandler(ElicitRequestSchema, (request) => {
         show("result-elicitation", { declined: true, request: request.params });
         return { action: "decline" };
       });
-      await c.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+      await c.connect(transport);
       return c;
     })();
-    clients.set(endpoint, client);
-    client.catch(() => clients.delete(endpoint));
+    clients.set(key, client);
+    client.catch(() => clients.delete(key));
   }
   return client;
 }
@@ -46,11 +68,16 @@ async function listTools(endpoint: string = config.mcpSse) {
 }
 
 /** Calls a tool and returns the raw outcome: the result, or the JSON-RPC error with its data. */
-async function callTool(endpoint: string, name: string, args: Record<string, unknown> = {}) {
+async function callTool(
+  endpoint: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  kind: ClientKind = "declaring",
+) {
   try {
     return {
       ok: true,
-      result: await (await connect(endpoint)).callTool({ name, arguments: args }),
+      result: await (await connect(endpoint, kind)).callTool({ name, arguments: args }),
     };
   } catch (error) {
     const e = error as { code?: number; message?: string; data?: unknown };
@@ -102,6 +129,11 @@ const actions: Record<string, () => Promise<unknown>> = {
   "result-mcp-sse": () => callTool(config.mcpSse, "web_search", { query: "402" }),
   "result-mcp-x402": () => callTool(config.mcpJson, "x402_search", { query: "402" }),
   "result-mcp-confirmed": () => callTool(config.mcpSse, "confirmed_search", { query: "402" }),
+  "result-mcp-confirmed-plain": async () => ({
+    ...(await callTool(config.mcpSse, "confirmed_search", { query: "402" }, "plain")),
+    undeclaredElicitations: undeclaredElicitations.length,
+  }),
+  "result-mcp-confirmed-json": () => callTool(config.mcpJson, "confirmed_search", { query: "402" }),
   "result-mcp-l2": () => callTool(config.mcpJson, "deep_research", { query: "402", pages: 2 }),
   "result-mcp-free": () => callTool(config.mcpJson, "server_time"),
   "result-mcp-surge": () => callTool(config.mcpSse, "surge_search", { query: "402" }),
@@ -122,5 +154,7 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-r
   });
 }
 
-Object.assign(window, { agent: { config, listTools, callTool, fetchApi } });
+Object.assign(window, {
+  agent: { config, listTools, callTool, fetchApi, undeclaredElicitations },
+});
 document.body.setAttribute("data-ready", "true");

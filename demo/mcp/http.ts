@@ -4,7 +4,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type Response, type Router } from "express";
 import { createPaidMcpServer, type McpServerOptions } from "./server";
 
-export type McpRouterOptions = Omit<McpServerOptions, "endpoint" | "withElicitation">;
+export type McpRouterOptions = Omit<McpServerOptions, "endpoint" | "callStreams">;
 
 /** Streamable HTTP endpoints: `/mcp` answers POSTs with JSON, `/mcp-sse` with SSE streams. */
 export const MCP_ENDPOINTS = { json: "/mcp", sse: "/mcp-sse" } as const;
@@ -43,7 +43,7 @@ function endpointHandler(options: McpRouterOptions, path: string, sse: boolean) 
     const server = createPaidMcpServer({
       ...options,
       endpoint: `${req.protocol}://${req.get("host")}${path}`,
-      withElicitation: sse,
+      callStreams: sse,
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);

@@ -2,7 +2,6 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
-  ElicitResultSchema,
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -30,8 +29,12 @@ export interface McpServerOptions {
   rail: RailTemplate;
   /** The exact endpoint URL clients POST to: what `resource.mcp.server` binds Quotes to. */
   endpoint: string;
-  /** SSE endpoints can send `elicitation/create` during a call, so they offer confirmed_search. */
-  withElicitation: boolean;
+  /**
+   * The endpoint answers POSTs with SSE, so confirmed_search asks on the
+   * call's own stream; a JSON endpoint asks on the session's standalone
+   * GET stream instead.
+   */
+  callStreams: boolean;
   /** Confirmation hash by Quote hash, accepted by elicitation; shared by all sessions. */
   confirmations: Map<string, string>;
 }
@@ -61,13 +64,13 @@ export function createPaidMcpServer(options: McpServerOptions): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolList(options.withElicitation),
+    tools: toolList(),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const meta = request.params._meta ?? {};
-    if (!toolList(options.withElicitation).some((tool) => tool.name === name)) {
+    if (!toolList().some((tool) => tool.name === name)) {
       throw new McpError(-32602, `Unknown tool: ${name}`);
     }
     if (name === "x402_search") {
@@ -95,20 +98,25 @@ export function createPaidMcpServer(options: McpServerOptions): Server {
       const quote = await issue();
       if (!elicit) throw paymentRequired(quote);
       const total = `${formatAmount(price, options.rail.decimals)} USD`;
-      const answer = await extra.sendRequest(
+      if (!server.getClientCapabilities()?.elicitation?.form) {
+        throw new McpError(
+          -32600,
+          `${name} asks for a confirmation by form elicitation, which this client did not declare`,
+        );
+      }
+      // elicitInput checks the client's capability and the answer against requestedSchema.
+      const answer = await server.elicitInput(
         {
-          method: "elicitation/create",
-          params: {
-            _meta: { [QUOTE_META]: toJsonForm("quote", quote.jws) },
-            message: `${description} — ${total}`,
-            requestedSchema: {
-              type: "object",
-              properties: { confirmation: { type: "string", description: "Confirmation JWS" } },
-              required: ["confirmation"],
-            },
+          mode: "form",
+          _meta: { [QUOTE_META]: toJsonForm("quote", quote.jws) },
+          message: `${description} — ${total}`,
+          requestedSchema: {
+            type: "object",
+            properties: { confirmation: { type: "string", description: "Confirmation JWS" } },
+            required: ["confirmation"],
           },
         },
-        ElicitResultSchema,
+        options.callStreams ? { relatedRequestId: extra.requestId } : {},
       );
       if (answer.action !== "accept") {
         throw new McpError(PAYMENT_REQUIRED_CODE, "Payment required", {

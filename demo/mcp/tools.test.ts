@@ -2,17 +2,16 @@ import { describe, expect, it } from "vitest";
 import { PRICING_META, stipendexPrice, toolList } from "./tools";
 
 describe("toolList", () => {
-  it("lists one free and paid tools with price hints; confirmed_search only with elicitation", () => {
-    const json = toolList(false).map((t) => t.name);
-    expect(json).toEqual([
+  it("lists one free tool and the paid ones, each with a price hint", () => {
+    expect(toolList().map((t) => t.name)).toEqual([
       "server_time",
       "web_search",
       "deep_research",
       "surge_search",
       "x402_search",
+      "confirmed_search",
     ]);
-    expect(toolList(true).map((t) => t.name)).toContain("confirmed_search");
-    for (const tool of toolList(true)) expect(tool._meta?.[PRICING_META]).toBeDefined();
+    for (const tool of toolList()) expect(tool._meta?.[PRICING_META]).toBeDefined();
   });
 });
 

@@ -21,8 +21,8 @@ const queryInput = {
   required: ["query"],
 };
 
-/** The tools every endpoint lists; `confirmed_search` needs a stream and is only on SSE. */
-export function toolList(withElicitation: boolean): Tool[] {
+/** The tools every endpoint lists. */
+export function toolList(): Tool[] {
   const tools: Tool[] = [
     {
       name: "server_time",
@@ -64,15 +64,13 @@ export function toolList(withElicitation: boolean): Tool[] {
       inputSchema: queryInput,
       _meta: { [PRICING_META]: { model: "per_call", estimate: "0.003 USD", protocol: "x402" } },
     },
-  ];
-  if (withElicitation) {
-    tools.push({
+    {
       name: "confirmed_search",
       description: "Web search that asks for your confirmation first (elicitation, Stipendex L2)",
       inputSchema: queryInput,
       _meta: { [PRICING_META]: { model: "per_call", estimate: "0.01 USD" } },
-    });
-  }
+    },
+  ];
   return tools;
 }
 

@@ -124,6 +124,26 @@ export const PAID_PATHS: PaidPath[] = [
     },
   },
   mcpPath("elicitation", "Call confirmed tool", "result-mcp-confirmed", 10_000n),
+  {
+    // The wallet declares elicitation for a client that did not, and answers it unseen.
+    ...mcpPath(
+      "elicitation, client without elicitation",
+      "Call confirmed tool (client without elicitation)",
+      "result-mcp-confirmed-plain",
+      10_000n,
+    ),
+    assertPaid(result) {
+      mcpPath("", "", "", 0n).assertPaid(result);
+      const seen = (result as { undeclaredElicitations?: number }).undeclaredElicitations;
+      assert.equal(seen, 0, "the page's client received an elicitation it never declared");
+    },
+  },
+  mcpPath(
+    "elicitation on the session stream",
+    "Call confirmed tool (JSON, asks on the session stream)",
+    "result-mcp-confirmed-json",
+    10_000n,
+  ),
   // Profile L2: the receiver refuses a Proof that does not embed the Confirmation.
   mcpPath("MCP L2", "Call deep_research (L2)", "result-mcp-l2", 4_000n),
   {
