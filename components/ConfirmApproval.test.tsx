@@ -89,6 +89,13 @@ describe("ConfirmApproval", () => {
     );
   });
 
+  it("says when the MCP server declared Stipendex payments, and with which version", () => {
+    renderApproval({ declaredPayments: { version: "0.1" } });
+    expect(screen.getByTestId("declared-payments").textContent).toBe(
+      "The server said it takes Stipendex payments (version 0.1) when the page connected",
+    );
+  });
+
   it("shows an HTTP resource as method and URL", () => {
     renderApproval({
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },

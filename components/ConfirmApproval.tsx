@@ -180,6 +180,15 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         <Row term="For">
           <p>{approval.description}</p>
           <Resource resource={approval.resource} />
+          {approval.declaredPayments && (
+            <p className="text-xs" data-testid="declared-payments">
+              The server said it takes Stipendex payments
+              {approval.declaredPayments.version
+                ? ` (version ${approval.declaredPayments.version})`
+                : ""}{" "}
+              when the page connected
+            </p>
+          )}
         </Row>
         <Row term="Amount">
           <AmountView amount={approval.amount} />

@@ -183,6 +183,8 @@ export interface PendingApproval {
   warnings: ApprovalWarning[];
   /** MCP: the price the server's tools/list announced for this tool (`stipendex/pricing`). */
   priceHint?: { estimate: string; model?: string };
+  /** MCP: the server declared `experimental["stipendex/payments"]` when the page connected. */
+  declaredPayments?: { version?: string };
   /** Fields the price left out and the wallet filled in with a documented default. */
   defaults?: { field: string; value: string }[];
   /** Set when the wallet is locked: the window must ask for the password first. */

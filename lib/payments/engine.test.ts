@@ -754,6 +754,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
     expect(pending?.priceHint).toEqual({ estimate: "0.001 USD", model: "per_call" });
     expect(pending?.warnings).toContain("above-price-hint");
     expect(pending?.warnings).not.toContain("server-did-not-declare-payments");
+    expect(pending?.declaredPayments).toEqual({ version: "0.1" });
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
     await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
   });
@@ -792,6 +793,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
     const [pending] = await h.approvals.pending();
     expect(pending?.warnings).toContain("server-did-not-declare-payments");
     expect(pending?.priceHint).toBeUndefined();
+    expect(pending?.declaredPayments).toBeUndefined();
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
     expect((await h.db.payments.get((await paid).paymentId))?.state).toBe("signed");
   });

@@ -443,6 +443,9 @@ export class PaymentEngine {
             },
           }
         : {}),
+      ...(server.report?.stipendexPayments
+        ? { declaredPayments: server.report.stipendexPayments }
+        : {}),
       ...defaultsShown(offer, option),
       ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
     });
