@@ -132,6 +132,27 @@ describe("PolicyStore", () => {
     expect((await store.settings()).receivers.deny).toEqual(["https://bad.example"]);
   });
 
+  it("reads the database once per worker and keeps what it writes: a payment does not read the policy again", async () => {
+    const db = freshDb();
+    const store = new PolicyStore(db);
+    const first = await store.settings();
+    let reads = 0;
+    db.settings.hook("reading", (entry) => {
+      reads++;
+      return entry;
+    });
+    expect(await store.settings()).toBe(first);
+    expect(reads).toBe(0);
+    await store.save(custom);
+    const afterSave = reads;
+    expect((await store.settings()).receivers.deny).toEqual(["https://bad.example"]);
+    expect((await store.view()).receivers.deny).toEqual(["https://bad.example"]);
+    expect(reads).toBe(afterSave);
+    // A restarted worker (a new store) reads what was written.
+    expect((await new PolicyStore(db).settings()).receivers.deny).toEqual(["https://bad.example"]);
+    expect(reads).toBeGreaterThan(afterSave);
+  });
+
   it("moves a policy kept in storage.local (reachable by content scripts) into IndexedDB", async () => {
     const local = memoryStore();
     await local.set(LEGACY_POLICY_KEY, custom);

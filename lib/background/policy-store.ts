@@ -203,18 +203,35 @@ export class StalePolicyError extends StipendexError {
  * moved over on first read and removed from there.
  */
 export class PolicyStore {
+  /**
+   * The policy as last read or written by this worker: only the background
+   * writes it, through this store, so the copy stays true until the worker
+   * stops (a new worker reads it afresh). Callers must not mutate it.
+   */
+  private current: { view: PolicyView; settings: PolicySettings } | undefined;
+
   constructor(
     private readonly db: WalletDb,
     private readonly legacyLocal?: KeyValueStore,
   ) {}
 
   async view(): Promise<PolicyView> {
-    const entry = await this.entry();
-    return { ...readStoredPolicy(entry.value), revision: entry.revision };
+    return (await this.read()).view;
   }
 
   async settings(): Promise<PolicySettings> {
-    return toSettings(await this.view());
+    return (await this.read()).settings;
+  }
+
+  private async read(): Promise<{ view: PolicyView; settings: PolicySettings }> {
+    if (this.current) return this.current;
+    const entry = await this.entry();
+    return this.keep({ ...readStoredPolicy(entry.value), revision: entry.revision });
+  }
+
+  private keep(view: PolicyView): { view: PolicyView; settings: PolicySettings } {
+    this.current = { view, settings: toSettings(view) };
+    return this.current;
   }
 
   /** Replaces the policy with what a settings page sent, unless it read an older revision. */
@@ -240,7 +257,7 @@ export class PolicyStore {
     change: (current: PolicyView, revision: number) => PolicyView,
   ): Promise<PolicyView> {
     await this.entry();
-    return this.db.transaction("rw", this.db.settings, async () => {
+    const saved = await this.db.transaction("rw", this.db.settings, async () => {
       const stored = await this.db.settings.get("policy");
       const revision = stored?.revision ?? 0;
       const { revision: _read, ...next } = parsePolicyView(
@@ -249,6 +266,8 @@ export class PolicyStore {
       await this.db.settings.put({ key: "policy", value: next, revision: revision + 1 });
       return { ...next, revision: revision + 1 };
     });
+    this.keep(saved);
+    return saved;
   }
 
   /** The stored entry, moving a storage.local policy over (or the defaults) the first time. */

@@ -6,7 +6,7 @@ import { memoryStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, SESSION_STORAGE_KEY, saveSession, saveVault } from "../wallet/vault-store";
-import { AUTO_LOCK_KEY, WalletSession } from "./wallet-session";
+import { AUTO_LOCK_KEY, RESCHEDULE_SLACK_MS, WalletSession } from "./wallet-session";
 
 const PASSWORD = "correct horse battery staple";
 const NOW = 1_760_000_000_000;
@@ -14,16 +14,17 @@ const MINUTE = 60_000;
 
 function session(local = memoryStore(), sessionStore = memoryStore(), settings = memoryStore()) {
   const scheduled: (number | undefined)[] = [];
+  const clock = { ms: NOW };
   const wallet = new WalletSession({
     local,
     session: sessionStore,
     settings,
-    now: () => NOW,
+    now: () => clock.ms,
     scheduleLock: async (at) => {
       scheduled.push(at);
     },
   });
-  return { wallet, scheduled, local, sessionStore, settings };
+  return { wallet, scheduled, local, sessionStore, settings, clock };
 }
 
 let vault: VaultRecord;
@@ -101,16 +102,24 @@ describe("WalletSession", () => {
   });
 
   it("schedules the lock at the chosen minutes, and refuses impossible ones", async () => {
-    const { wallet, scheduled, settings } = await existing({ unlocked: true });
+    const { wallet, scheduled, settings, clock } = await existing({ unlocked: true });
     expect((await wallet.setAutoLock(5)).autoLockMinutes).toBe(5);
     expect(await settings.get(AUTO_LOCK_KEY)).toBe(5);
     expect(scheduled).toEqual([NOW + 5 * MINUTE]);
+    // Activity re-arms the alarm only once it would fire RESCHEDULE_SLACK_MS early or more.
+    clock.ms += RESCHEDULE_SLACK_MS - 1;
     await wallet.touch();
-    expect(scheduled).toEqual([NOW + 5 * MINUTE, NOW + 5 * MINUTE]);
+    expect(scheduled).toEqual([NOW + 5 * MINUTE]);
+    clock.ms += 1;
+    await wallet.touch();
+    expect(scheduled).toEqual([NOW + 5 * MINUTE, NOW + RESCHEDULE_SLACK_MS + 5 * MINUTE]);
+    // A new auto-lock time is armed at once.
+    await wallet.setAutoLock(6);
+    expect(scheduled.at(-1)).toBe(clock.ms + 6 * MINUTE);
     for (const minutes of [0, -1, 1.5, 7 * 24 * 60 + 1]) {
       await expect(wallet.setAutoLock(minutes)).rejects.toBeInstanceOf(InvalidAutoLockError);
     }
-    expect(await settings.get(AUTO_LOCK_KEY)).toBe(5);
+    expect(await settings.get(AUTO_LOCK_KEY)).toBe(6);
   });
 
   it("keeps the auto-lock time out of storage.local, which content scripts can write", async () => {

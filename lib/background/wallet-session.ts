@@ -14,6 +14,8 @@ import { loadVault, lock, resumeSession, saveSession, saveVault } from "../walle
 
 export const AUTO_LOCK_KEY = "stipendex.autoLockMinutes";
 export const DEFAULT_AUTO_LOCK_MINUTES = 15;
+/** How early the auto-lock may fire after activity rather than re-arm the alarm on every request. */
+export const RESCHEDULE_SLACK_MS = 15_000;
 
 export interface WalletSessionDeps {
   /** storage.local: the encrypted vault (and, before schema v3, the auto-lock time). */
@@ -34,11 +36,18 @@ export interface WalletSessionDeps {
  */
 export class WalletSession {
   private unlocked: UnlockedWallet | undefined;
+  /** A vault, once seen, stays: the wallet has no way to delete one. */
+  private vaultSeen = false;
+  /** The auto-lock time as last read or set by this worker. */
+  private autoLock: number | undefined;
+  /** When the armed auto-lock alarm fires, as this worker last set it. */
+  private lockAt: number | undefined;
 
   constructor(private readonly deps: WalletSessionDeps) {}
 
   async hasWallet(): Promise<boolean> {
-    return (await loadVault(this.deps.local)) !== undefined;
+    if (!this.vaultSeen) this.vaultSeen = (await loadVault(this.deps.local)) !== undefined;
+    return this.vaultSeen;
   }
 
   /** The unlocked wallet, resumed from storage.session after a worker restart; undefined when locked. */
@@ -78,6 +87,7 @@ export class WalletSession {
 
   async lock(): Promise<WalletState> {
     this.unlocked = undefined;
+    this.lockAt = undefined;
     await lock(this.deps.session);
     await this.deps.scheduleLock(undefined);
     return this.state();
@@ -103,14 +113,23 @@ export class WalletSession {
     }
     await this.deps.settings.set(AUTO_LOCK_KEY, minutes);
     await this.deps.local.remove(AUTO_LOCK_KEY);
+    this.autoLock = minutes;
+    this.lockAt = undefined;
     await this.touch();
     return this.state();
   }
 
-  /** Activity pushes the auto-lock back. */
+  /**
+   * Activity pushes the auto-lock back. An agent paying many times a second
+   * would otherwise re-arm the alarm on every payment: it is moved only once
+   * it would fire more than RESCHEDULE_SLACK_MS early.
+   */
   async touch(): Promise<void> {
     if (!(await this.current())) return;
-    await this.deps.scheduleLock(autoLockAt(this.deps.now(), await this.autoLockMinutes()));
+    const at = autoLockAt(this.deps.now(), await this.autoLockMinutes());
+    if (this.lockAt !== undefined && at - this.lockAt < RESCHEDULE_SLACK_MS) return;
+    this.lockAt = at;
+    await this.deps.scheduleLock(at);
   }
 
   /** Throws unless unlocked. */
@@ -122,12 +141,15 @@ export class WalletSession {
 
   private async open(wallet: UnlockedWallet): Promise<void> {
     this.unlocked = wallet;
+    this.vaultSeen = true;
+    this.lockAt = undefined;
     await saveSession(this.deps.session, wallet);
     await this.touch();
   }
 
   /** From the settings table; a time an older version kept in storage.local is moved over once. */
   private async autoLockMinutes(): Promise<number> {
+    if (this.autoLock !== undefined) return this.autoLock;
     let stored = await this.deps.settings.get(AUTO_LOCK_KEY);
     if (stored === undefined) {
       const legacy = await this.deps.local.get(AUTO_LOCK_KEY);
@@ -137,6 +159,7 @@ export class WalletSession {
         stored = legacy;
       }
     }
-    return typeof stored === "number" ? stored : DEFAULT_AUTO_LOCK_MINUTES;
+    this.autoLock = typeof stored === "number" ? stored : DEFAULT_AUTO_LOCK_MINUTES;
+    return this.autoLock;
   }
 }

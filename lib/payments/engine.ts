@@ -9,7 +9,7 @@ import type {
   PayParams,
   PendingApproval,
 } from "../messages";
-import { walletSigner } from "../protocol/envelope/wallet-key";
+import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
@@ -102,6 +102,8 @@ type Consent =
  * was instead of starting over: one Quote, one signature.
  */
 export class PaymentEngine {
+  private readonly signers = new WeakMap<UnlockedWallet, Promise<WalletSigner>>();
+
   constructor(private readonly deps: EngineDeps) {}
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
@@ -313,7 +315,8 @@ export class PaymentEngine {
     if (!confirmation) {
       throw new WalletLockedError("The wallet locked before the payment was confirmed");
     }
-    await this.deps.approvals.consume(payment.id);
+    // Only the person's answer was kept for a restarted worker; a budget's leaves nothing behind.
+    if (approvedBy === "person") await this.deps.approvals.consume(payment.id);
     return { outcome: "approved", confirmation, approvedBy };
   }
 
@@ -542,11 +545,17 @@ export class PaymentEngine {
     return confirmOffer(offer, option, origin, decision, await this.signer(wallet), this.seconds());
   }
 
-  private async signer(wallet: UnlockedWallet) {
-    return walletSigner({
-      privateKey: wallet.signingKey.privateKey,
-      publicKey: wallet.signingKey.publicKey,
-    });
+  /** The wallet key's JWS signer, built once per unlocked wallet (it exports and hashes the public key). */
+  private signer(wallet: UnlockedWallet): Promise<WalletSigner> {
+    let signer = this.signers.get(wallet);
+    if (!signer) {
+      signer = walletSigner({
+        privateKey: wallet.signingKey.privateKey,
+        publicKey: wallet.signingKey.publicKey,
+      });
+      this.signers.set(wallet, signer);
+    }
+    return signer;
   }
 
   private seconds(): number {

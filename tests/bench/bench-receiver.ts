@@ -62,8 +62,14 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
     book.set(id, gap);
     return gap;
   };
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    cacheControl = "no-store",
+  ) => {
+    res.writeHead(status, { "content-type": type, "cache-control": cacheControl });
     res.end(body);
   };
   const stampWhenSent = (res: ServerResponse, gap: Gap) =>
@@ -81,7 +87,8 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
       case "/small":
         return send(res, 200, "text/plain", "ok");
       case "/.well-known/stipendex.json":
-        return send(res, 200, "application/json", descriptor);
+        // Cacheable, as a receiver publishes it: the wallet fetches it once, not per payment.
+        return send(res, 200, "application/json", descriptor, "max-age=300");
       case "/plain": {
         const gap = gapOf(plain, id);
         if (url.searchParams.get("step") === "2") gap.arrivedAt = arrivedAt;
