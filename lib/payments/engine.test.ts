@@ -212,6 +212,56 @@ describe("PaymentEngine.pay, auto-approved", () => {
   });
 });
 
+describe("PaymentEngine.pay, the automatic hot path", () => {
+  it("pays under a budget with one IndexedDB transaction once the worker is warm", async () => {
+    // Dexie binds the connection's transaction() when it opens: spy before the harness opens it.
+    const opened: string[] = [];
+    let counting = false;
+    const open = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args) {
+      if (counting) opened.push(String(args[1] ?? "readonly"));
+      return open.apply(this, args);
+    } as typeof open;
+    try {
+      const h = await makeHarness(autoPolicy);
+      const first = await stipendexHttpChallenge(h.receiver);
+      await h.engine.pay({ requestId: "warm-up", challenge: first.challenge }, CALLER);
+      const { challenge } = await stipendexHttpChallenge(h.receiver);
+      counting = true;
+      const answer = await h.engine.pay({ requestId: "hot", challenge }, CALLER);
+      counting = false;
+      expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    } finally {
+      IDBDatabase.prototype.transaction = open;
+    }
+    expect(opened).toEqual(["readwrite"]);
+  });
+
+  it("decides from sums that include a charge made on another path (an elicitation's)", async () => {
+    const h = await makeHarness({
+      policy: { origins: { [AGENT]: { ...AUTO_BUDGET, amount: "12000" } } },
+    });
+    const a = await stipendexHttpChallenge(h.receiver);
+    await h.engine.pay({ requestId: "a", challenge: a.challenge }, CALLER);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    expect(elicited.action).toBe("accept");
+    // 5,000 paid + 5,000 held by the elicitation, of 12,000: the next 5,000 needs the person.
+    const c = await stipendexHttpChallenge(h.receiver);
+    const third = h.engine.pay({ requestId: "c", challenge: c.challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(third).rejects.toBeInstanceOf(UserDeclinedError);
+  });
+});
+
 describe("PaymentEngine.pay, asking the person", () => {
   it("opens one window for two concurrent asks and signs each once approved", async () => {
     const h = await makeHarness();

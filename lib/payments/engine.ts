@@ -14,13 +14,13 @@ import type { Offer, PaymentOption } from "../protocol/offer";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
 import { canHoldBudget } from "../wallet/budget-origin";
-import { spentForPayment } from "../wallet/budget-sums";
 import { BudgetExhaustedError, ChargeNotAllowedError, DuplicateQuoteError } from "../wallet/errors";
 import type { UnlockedWallet } from "../wallet/keyring";
 import {
   advancePayment,
   approveAndCharge,
   chargeAndSign,
+  recordAutoPayment,
   recordQuote,
   recordRefusal,
   takeElicited,
@@ -28,6 +28,7 @@ import {
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { SpendMirror } from "../wallet/spend-mirror";
 import type { ApprovalQueue } from "./approvals";
 import { confirmOffer, type Decision, shownTotal } from "./confirmation";
 import {
@@ -103,18 +104,32 @@ type Consent =
  */
 export class PaymentEngine {
   private readonly signers = new WeakMap<UnlockedWallet, Promise<WalletSigner>>();
+  private readonly spend: SpendMirror;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.spend = new SpendMirror(deps.db);
+  }
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = `${callerKey(caller)} ${params.requestId}`;
-    const known = await this.deps.db.payments.where("requestKey").equals(requestKey).first();
-    if (known) return this.proceed(known, caller);
+    const known = () => this.deps.db.payments.where("requestKey").equals(requestKey).first();
     if (!(await this.deps.hasWallet())) throw new NoWalletError();
-    const read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);
+    let read: Awaited<ReturnType<typeof readChallenge>>;
+    try {
+      read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);
+    } catch (error) {
+      // Asked again (the relay lost the answer) after the price stopped being valid: same answer.
+      const asked = await known();
+      if (asked) return this.proceed(asked, caller);
+      throw error;
+    }
     const settings = await this.deps.settings();
     const option = chooseOption(settings, read.offer);
     const offer = bindPayee(read.offer, option);
+    const automatic = await this.payAutomatically(offer, option, settings, caller, requestKey);
+    if (automatic) return automatic;
+    const asked = await known();
+    if (asked) return this.proceed(asked, caller);
     const elicited = offer.quote
       ? await takeElicited(this.deps.db, elicitedKey(caller, offer.quote.hash), requestKey)
       : undefined;
@@ -138,6 +153,54 @@ export class PaymentEngine {
       throw new UnreadableChallengeError(reason);
     }
     return this.proceed(payment, caller);
+  }
+
+  /**
+   * The hot path: a payment the policy approves on its own is signed, then
+   * recorded, checked against the caps and charged in one transaction.
+   * Undefined when the person must be asked, the wallet is locked, or the
+   * ledger already knows the request, its elicitation or its Quote: the usual
+   * path takes over.
+   */
+  private async payAutomatically(
+    offer: Offer,
+    option: PaymentOption,
+    settings: PolicySettings,
+    caller: Caller,
+    requestKey: string,
+  ): Promise<PaymentAnswer | undefined> {
+    const wallet = await this.deps.wallet();
+    if (!wallet || (offer.quote && offer.quote.expiresAt <= this.seconds())) return undefined;
+    const server = await this.serverContext(offer, settings, option);
+    const decision = await this.policy(settings, offer.receiver, option, caller.origin, server);
+    const confirm = await this.autoApproval(decision, describeRemaining(decision.remaining));
+    if (!confirm) return undefined;
+    const signer = await this.signer(wallet);
+    const seconds = this.seconds();
+    const confirmation = await confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
+    const signed = await signPayment(
+      offer,
+      option,
+      confirmation,
+      wallet.evmAccount,
+      signer,
+      seconds,
+    );
+    const outcome = await recordAutoPayment(this.deps.db, {
+      payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
+      confirmation,
+      proof: signed.proof,
+      settings,
+      ...(offer.quote ? { elicitedBy: elicitedKey(caller, offer.quote.hash) } : {}),
+      now: this.deps.now(),
+    });
+    if (outcome.kind === "known") return undefined;
+    if (outcome.kind === "refused") {
+      this.spend.forget();
+      throw new PolicyRefusedError("budget", outcome.error.message);
+    }
+    this.spend.committed(outcome.sums);
+    return { paymentId: outcome.payment.id, ...signed.answer };
   }
 
   /**
@@ -222,6 +285,8 @@ export class PaymentEngine {
         return { action: "decline" };
       }
       throw error;
+    } finally {
+      this.spend.forget();
     }
     return { action: "accept", content: { [CONFIRMATION_FIELD]: consent.confirmation } };
   }
@@ -267,7 +332,7 @@ export class PaymentEngine {
     const option = optionOf(payment);
     const settings = await this.deps.settings();
     const server = await this.serverContext(offer, settings, option);
-    const decision = await this.policy(settings, payment, option, caller.origin, server);
+    const decision = await this.policy(settings, payment.receiver, option, caller.origin, server);
     if (decision.action === "refuse") {
       await advancePayment(this.deps.db, payment.id, { state: "refused", reason: decision.reason });
       return { outcome: "refused", rule: decision.rule, reason: decision.reason };
@@ -354,12 +419,14 @@ export class PaymentEngine {
         answer = result.answer;
         return result.proof;
       },
-    }).catch((error: unknown) => {
-      throw new PolicyRefusedError(
-        "budget",
-        error instanceof Error ? error.message : String(error),
-      );
-    });
+    })
+      .catch((error: unknown) => {
+        throw new PolicyRefusedError(
+          "budget",
+          error instanceof Error ? error.message : String(error),
+        );
+      })
+      .finally(() => this.spend.forget());
     return { paymentId: signed.id, ...(answer ?? answerFor(offer, signed.proof ?? "")) };
   }
 
@@ -456,16 +523,16 @@ export class PaymentEngine {
 
   private async policy(
     settings: PolicySettings,
-    payment: PaymentRecord,
+    receiver: string,
     option: PaymentOption,
     origin: string,
     server: ServerContext,
   ): Promise<PolicyDecision> {
     const now = this.deps.now();
-    const spent = await spentForPayment(this.deps.db, settings, origin, option, now);
+    const spent = await this.spend.spentFor(settings, origin, option, now);
     return decidePayment(settings, {
       origin,
-      receiver: payment.receiver,
+      receiver,
       option,
       spent,
       now,

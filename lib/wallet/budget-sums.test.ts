@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openWalletDb, type PaymentRecord, type WalletDb } from "../db/schema";
-import { readAllSums, readSums, recount, spentForPayment } from "./budget-sums";
-import type { PolicySettings } from "./policy-settings";
+import { readAllSums, readSums, recount } from "./budget-sums";
 
 let db: WalletDb | undefined;
 afterEach(async () => {
@@ -23,50 +22,6 @@ describe("readSums / readAllSums", () => {
       ]),
     );
     expect((await readAllSums(db)).size).toBe(2);
-  });
-});
-
-describe("spentForPayment", () => {
-  const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-  const settings: PolicySettings = {
-    globalCaps: {},
-    origins: {},
-    receivers: { allow: [], deny: [] },
-    networks: ["eip155:8453"],
-    assets: [{ network: "eip155:8453", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
-  };
-  const option = { network: "eip155:8453", asset: USDC, amount: 1n, decimals: 6 } as const;
-
-  it("reads the sums of the payment's currency and origin for the current periods", async () => {
-    db = openWalletDb(`spent-${crypto.randomUUID()}`);
-    await db.budgetSums.bulkPut([
-      { key: "global:USD:day:2026-11-30", amount: "40", updatedAt: 1 },
-      { key: "global:USD:day:2026-11-29", amount: "99", updatedAt: 1 },
-      { key: "origin:https://a:USD:none:all", amount: "5", updatedAt: 1 },
-    ]);
-    const spent = await spentForPayment(
-      db,
-      settings,
-      "https://a",
-      option,
-      Date.parse("2026-11-30T08:00:00Z"),
-    );
-    expect(spent.get("global:USD:day:2026-11-30")).toBe(40n);
-    expect(spent.get("origin:https://a:USD:none:all")).toBe(5n);
-    expect(spent.has("global:USD:day:2026-11-29")).toBe(false);
-    expect(spent.size).toBe(6);
-  });
-
-  it("is empty for an option the settings cannot count", async () => {
-    db = openWalletDb(`spent-${crypto.randomUUID()}`);
-    const spent = await spentForPayment(
-      db,
-      settings,
-      "https://a",
-      { ...option, network: "eip155:1" },
-      0,
-    );
-    expect(spent.size).toBe(0);
   });
 });
 

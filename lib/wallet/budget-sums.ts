@@ -1,6 +1,4 @@
 import type { WalletDb } from "../db/schema";
-import { type ChargeOption, resolveCharge, sumKeysToCharge } from "./limits";
-import type { PolicySettings } from "./policy-settings";
 
 /** The running sums for `keys` (absent ones are 0), read from budgetSums only. */
 export async function readSums(
@@ -9,22 +7,6 @@ export async function readSums(
 ): Promise<Map<string, bigint>> {
   const rows = await db.budgetSums.bulkGet([...keys]);
   return new Map(keys.map((key, i) => [key, BigInt(rows[i]?.amount ?? "0")]));
-}
-
-/**
- * The sums `decidePayment` needs for a payment by `origin` at `now`; empty when the
- * option cannot be counted (the policy then refuses it on its own).
- */
-export async function spentForPayment(
-  db: WalletDb,
-  settings: PolicySettings,
-  origin: string,
-  option: ChargeOption,
-  now: number,
-): Promise<Map<string, bigint>> {
-  const charge = resolveCharge(settings, option);
-  if (!charge.ok) return new Map();
-  return readSums(db, sumKeysToCharge(origin, charge.currency, now));
 }
 
 /** Every running sum kept. */

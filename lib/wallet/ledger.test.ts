@@ -15,6 +15,7 @@ import {
   chargeAndSign,
   deleteHistory,
   paymentCount,
+  recordAutoPayment,
   recordQuote,
   recordRefusal,
 } from "./ledger";
@@ -346,6 +347,87 @@ function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe("recordAutoPayment", () => {
+  const auto = (
+    wdb: WalletDb,
+    amount: bigint,
+    extra: { quoteId?: string; requestKey?: string; elicitedBy?: string; budget?: bigint } = {},
+  ) =>
+    recordAutoPayment(wdb, {
+      payment: {
+        origin: AGENT,
+        receiver: "https://api.example",
+        offer: offer(amount, extra.quoteId),
+        option: option(amount),
+        ...(extra.requestKey === undefined ? {} : { requestKey: extra.requestKey }),
+      },
+      confirmation: "conf-jws",
+      proof: "proof-jws",
+      settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
+      ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
+      now: NOW,
+    });
+
+  it("stores a new payment signed, charged, counted and holding its Quote id, in one transaction", async () => {
+    const wdb = freshDb();
+    let transactions = 0;
+    const open = wdb.transaction.bind(wdb);
+    (wdb as { transaction: unknown }).transaction = (...args: Parameters<typeof open>) => {
+      transactions += 1;
+      return open(...args);
+    };
+    const outcome = await auto(wdb, 5_000n, { quoteId: "q1", requestKey: "r1" });
+    expect(transactions).toBe(1);
+    if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
+    expect(await wdb.payments.get(outcome.payment.id)).toMatchObject({
+      state: "signed",
+      approvedBy: "policy",
+      confirmation: "conf-jws",
+      proof: "proof-jws",
+      quoteId: "q1",
+      requestKey: "r1",
+      charge: { currency: "USD", micro: "5000" },
+    });
+    expect(await paymentCount(wdb)).toBe(1);
+    expect(await readAllSums(wdb)).toEqual(outcome.sums);
+    expect([...outcome.sums.values()].every((sum) => sum === 5_000n)).toBe(true);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+
+  it("writes nothing for a request, an elicitation or a Quote the ledger already knows", async () => {
+    const wdb = freshDb();
+    await auto(wdb, 1n, { quoteId: "q1", requestKey: "r1" });
+    await recordQuote(wdb, {
+      origin: AGENT,
+      receiver: "https://api.example",
+      offer: offer(1n, "q2"),
+      option: option(1n),
+      elicitedBy: "caller h-q2",
+    });
+    const before = await wdb.payments.count();
+    expect(await auto(wdb, 1n, { requestKey: "r1" })).toEqual({ kind: "known" });
+    expect(await auto(wdb, 1n, { quoteId: "q1", requestKey: "r2" })).toEqual({ kind: "known" });
+    expect(await auto(wdb, 1n, { quoteId: "q2", elicitedBy: "caller h-q2" })).toEqual({
+      kind: "known",
+    });
+    expect(await wdb.payments.count()).toBe(before);
+  });
+
+  it("re-checks the budget against the stored sums: over it, a refused entry without signature or Quote id", async () => {
+    const wdb = freshDb();
+    await auto(wdb, 6_000n, { budget: 10_000n });
+    const outcome = await auto(wdb, 6_000n, { quoteId: "q3", budget: 10_000n });
+    if (outcome.kind !== "refused") return expect.unreachable(outcome.kind);
+    expect(outcome.error).toBeInstanceOf(BudgetExhaustedError);
+    const refused = await wdb.payments.where("state").equals("refused").toArray();
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.proof).toBeUndefined();
+    expect(refused[0]?.quoteId).toBeUndefined();
+    expect(await paymentCount(wdb)).toBe(2);
+    expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 6_000n)).toBe(true);
+  });
+});
 
 describe("running sums vs recount", () => {
   it("stay equal over 1,000 random operations across day, week and month boundaries", async () => {

@@ -156,7 +156,7 @@ async function chargeInside(
   payment: PaymentRecord,
   settings: PolicySettings,
   now: number,
-): Promise<{ charge: Charge } | { error: Error }> {
+): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: Error }> {
   // The person may approve beyond a site's budget (they are asked when it is used
   // up); only the policy's own approvals must stay within it. Global caps bind both.
   const withinSiteBudget = payment.approvedBy !== "person";
@@ -183,14 +183,12 @@ async function chargeInside(
       new BudgetExhaustedError(id, budgetExhaustedReason(overrun, spent, charge.micro)),
     );
   }
+  const sums = new Map(keys.map((key) => [key, (spent.get(key) ?? 0n) + charge.micro]));
   await db.budgetSums.bulkPut(
-    keys.map((key) => ({
-      key,
-      amount: ((spent.get(key) ?? 0n) + charge.micro).toString(),
-      updatedAt: now,
-    })),
+    keys.map((key) => ({ key, amount: (sums.get(key) ?? 0n).toString(), updatedAt: now })),
   );
   return {
+    sums,
     charge: {
       currency: charge.currency,
       micro: charge.micro.toString(),
@@ -334,6 +332,71 @@ async function refuseSecondSignature(
     const { charge: _released, ...rest } = payment;
     await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
     return error;
+  });
+}
+
+/** What `recordAutoPayment` did. */
+export type AutoPaymentOutcome =
+  /** Recorded as signed and charged; `sums` are the running sums it left. */
+  | { kind: "signed"; payment: PaymentRecord; sums: Map<string, bigint> }
+  /** Recorded as refused (a cap re-checked against the database's sums); nothing kept signed. */
+  | { kind: "refused"; error: Error }
+  /**
+   * The request, an elicitation of it, or its Quote is in the ledger already:
+   * nothing written; the usual path (resume, take the elicitation, refuse the
+   * replay) decides.
+   */
+  | { kind: "known" };
+
+/**
+ * The hot path of a payment the policy approves on its own: the Confirmation
+ * and payment are signed before (a transaction cannot await them), and this
+ * one rw transaction checks the payment is new, re-checks every cap against
+ * the running sums, and stores it as signed, charged and counted — or as
+ * refused, without its signature or its Quote id.
+ */
+export async function recordAutoPayment(
+  db: WalletDb,
+  request: {
+    payment: NewPayment;
+    confirmation: string;
+    proof: string;
+    settings: PolicySettings;
+    /** The key an elicitation of this payment by the same caller would carry. */
+    elicitedBy?: string;
+    now: number;
+  },
+): Promise<AutoPaymentOutcome> {
+  const { now } = request;
+  const { quoteId, ...record } = newRecord(request.payment, now);
+  const { requestKey } = request.payment;
+  const { elicitedBy } = request;
+  return db.transaction("rw", db.payments, db.counters, db.budgetSums, async () => {
+    const taken = await Promise.all([
+      requestKey === undefined ? 0 : db.payments.where("requestKey").equals(requestKey).count(),
+      elicitedBy === undefined ? 0 : db.payments.where("elicitedBy").equals(elicitedBy).count(),
+      quoteId === undefined ? 0 : db.payments.where("quoteId").equals(quoteId).count(),
+    ]);
+    if (taken.some((count) => count > 0)) return { kind: "known" };
+    const approved: PaymentRecord = {
+      ...record,
+      state: "approved",
+      confirmation: request.confirmation,
+      approvedBy: "policy",
+    };
+    const charged = await chargeInside(db, approved, request.settings, now);
+    const counted = await db.counters.get("payments");
+    await db.counters.put({ name: "payments", value: (counted?.value ?? 0) + 1 });
+    if ("error" in charged) return { kind: "refused", error: charged.error };
+    const signed: PaymentRecord = {
+      ...approved,
+      ...(quoteId === undefined ? {} : { quoteId }),
+      state: "signed",
+      proof: request.proof,
+      charge: charged.charge,
+    };
+    await db.payments.add(signed);
+    return { kind: "signed", payment: signed, sums: charged.sums };
   });
 }
 

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { openWalletDb } from "../db/schema";
+import type { PolicySettings } from "./policy-settings";
+import { SpendMirror } from "./spend-mirror";
+
+describe("SpendMirror", () => {
+  it("reads each sum from the database once, then serves and updates it from memory", async () => {
+    const db = openWalletDb(`mirror-${crypto.randomUUID()}`);
+    await db.budgetSums.put({ key: "a", amount: "7", updatedAt: 0 });
+    const mirror = new SpendMirror(db);
+    expect(await mirror.read(["a", "b"])).toEqual(
+      new Map([
+        ["a", 7n],
+        ["b", 0n],
+      ]),
+    );
+    // Written behind its back: the mirror keeps what it read...
+    await db.budgetSums.put({ key: "a", amount: "100", updatedAt: 0 });
+    expect((await mirror.read(["a"])).get("a")).toBe(7n);
+    // ...takes what a charge committed...
+    mirror.committed(new Map([["a", 12n]]));
+    expect((await mirror.read(["a"])).get("a")).toBe(12n);
+    // ...and reads afresh once told to forget.
+    mirror.forget();
+    expect((await mirror.read(["a"])).get("a")).toBe(100n);
+    await db.delete();
+  });
+});
+
+describe("SpendMirror.spentFor", () => {
+  const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+  const settings: PolicySettings = {
+    globalCaps: {},
+    origins: {},
+    receivers: { allow: [], deny: [] },
+    networks: ["eip155:8453"],
+    assets: [{ network: "eip155:8453", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
+  };
+  const option = { network: "eip155:8453", asset: USDC, amount: 1n, decimals: 6 } as const;
+
+  it("reads the sums of the payment's currency and origin for the current periods", async () => {
+    const db = openWalletDb(`spent-${crypto.randomUUID()}`);
+    await db.budgetSums.bulkPut([
+      { key: "global:USD:day:2026-11-30", amount: "40", updatedAt: 1 },
+      { key: "global:USD:day:2026-11-29", amount: "99", updatedAt: 1 },
+      { key: "origin:https://a:USD:none:all", amount: "5", updatedAt: 1 },
+    ]);
+    const spent = await new SpendMirror(db).spentFor(
+      settings,
+      "https://a",
+      option,
+      Date.parse("2026-11-30T08:00:00Z"),
+    );
+    expect(spent.get("global:USD:day:2026-11-30")).toBe(40n);
+    expect(spent.get("origin:https://a:USD:none:all")).toBe(5n);
+    expect(spent.has("global:USD:day:2026-11-29")).toBe(false);
+    expect(spent.size).toBe(6);
+  });
+
+  it("is empty for an option the settings cannot count", async () => {
+    const db = openWalletDb(`spent-${crypto.randomUUID()}`);
+    const spent = await new SpendMirror(db).spentFor(
+      settings,
+      "https://a",
+      { ...option, network: "eip155:1" },
+      0,
+    );
+    expect(spent.size).toBe(0);
+  });
+});
