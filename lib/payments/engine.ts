@@ -177,18 +177,11 @@ export class PaymentEngine {
     if (!confirm) return undefined;
     const signer = await this.signer(wallet);
     const seconds = this.seconds();
-    const confirmation = await confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
-    const signed = await signPayment(
-      offer,
-      option,
-      confirmation,
-      wallet.evmAccount,
-      signer,
-      seconds,
-    );
+    const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
+    const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
     const outcome = await recordAutoPayment(this.deps.db, {
       payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
-      confirmation,
+      confirmation: await confirming,
       proof: signed.proof,
       settings,
       ...(offer.quote ? { elicitedBy: elicitedKey(caller, offer.quote.hash) } : {}),

@@ -26,17 +26,21 @@ export interface SignedPayment {
 /**
  * Signs the rail payment (EIP-3009, computed now: after the approval) and wraps
  * it as a Stipendex Proof bound to the Quote and the Confirmation, or as the
- * x402 payload for the server's version.
+ * x402 payload for the server's version. The Confirmation may still be being
+ * signed: the rail payment does not need it, so both are signed at once.
  */
 export async function signPayment(
   offer: Offer,
   option: PaymentOption,
-  confirmation: string,
+  confirmation: string | Promise<string>,
   account: LocalAccount,
   signer: WalletSigner,
   nowSeconds: number,
 ): Promise<SignedPayment> {
-  const payment = await signTransferWithAuthorization(account, option, { now: nowSeconds });
+  const [payment, confirmed] = await Promise.all([
+    signTransferWithAuthorization(account, option, { now: nowSeconds }),
+    confirmation,
+  ]);
   if (offer.quote) {
     const proof = await signProof(
       {
@@ -45,8 +49,8 @@ export async function signPayment(
         iat: nowSeconds,
         exp: Number(payment.authorization.validBefore),
         qh: offer.quote.hash,
-        ch: await objectHash(confirmation),
-        ...(offer.quote.profile === "L2" ? { confirmation } : {}),
+        ch: await objectHash(confirmed),
+        ...(offer.quote.profile === "L2" ? { confirmation: confirmed } : {}),
         rail: option.raw as Parameters<typeof signProof>[0]["rail"],
         payment: { ...payment, authorization: { ...payment.authorization } },
       },

@@ -370,15 +370,23 @@ describe("recordAutoPayment", () => {
     });
 
   it("stores a new payment signed, charged, counted and holding its Quote id, in one transaction", async () => {
+    // Dexie binds the connection's transaction() when it opens: spy on the prototype first.
+    const opened: string[] = [];
+    const open = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args) {
+      opened.push(String(args[1] ?? "readonly"));
+      return open.apply(this, args);
+    } as typeof open;
     const wdb = freshDb();
-    let transactions = 0;
-    const open = wdb.transaction.bind(wdb);
-    (wdb as { transaction: unknown }).transaction = (...args: Parameters<typeof open>) => {
-      transactions += 1;
-      return open(...args);
-    };
-    const outcome = await auto(wdb, 5_000n, { quoteId: "q1", requestKey: "r1" });
-    expect(transactions).toBe(1);
+    let outcome: Awaited<ReturnType<typeof auto>>;
+    try {
+      await wdb.open();
+      opened.length = 0;
+      outcome = await auto(wdb, 5_000n, { quoteId: "q1", requestKey: "r1" });
+    } finally {
+      IDBDatabase.prototype.transaction = open;
+    }
+    expect(opened).toEqual(["readwrite"]);
     if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
     expect(await wdb.payments.get(outcome.payment.id)).toMatchObject({
       state: "signed",

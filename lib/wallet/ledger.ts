@@ -1,5 +1,6 @@
 import Dexie from "dexie";
-import type { PaymentRecord, WalletDb } from "../db/schema";
+import { nativeTransaction, requested } from "../db/native-transaction";
+import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readSums } from "./budget-sums";
 import {
@@ -146,6 +147,65 @@ export interface ChargeRequest {
 type ChargeOutcome = { payment: PaymentRecord } | { error: Error };
 type Charge = NonNullable<PaymentRecord["charge"]>;
 
+/** What charging a payment needs to know before reading the sums: its currency, amount and sum keys. */
+type ChargeTarget =
+  | { ok: true; currency: string; micro: bigint; keys: string[] }
+  | { ok: false; error: Error };
+
+function chargeTarget(payment: PaymentRecord, settings: PolicySettings, now: number): ChargeTarget {
+  const charge = resolveCharge(settings, {
+    network: payment.network,
+    asset: payment.asset,
+    amount: BigInt(payment.amount),
+    decimals: payment.decimals,
+  });
+  if (!charge.ok) {
+    return { ok: false, error: new ChargeNotAllowedError(payment.id, charge.rule, charge.reason) };
+  }
+  const keys = sumKeysToCharge(payment.origin, charge.currency, now);
+  return { ok: true, currency: charge.currency, micro: charge.micro, keys };
+}
+
+/**
+ * Re-checks every cap against the running sums `spent` and says what the sums
+ * become with the payment added. The person may approve beyond a site's budget
+ * (they are asked when it is used up); only the policy's own approvals must
+ * stay within it. Global caps bind both.
+ */
+function planCharge(
+  payment: PaymentRecord,
+  target: Extract<ChargeTarget, { ok: true }>,
+  spent: ReadonlyMap<string, bigint>,
+  settings: PolicySettings,
+  now: number,
+): { charge: Charge; sums: Map<string, bigint> } | { error: Error } {
+  const withinSiteBudget = payment.approvedBy !== "person";
+  const limits = capLimits(settings, payment.origin, target.currency, now).filter(
+    (limit) => withinSiteBudget || limit.rule !== "origin-budget",
+  );
+  const overrun = exceededCap(limits, spent, target.micro);
+  if (overrun !== undefined) {
+    return {
+      error: new BudgetExhaustedError(
+        payment.id,
+        budgetExhaustedReason(overrun, spent, target.micro),
+      ),
+    };
+  }
+  const sums = new Map(target.keys.map((key) => [key, (spent.get(key) ?? 0n) + target.micro]));
+  const charge = {
+    currency: target.currency,
+    micro: target.micro.toString(),
+    sumKeys: target.keys,
+    chargedAt: now,
+  };
+  return { charge, sums };
+}
+
+function sumRows(sums: ReadonlyMap<string, bigint>, now: number) {
+  return [...sums].map(([key, amount]) => ({ key, amount: amount.toString(), updatedAt: now }));
+}
+
 /**
  * Inside a rw transaction over payments and budgetSums: re-checks every cap and
  * adds the payment to every running sum; on a refusal, stores the payment as
@@ -157,45 +217,21 @@ async function chargeInside(
   settings: PolicySettings,
   now: number,
 ): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: Error }> {
-  // The person may approve beyond a site's budget (they are asked when it is used
-  // up); only the policy's own approvals must stay within it. Global caps bind both.
-  const withinSiteBudget = payment.approvedBy !== "person";
-  const { id } = payment;
-  const refuse = async (error: Error) => {
-    await db.payments.put({ ...payment, state: "refused", reason: error.message, updatedAt: now });
-    return { error };
-  };
-  const charge = resolveCharge(settings, {
-    network: payment.network,
-    asset: payment.asset,
-    amount: BigInt(payment.amount),
-    decimals: payment.decimals,
-  });
-  if (!charge.ok) return refuse(new ChargeNotAllowedError(id, charge.rule, charge.reason));
-  const keys = sumKeysToCharge(payment.origin, charge.currency, now);
-  const spent = await readSums(db, keys);
-  const limits = capLimits(settings, payment.origin, charge.currency, now).filter(
-    (limit) => withinSiteBudget || limit.rule !== "origin-budget",
-  );
-  const overrun = exceededCap(limits, spent, charge.micro);
-  if (overrun !== undefined) {
-    return refuse(
-      new BudgetExhaustedError(id, budgetExhaustedReason(overrun, spent, charge.micro)),
-    );
+  const target = chargeTarget(payment, settings, now);
+  const planned = target.ok
+    ? planCharge(payment, target, await readSums(db, target.keys), settings, now)
+    : target;
+  if ("error" in planned) {
+    await db.payments.put({
+      ...payment,
+      state: "refused",
+      reason: planned.error.message,
+      updatedAt: now,
+    });
+    return planned;
   }
-  const sums = new Map(keys.map((key) => [key, (spent.get(key) ?? 0n) + charge.micro]));
-  await db.budgetSums.bulkPut(
-    keys.map((key) => ({ key, amount: (sums.get(key) ?? 0n).toString(), updatedAt: now })),
-  );
-  return {
-    sums,
-    charge: {
-      currency: charge.currency,
-      micro: charge.micro.toString(),
-      sumKeys: keys,
-      chargedAt: now,
-    },
-  };
+  await db.budgetSums.bulkPut(sumRows(planned.sums, now));
+  return planned;
 }
 
 /**
@@ -367,36 +403,49 @@ export async function recordAutoPayment(
     now: number;
   },
 ): Promise<AutoPaymentOutcome> {
-  const { now } = request;
+  const { now, settings, elicitedBy } = request;
   const { quoteId, ...record } = newRecord(request.payment, now);
   const { requestKey } = request.payment;
-  const { elicitedBy } = request;
-  return db.transaction("rw", db.payments, db.counters, db.budgetSums, async () => {
-    const taken = await Promise.all([
-      requestKey === undefined ? 0 : db.payments.where("requestKey").equals(requestKey).count(),
-      elicitedBy === undefined ? 0 : db.payments.where("elicitedBy").equals(elicitedBy).count(),
-      quoteId === undefined ? 0 : db.payments.where("quoteId").equals(quoteId).count(),
+  const approved: PaymentRecord = {
+    ...record,
+    state: "approved",
+    confirmation: request.confirmation,
+    approvedBy: "policy",
+  };
+  const target = chargeTarget(approved, settings, now);
+  const keys = target.ok ? target.keys : [];
+  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores) => {
+    const { payments, counters, budgetSums } = stores;
+    const count = (index: string, key: string | undefined) =>
+      key === undefined ? Promise.resolve(0) : requested(payments.index(index).count(key));
+    // Every read at once, then every write at once: each await is a round trip to the database.
+    const [known, elicited, claimed, rows, counted] = await Promise.all([
+      count("requestKey", requestKey),
+      count("elicitedBy", elicitedBy),
+      count("quoteId", quoteId),
+      Promise.all(keys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
+      requested<Counter | undefined>(counters.get("payments")),
     ]);
-    if (taken.some((count) => count > 0)) return { kind: "known" };
-    const approved: PaymentRecord = {
-      ...record,
-      state: "approved",
-      confirmation: request.confirmation,
-      approvedBy: "policy",
-    };
-    const charged = await chargeInside(db, approved, request.settings, now);
-    const counted = await db.counters.get("payments");
-    await db.counters.put({ name: "payments", value: (counted?.value ?? 0) + 1 });
-    if ("error" in charged) return { kind: "refused", error: charged.error };
+    if (known + elicited + claimed > 0) return { kind: "known" as const };
+    const spent = new Map(keys.map((key, i) => [key, BigInt(rows[i]?.amount ?? "0")]));
+    const planned = target.ok ? planCharge(approved, target, spent, settings, now) : target;
+    const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
+    const writes = [requested(counters.put(counter))];
+    if ("error" in planned) {
+      const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
+      await Promise.all([...writes, requested(payments.add(refused))]);
+      return { kind: "refused" as const, error: planned.error };
+    }
     const signed: PaymentRecord = {
       ...approved,
       ...(quoteId === undefined ? {} : { quoteId }),
       state: "signed",
       proof: request.proof,
-      charge: charged.charge,
+      charge: planned.charge,
     };
-    await db.payments.add(signed);
-    return { kind: "signed", payment: signed, sums: charged.sums };
+    for (const row of sumRows(planned.sums, now)) writes.push(requested(budgetSums.put(row)));
+    await Promise.all([...writes, requested(payments.add(signed))]);
+    return { kind: "signed" as const, payment: signed, sums: planned.sums };
   });
 }
 

@@ -1,0 +1,45 @@
+import type { WalletDb } from "./schema";
+
+/** The wallet's tables as IndexedDB object stores, for the one hot-path transaction. */
+export type StoreName = "payments" | "counters" | "budgetSums";
+
+/**
+ * A native IndexedDB read-write transaction over the wallet database's own
+ * stores, for the one place where Dexie's per-request overhead showed up in
+ * the profile (an automatic payment's single transaction). `run` may issue
+ * requests and await them with `requested`; it must await nothing else.
+ * Resolves with `run`'s result once the transaction has committed; rejects
+ * (and nothing is written) if any request failed.
+ */
+export async function nativeTransaction<T>(
+  db: WalletDb,
+  stores: readonly StoreName[],
+  run: (stores: Record<StoreName, IDBObjectStore>) => Promise<T>,
+): Promise<T> {
+  if (!db.isOpen()) await db.open();
+  const transaction = db.backendDB().transaction([...stores], "readwrite");
+  const committed = new Promise<void>((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onabort = () =>
+      reject(transaction.error ?? new DOMException("aborted", "AbortError"));
+  });
+  const open = Object.fromEntries(stores.map((name) => [name, transaction.objectStore(name)]));
+  let result: T;
+  try {
+    result = await run(open as Record<StoreName, IDBObjectStore>);
+  } catch (error) {
+    if (!transaction.error) transaction.abort();
+    await committed.catch(() => undefined);
+    throw error;
+  }
+  await committed;
+  return result;
+}
+
+/** One request's result; continuations run while its transaction is still active. */
+export function requested<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
