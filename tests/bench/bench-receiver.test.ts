@@ -6,6 +6,7 @@ import {
   BENCH_PRICE,
   type BenchReceiver,
   gapDurations,
+  pairedGapDifferences,
   startBenchReceiver,
 } from "./bench-receiver";
 
@@ -18,6 +19,21 @@ describe("gapDurations", () => {
       ["d", { sentAt: 1, arrivedAt: 4 }],
     ]);
     expect(gapDurations(gaps)).toEqual([2.5, 3]);
+  });
+});
+
+describe("pairedGapDifferences", () => {
+  it("subtracts the same id's gap, skipping ids incomplete on either side", () => {
+    const paid = new Map([
+      ["1", { sentAt: 0, arrivedAt: 9 }],
+      ["2", { sentAt: 0, arrivedAt: 8 }],
+      ["3", { sentAt: 0 }],
+    ]);
+    const plain = new Map([
+      ["1", { sentAt: 0, arrivedAt: 3 }],
+      ["3", { sentAt: 0, arrivedAt: 1 }],
+    ]);
+    expect(pairedGapDifferences(paid, plain)).toEqual([6]);
   });
 });
 

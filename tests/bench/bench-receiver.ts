@@ -143,3 +143,23 @@ export function gapDurations(gaps: ReadonlyMap<string, Gap>): number[] {
   }
   return durations;
 }
+
+/**
+ * Per id seen complete in both: `minuend`'s gap minus `subtrahend`'s, in
+ * `minuend`'s order (e.g. a round's paid gap minus the same round's plain gap).
+ */
+export function pairedGapDifferences(
+  minuend: ReadonlyMap<string, Gap>,
+  subtrahend: ReadonlyMap<string, Gap>,
+): number[] {
+  const duration = ({ sentAt, arrivedAt }: Gap) =>
+    sentAt === undefined || arrivedAt === undefined ? undefined : arrivedAt - sentAt;
+  const differences: number[] = [];
+  for (const [id, gap] of minuend) {
+    const first = duration(gap);
+    const other = subtrahend.get(id);
+    const second = other && duration(other);
+    if (first !== undefined && second !== undefined) differences.push(first - second);
+  }
+  return differences;
+}

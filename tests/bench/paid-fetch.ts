@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import type { BrowserBench, Ratio } from "./bench";
-import { gapDurations, startBenchReceiver } from "./bench-receiver";
+import { gapDurations, pairedGapDifferences, startBenchReceiver } from "./bench-receiver";
 import { measure } from "./measure";
 import { summarize } from "./stats";
 import { STIPENDEX_PROOF, stipendexProofSuite } from "./stipendex-proof";
@@ -8,6 +8,7 @@ import { openWalletBrowser } from "./wallet-browser";
 
 export const WALLET_TIME = "wallet: 402 sent -> paid retry arrived";
 export const PLAIN_GAP = "baseline: 200 sent -> next request arrived";
+export const WALLET_OWN = "wallet's own time: 402 -> paid retry minus that round's plain gap";
 const PAGE_PAID = "page: paid fetch (402 + retry)";
 const PAGE_PLAIN = "page: plain fetch round trip";
 
@@ -70,6 +71,7 @@ export const paidFetchBench: BrowserBench = {
         { name: PAGE_PAID, stats: kept(times.paid) },
         { name: PAGE_PLAIN, stats: kept(times.plain) },
         { name: `Node: ${STIPENDEX_PROOF}`, stats: signing },
+        { name: WALLET_OWN, stats: kept(pairedGapDifferences(receiver.paid, receiver.plain)) },
       ];
       const ratios: Ratio[] = [
         {
@@ -78,6 +80,11 @@ export const paidFetchBench: BrowserBench = {
           denominator: `Node: ${STIPENDEX_PROOF}`,
         },
         { label: "wallet / plain gap", numerator: WALLET_TIME, denominator: PLAIN_GAP },
+        {
+          label: "wallet's own time / signatures alone",
+          numerator: WALLET_OWN,
+          denominator: `Node: ${STIPENDEX_PROOF}`,
+        },
       ];
       return [
         {
