@@ -1,5 +1,6 @@
-import type { DecideParams, PendingApproval } from "../messages";
+import type { DecideParams } from "../messages";
 import type { KeyValueStore } from "../wallet/key-value-store";
+import type { ApprovalView } from "./approval-view";
 import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 
 /** storage.session keys: they outlive a stopped worker, not the browser. */
@@ -22,7 +23,7 @@ export interface ApprovalWindow {
   showCount(count: number): Promise<void>;
 }
 
-type Stored = Omit<PendingApproval, "needsUnlock">;
+type Stored = ApprovalView;
 
 /**
  * The person's queue of decisions. Pending approvals and decisions live in

@@ -1,6 +1,5 @@
 import type { PaymentRecord, WalletDb } from "../db/schema";
 import type {
-  ApprovalWarning,
   DecideParams,
   ElicitParams,
   ElicitResult,
@@ -11,7 +10,6 @@ import type {
 } from "../messages";
 import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
 import { canHoldBudget } from "../wallet/budget-origin";
 import { BudgetExhaustedError, ChargeNotAllowedError, DuplicateQuoteError } from "../wallet/errors";
@@ -29,8 +27,9 @@ import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { SpendMirror } from "../wallet/spend-mirror";
+import { approvalView } from "./approval-view";
 import type { ApprovalQueue } from "./approvals";
-import { confirmOffer, type Decision, shownTotal } from "./confirmation";
+import { confirmOffer, type Decision } from "./confirmation";
 import {
   assertConfirmationSchema,
   CONFIRMATION_FIELD,
@@ -47,9 +46,9 @@ import {
   WalletLockedError,
 } from "./errors";
 import { bindPayee } from "./payee";
-import { aboveHint, type PriceHint, priceHint } from "./price-hint";
 import { type ChallengeContext, readChallenge, readQuote } from "./read-challenge";
 import { describeRemaining } from "./remaining";
+import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
 import { answerFor, signPayment } from "./sign-payment";
 import { registryListing, type TrustedRegistry } from "./trust";
 import { paymentWarnings } from "./warnings";
@@ -80,14 +79,6 @@ export interface Caller {
   frameId?: number;
   /** The origin of the tab's top-level page, when the browser says it. */
   topOrigin?: string;
-}
-
-/** What an MCP server told the wallet about the tool being paid for. */
-interface ServerContext {
-  mcp: boolean;
-  report?: McpServerReport;
-  hint?: PriceHint;
-  aboveHint: boolean;
 }
 
 /** What the consent step ended in; refusals and declines are already in the ledger. */
@@ -424,31 +415,20 @@ export class PaymentEngine {
   }
 
   private async askPerson(
-    { id: approvalId, kind }: { id: string; kind: PendingApproval["kind"] },
+    { id, kind }: { id: string; kind: PendingApproval["kind"] },
     offer: Offer,
     option: PaymentOption,
     caller: Caller,
-    {
-      settings,
-      decision,
-      server,
-    }: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
+    context: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
   ): Promise<DecideParams> {
     const network = this.deps.registry.network(option.network);
-    const charge = resolveCharge(settings, option);
-    const warnings: ApprovalWarning[] = await paymentWarnings(this.deps.db, {
+    const historyWarnings = await paymentWarnings(this.deps.db, {
       origin: caller.origin,
       receiver: offer.receiver,
       verified: offer.quote !== undefined,
       amount: option.amount,
       testnet: network.testnet,
     });
-    const { hint } = server;
-    if (server.aboveHint) warnings.push("above-price-hint");
-    // Payable all the same; but a server that never declared Stipendex payments is worth a look.
-    if (offer.protocol === "stipendex" && server.mcp && !server.report?.stipendexPayments) {
-      warnings.push("server-did-not-declare-payments");
-    }
     const registry = offer.quote
       ? await registryListing(
           await this.deps.challenge.descriptors.get(offer.receiver, {
@@ -459,59 +439,20 @@ export class PaymentEngine {
           new Date(this.deps.now()),
         )
       : undefined;
-    return this.deps.approvals.ask({
-      id: approvalId,
-      kind,
-      createdAt: this.deps.now(),
-      origin: caller.origin,
-      ...(caller.topOrigin !== undefined && caller.topOrigin !== caller.origin
-        ? { topOrigin: caller.topOrigin }
-        : {}),
-      ...(canHoldBudget(caller.origin)
-        ? {}
-        : {
-            alwaysAllowBlocked: `${caller.origin} is not a secure (https) site: it cannot be given an automatic budget`,
-          }),
-      protocol: offer.protocol,
-      receiver: {
-        id: offer.receiver,
-        verified: offer.quote !== undefined,
+    return this.deps.approvals.ask(
+      approvalView({
+        id,
+        kind,
+        createdAt: this.deps.now(),
+        caller,
+        offer,
+        option,
+        network,
+        ...context,
+        historyWarnings,
         ...(registry ? { registry } : {}),
-        ...(offer.claimedBy !== undefined ? { claimedBy: offer.claimedBy } : {}),
-      },
-      payTo: option.payTo,
-      description: offer.description,
-      resource:
-        offer.resource.kind === "http"
-          ? offer.resource
-          : { kind: "mcp", server: offer.resource.server, tool: offer.resource.tool },
-      amount: {
-        atomic: option.amount.toString(),
-        decimals: option.decimals,
-        symbol: option.symbol,
-        formatted: formatAmount(option.amount, option.decimals),
-        network: option.network,
-        networkName: network.names[0] ?? option.network,
-        testnet: network.testnet,
-      },
-      currency: charge.ok ? charge.currency : option.symbol,
-      total: shownTotal(offer, option),
-      remaining: describeRemaining(decision.remaining),
-      warnings,
-      ...(hint
-        ? {
-            priceHint: {
-              estimate: hint.estimate,
-              ...(hint.model === undefined ? {} : { model: hint.model }),
-            },
-          }
-        : {}),
-      ...(server.report?.stipendexPayments
-        ? { declaredPayments: server.report.stipendexPayments }
-        : {}),
-      ...defaultsShown(offer, option),
-      ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
-    });
+      }),
+    );
   }
 
   private async policy(
@@ -539,16 +480,9 @@ export class PaymentEngine {
     settings: PolicySettings,
     option: PaymentOption,
   ): Promise<ServerContext> {
-    if (offer.resource.kind !== "mcp") return { mcp: false, aboveHint: false };
+    if (offer.resource.kind !== "mcp") return NOT_MCP;
     const report = await this.deps.serverReport(offer.resource.server);
-    const hint = priceHint(report, offer.resource.tool);
-    const charge = resolveCharge(settings, option);
-    return {
-      mcp: true,
-      ...(report ? { report } : {}),
-      ...(hint ? { hint } : {}),
-      aboveHint: charge.ok && aboveHint(hint, charge.micro, charge.currency),
-    };
+    return serverContext(report, offer, option, settings);
   }
 
   /**
@@ -621,12 +555,6 @@ export class PaymentEngine {
   private seconds(): number {
     return Math.floor(this.deps.now() / 1000);
   }
-}
-
-/** The defaults the wallet applied to this price, for the window's details. */
-function defaultsShown(offer: Offer, option: PaymentOption): Pick<PendingApproval, "defaults"> {
-  const defaults = [...(offer.defaults ?? []), ...(option.defaults ?? [])];
-  return defaults.length > 0 ? { defaults } : {};
 }
 
 /** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */

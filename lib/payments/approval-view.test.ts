@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import type { Network } from "../protocol/rails/networks";
+import type { PolicySettings } from "../wallet/policy-settings";
+import { type ApprovalViewInput, approvalView } from "./approval-view";
+
+const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+const option: PaymentOption = {
+  scheme: "exact",
+  network: "eip155:84532",
+  chainId: 84532,
+  asset: USDC,
+  amount: 1_250_000n,
+  decimals: 6,
+  symbol: "USDC",
+  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+  maxTimeoutSeconds: 60,
+  eip712: { name: "USDC", version: "2" },
+  raw: {},
+};
+const offer: Offer = {
+  protocol: "stipendex",
+  transport: "mcp",
+  receiver: "https://api.example",
+  resource: { kind: "mcp", server: "https://api.example/mcp", tool: "search", argsHash: "h" },
+  description: "One search",
+  options: [option],
+  quote: { jws: "q", id: "q1", hash: "qh", issuedAt: 0, expiresAt: 2_000_000_000 },
+};
+const network: Network = {
+  caip2: "eip155:84532",
+  chainId: 84532,
+  names: ["base-sepolia"],
+  testnet: true,
+};
+const settings: PolicySettings = {
+  globalCaps: {},
+  origins: {},
+  receivers: { allow: [], deny: [] },
+  networks: ["eip155:84532"],
+  assets: [{ network: "eip155:84532", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
+};
+const input: ApprovalViewInput = {
+  id: "a1",
+  kind: "payment",
+  createdAt: 5,
+  caller: { origin: "https://agent.example" },
+  offer,
+  option,
+  network,
+  settings,
+  decision: { action: "ask", rule: "origin-no-budget", reason: "", remaining: {} },
+  server: { mcp: true, aboveHint: false },
+  historyWarnings: ["first-payment-to-receiver"],
+};
+
+describe("approvalView", () => {
+  it("says what, for whom and how much, with the amount formatted by the token's decimals", () => {
+    expect(approvalView(input)).toMatchObject({
+      id: "a1",
+      origin: "https://agent.example",
+      receiver: { id: "https://api.example", verified: true },
+      resource: { kind: "mcp", server: "https://api.example/mcp", tool: "search" },
+      amount: { atomic: "1250000", formatted: "1.25", networkName: "base-sepolia", testnet: true },
+      expiresAt: 2_000_000_000_000,
+    });
+  });
+
+  it("adds the server's flags to the history's, and shows what it declared and announced", () => {
+    const flagged = approvalView({ ...input, server: { mcp: true, aboveHint: true } });
+    expect(flagged.warnings).toEqual([
+      "first-payment-to-receiver",
+      "above-price-hint",
+      "server-did-not-declare-payments",
+    ]);
+    const declared = approvalView({
+      ...input,
+      server: {
+        mcp: true,
+        aboveHint: false,
+        report: { server: "https://api.example/mcp", stipendexPayments: { version: "0.1" } },
+        hint: { estimate: "1 USD", model: "per_call" } as never,
+      },
+    });
+    expect(declared.warnings).toEqual(["first-payment-to-receiver"]);
+    expect(declared.declaredPayments).toEqual({ version: "0.1" });
+    expect(declared.priceHint).toEqual({ estimate: "1 USD", model: "per_call" });
+  });
+
+  it("names the top-level site of a frame, and says why a plain-http site cannot get a budget", () => {
+    const framed = approvalView({
+      ...input,
+      caller: { origin: "http://ads.example", topOrigin: "https://news.example" },
+    });
+    expect(framed.topOrigin).toBe("https://news.example");
+    expect(framed.alwaysAllowBlocked).toMatch(/not a secure \(https\) site/);
+  });
+});

@@ -1,0 +1,108 @@
+import type { ApprovalWarning, PendingApproval } from "../messages";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { formatAmount } from "../protocol/rails/amount";
+import type { Network } from "../protocol/rails/networks";
+import { canHoldBudget } from "../wallet/budget-origin";
+import { resolveCharge } from "../wallet/limits";
+import type { PolicyDecision } from "../wallet/policy";
+import type { PolicySettings } from "../wallet/policy-settings";
+import { shownTotal } from "./confirmation";
+import { describeRemaining } from "./remaining";
+import type { ServerContext } from "./server-context";
+
+/** Everything the confirmation window shows about one request, gathered by the engine. */
+export interface ApprovalViewInput {
+  id: string;
+  kind: PendingApproval["kind"];
+  createdAt: number;
+  caller: { origin: string; topOrigin?: string };
+  offer: Offer;
+  option: PaymentOption;
+  network: Network;
+  settings: PolicySettings;
+  decision: PolicyDecision;
+  server: ServerContext;
+  /** From the history: first payment to this receiver, unusually large, and the like. */
+  historyWarnings: readonly ApprovalWarning[];
+  /** The trust registry that lists the receiver, when one does. */
+  registry?: string;
+}
+
+/** What the confirmation window shows of a request, but whether the wallet is locked (known when it is listed). */
+export type ApprovalView = Omit<PendingApproval, "needsUnlock">;
+
+/** What the confirmation window is sent for one request: plain facts, amounts formatted for display. */
+export function approvalView(input: ApprovalViewInput): ApprovalView {
+  const { offer, option, caller, server, network } = input;
+  const charge = resolveCharge(input.settings, option);
+  const { hint } = server;
+  return {
+    id: input.id,
+    kind: input.kind,
+    createdAt: input.createdAt,
+    origin: caller.origin,
+    ...(caller.topOrigin !== undefined && caller.topOrigin !== caller.origin
+      ? { topOrigin: caller.topOrigin }
+      : {}),
+    ...(canHoldBudget(caller.origin)
+      ? {}
+      : {
+          alwaysAllowBlocked: `${caller.origin} is not a secure (https) site: it cannot be given an automatic budget`,
+        }),
+    protocol: offer.protocol,
+    receiver: {
+      id: offer.receiver,
+      verified: offer.quote !== undefined,
+      ...(input.registry ? { registry: input.registry } : {}),
+      ...(offer.claimedBy !== undefined ? { claimedBy: offer.claimedBy } : {}),
+    },
+    payTo: option.payTo,
+    description: offer.description,
+    resource:
+      offer.resource.kind === "http"
+        ? offer.resource
+        : { kind: "mcp", server: offer.resource.server, tool: offer.resource.tool },
+    amount: {
+      atomic: option.amount.toString(),
+      decimals: option.decimals,
+      symbol: option.symbol,
+      formatted: formatAmount(option.amount, option.decimals),
+      network: option.network,
+      networkName: network.names[0] ?? option.network,
+      testnet: network.testnet,
+    },
+    currency: charge.ok ? charge.currency : option.symbol,
+    total: shownTotal(offer, option),
+    remaining: describeRemaining(input.decision.remaining),
+    warnings: [...input.historyWarnings, ...serverWarnings(offer, server)],
+    ...(hint
+      ? {
+          priceHint: {
+            estimate: hint.estimate,
+            ...(hint.model === undefined ? {} : { model: hint.model }),
+          },
+        }
+      : {}),
+    ...(server.report?.stipendexPayments
+      ? { declaredPayments: server.report.stipendexPayments }
+      : {}),
+    ...defaultsShown(offer, option),
+    ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
+  };
+}
+
+/** Payable all the same, but worth a look: a price above its tool's hint, a server that never declared payments. */
+function serverWarnings(offer: Offer, server: ServerContext): ApprovalWarning[] {
+  const warnings: ApprovalWarning[] = [];
+  if (server.aboveHint) warnings.push("above-price-hint");
+  if (offer.protocol === "stipendex" && server.mcp && !server.report?.stipendexPayments) {
+    warnings.push("server-did-not-declare-payments");
+  }
+  return warnings;
+}
+
+/** The defaults the wallet applied to this price, for the window's details. */
+function defaultsShown(offer: Offer, option: PaymentOption): Pick<PendingApproval, "defaults"> {
+  const defaults = [...(offer.defaults ?? []), ...(option.defaults ?? [])];
+  return defaults.length > 0 ? { defaults } : {};
+}
