@@ -10,6 +10,7 @@ export default defineConfig({
       "demo/**/*.test.ts",
       "tests/interop/**/*.test.ts",
       "tests/bench/**/*.test.ts",
+      "tests/unit-support/**/*.test.ts",
     ],
     environment: "node",
     setupFiles: ["tests/setup.ts"],

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingApproval } from "@/lib/messages";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
-import { APPROVAL } from "@/lib/ui/fixtures";
+import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
 import { ConfirmApproval, type ConfirmApprovalProps } from "./ConfirmApproval";
 
 function renderApproval(

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
-import { installFakeBackground } from "@/lib/ui/fake-background";
-import { APPROVAL } from "@/lib/ui/fixtures";
+import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
+import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
 import { ConfirmView } from "./ConfirmView";
 
 /** Lets the fake background answer and React render, moving the clock by `ms`. */

@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { installFakeBackground } from "@/lib/ui/fake-background";
-import { PAYMENT_DETAIL, PAYMENT_ROW } from "@/lib/ui/fixtures";
+import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
+import { PAYMENT_DETAIL, PAYMENT_ROW } from "@/tests/unit-support/ui/fixtures";
 import { HistoryPanel } from "./HistoryPanel";
 
 describe("HistoryPanel", () => {

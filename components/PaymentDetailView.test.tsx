@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PAYMENT_DETAIL } from "@/lib/ui/fixtures";
+import { PAYMENT_DETAIL } from "@/tests/unit-support/ui/fixtures";
 import { PaymentDetailView } from "./PaymentDetailView";
 
 describe("PaymentDetailView", () => {

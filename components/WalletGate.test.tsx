@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView, WalletState } from "@/lib/messages";
-import { installFakeBackground } from "@/lib/ui/fake-background";
+import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
 import { WalletGate } from "./WalletGate";
 
 describe("WalletGate", () => {

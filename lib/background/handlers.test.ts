@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCode, type PayParams } from "../messages";
-import { UnknownPaymentError } from "../payments/errors";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -8,7 +6,9 @@ import {
   makeHarness,
   stipendexHttpChallenge,
   until,
-} from "../payments/test-support";
+} from "../../tests/unit-support/payments/test-support";
+import { ErrorCode, type PayParams } from "../messages";
+import { UnknownPaymentError } from "../payments/errors";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
 import { PRICING_KEY } from "./pricing-book";
 import type { PageContext } from "./router";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { openWalletDb } from "../db/schema";
 import type { PolicyView } from "../messages";
 import { randomId } from "../random-id";
-import { memoryStore } from "../wallet/key-value-store";
 import { decidePayment } from "../wallet/policy";
 import {
   defaultPolicy,

@@ -1,8 +1,8 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
+import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { NoWalletError, WalletLockedError } from "../payments/errors";
 import { InvalidAutoLockError, WrongPasswordError } from "../wallet/errors";
-import { memoryStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, SESSION_STORAGE_KEY, saveSession, saveVault } from "../wallet/vault-store";

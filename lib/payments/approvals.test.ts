@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { recordingWindow, until } from "../../tests/unit-support/payments/test-support";
+import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import type { PendingApproval } from "../messages";
-import { memoryStore } from "../wallet/key-value-store";
 import {
   ApprovalQueue,
   CONFIRM_WINDOW_KEY,
@@ -8,7 +9,6 @@ import {
   MAX_WAITING_PER_ORIGIN,
 } from "./approvals";
 import { TooManyWaitingError, UnknownPaymentError } from "./errors";
-import { recordingWindow, until } from "./test-support";
 
 function approval(
   id: string,

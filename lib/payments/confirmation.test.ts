@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { quoteFor } from "../../tests/unit-support/payments/test-support";
+import {
+  makeReceiver,
+  makeWallet,
+  NOW,
+  ORIGIN,
+  T,
+} from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import { readContext, v1Body } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { quoteToOffer } from "../protocol/envelope/quote-to-offer";
-import { makeReceiver, makeWallet, NOW, ORIGIN, T } from "../protocol/envelope/test-fixtures";
 import { readHttp402 } from "../protocol/x402/http";
-import { readContext, v1Body } from "../protocol/x402/test-fixtures";
 import { confirmOffer, offerHash, shownTotal } from "./confirmation";
-import { quoteFor } from "./test-support";
 
 async function stipendexOffer() {
   const receiver = await makeReceiver();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { makeReceiver, ORIGIN } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { DescriptorIdMismatchError } from "../protocol/envelope/errors";
-import { makeReceiver, ORIGIN } from "../protocol/envelope/test-fixtures";
 import {
   createDescriptorSource,
   DESCRIPTOR_LIMITS,

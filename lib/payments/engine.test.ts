@@ -1,33 +1,5 @@
 import { type Address, type Hex, verifyTypedData } from "viem";
 import { describe, expect, it } from "vitest";
-import { fileServerReport, PRICING_KEY } from "../background/pricing-book";
-import type { PaymentChallenge } from "../messages";
-import { verifyConfirmation } from "../protocol/envelope/confirmation";
-import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
-import { objectHash } from "../protocol/envelope/object-hash";
-import { verifyProof } from "../protocol/envelope/proof";
-import { verifyQuote } from "../protocol/envelope/quote";
-import { makeReceiver, RAIL, T } from "../protocol/envelope/test-fixtures";
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
-import {
-  BASE_SEPOLIA_USDC,
-  PAY_TO,
-  v2PaymentRequired,
-  v2Requirement,
-} from "../protocol/x402/test-fixtures";
-import { decodeBase64Json } from "../protocol/x402/wire";
-import { readAllSums } from "../wallet/budget-sums";
-import { sumKeysToCharge } from "../wallet/limits";
-import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
-import { DECISIONS_KEY } from "./approvals";
-import { type Caller, chooseOption } from "./engine";
-import {
-  NoWalletError,
-  PolicyRefusedError,
-  UnreadableChallengeError,
-  UserDeclinedError,
-  WalletLockedError,
-} from "./errors";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -42,7 +14,35 @@ import {
   TEST_AUTO_BUDGET,
   until,
   x402HttpChallenge,
-} from "./test-support";
+} from "../../tests/unit-support/payments/test-support";
+import { makeReceiver, RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import {
+  BASE_SEPOLIA_USDC,
+  PAY_TO,
+  v2PaymentRequired,
+  v2Requirement,
+} from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { fileServerReport, PRICING_KEY } from "../background/pricing-book";
+import type { PaymentChallenge } from "../messages";
+import { verifyConfirmation } from "../protocol/envelope/confirmation";
+import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { verifyProof } from "../protocol/envelope/proof";
+import { verifyQuote } from "../protocol/envelope/quote";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
+import { decodeBase64Json } from "../protocol/x402/wire";
+import { readAllSums } from "../wallet/budget-sums";
+import { sumKeysToCharge } from "../wallet/limits";
+import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
+import { DECISIONS_KEY } from "./approvals";
+import { type Caller, chooseOption } from "./engine";
+import {
+  NoWalletError,
+  PolicyRefusedError,
+  UnreadableChallengeError,
+  UserDeclinedError,
+  WalletLockedError,
+} from "./errors";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
 /** x402 fixtures pay on Base Sepolia: test money, so the site's budget is in test USD. */

@@ -1,11 +1,4 @@
 import { describe, expect, it, vi } from "vitest";
-import { openWalletDb } from "../db/schema";
-import type { PaymentFilter } from "../messages";
-import { createRegistry } from "../protocol/rails/registry";
-import { PAY_TO } from "../protocol/x402/test-fixtures";
-import { randomId } from "../random-id";
-import { UnknownPaymentError } from "./errors";
-import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -16,7 +9,14 @@ import {
   stipendexHttpChallenge,
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
-} from "./test-support";
+} from "../../tests/unit-support/payments/test-support";
+import { PAY_TO } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { openWalletDb } from "../db/schema";
+import type { PaymentFilter } from "../messages";
+import { createRegistry } from "../protocol/rails/registry";
+import { randomId } from "../random-id";
+import { UnknownPaymentError } from "./errors";
+import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
 
 const registry = createRegistry();
 const A = "https://a.example";

@@ -1,11 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentChallenge } from "../messages";
-import { ResourceMismatchError } from "../protocol/envelope/errors";
-import { makeReceiver, ORIGIN, T } from "../protocol/envelope/test-fixtures";
-import { createRegistry } from "../protocol/rails/registry";
-import { createDescriptorSource, type DescriptorOptions } from "./descriptors";
-import { DescriptorUnavailableError, UnreadableChallengeError } from "./errors";
-import { readChallenge, readQuote } from "./read-challenge";
 import {
   descriptorNetwork,
   MCP_SERVER,
@@ -13,7 +6,14 @@ import {
   stipendexHttpChallenge,
   stipendexMcpChallenge,
   x402HttpChallenge,
-} from "./test-support";
+} from "../../tests/unit-support/payments/test-support";
+import { makeReceiver, ORIGIN, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import type { PaymentChallenge } from "../messages";
+import { ResourceMismatchError } from "../protocol/envelope/errors";
+import { createRegistry } from "../protocol/rails/registry";
+import { createDescriptorSource, type DescriptorOptions } from "./descriptors";
+import { DescriptorUnavailableError, UnreadableChallengeError } from "./errors";
+import { readChallenge, readQuote } from "./read-challenge";
 
 const WELL_KNOWN = `${ORIGIN}/.well-known/stipendex.json`;
 const now = () => T * 1000;

@@ -1,12 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { toJsonForm } from "../protocol/envelope/json-form";
-import { objectHash } from "../protocol/envelope/object-hash";
-import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
-import { RAIL, T } from "../protocol/envelope/test-fixtures";
-import { BASE_SEPOLIA_USDC } from "../protocol/x402/test-fixtures";
-import { encodeBase64Json } from "../protocol/x402/wire";
-import { UnknownPaymentError } from "./errors";
-import { fileReceipt, type ReceiptDeps } from "./receipts";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -17,7 +9,15 @@ import {
   stipendexHttpChallenge,
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
-} from "./test-support";
+} from "../../tests/unit-support/payments/test-support";
+import { RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { toJsonForm } from "../protocol/envelope/json-form";
+import { objectHash } from "../protocol/envelope/object-hash";
+import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
+import { encodeBase64Json } from "../protocol/x402/wire";
+import { UnknownPaymentError } from "./errors";
+import { fileReceipt, type ReceiptDeps } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
 

@@ -1,17 +1,28 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { quoteFor } from "../../tests/unit-support/payments/test-support";
+import {
+  makeReceiver,
+  makeWallet,
+  NOW,
+  ORIGIN,
+  RAIL,
+  T,
+} from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import {
+  readContext,
+  v1Body,
+  v2PaymentRequired,
+} from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { quoteToOffer } from "../protocol/envelope/quote-to-offer";
-import { makeReceiver, makeWallet, NOW, ORIGIN, RAIL, T } from "../protocol/envelope/test-fixtures";
 import type { Offer } from "../protocol/offer";
 import { readHttp402 } from "../protocol/x402/http";
-import { readContext, v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
 import { decodeBase64Json, encodeBase64Json } from "../protocol/x402/wire";
 import { confirmOffer } from "./confirmation";
 import { answerFor, signPayment } from "./sign-payment";
-import { quoteFor } from "./test-support";
 
 const account = privateKeyToAccount(generatePrivateKey());
 

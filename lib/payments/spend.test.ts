@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { AGENT, AUTO_BUDGET } from "../../tests/unit-support/payments/test-support";
 import { defaultPolicy, toSettings } from "../background/policy-store";
 import { openWalletDb } from "../db/schema";
 import { randomId } from "../random-id";
 import { sumKeysToCharge } from "../wallet/limits";
 import { spendPerDay, spendSummaries } from "./spend";
-import { AGENT, AUTO_BUDGET } from "./test-support";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;

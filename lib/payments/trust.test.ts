@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
+import { makeReceiver, NOW, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { signRegistryDescriptor } from "../protocol/envelope/registry";
-import { makeReceiver, NOW, T } from "../protocol/envelope/test-fixtures";
 import { registryListing } from "./trust";
 
 const ENTRY = "https://registry.example/entries/api.example.com";

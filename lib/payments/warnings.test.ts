@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { seedPayment } from "../../tests/unit-support/payments/test-support";
 import { openWalletDb } from "../db/schema";
 import { randomId } from "../random-id";
-import { seedPayment } from "./test-support";
 import { paymentWarnings } from "./warnings";
 
 const ORIGIN = "https://a.example";

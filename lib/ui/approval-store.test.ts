@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
+import { installFakeBackground } from "../../tests/unit-support/ui/fake-background";
+import { APPROVAL } from "../../tests/unit-support/ui/fixtures";
 import type { DecideParams, PendingApproval } from "../messages";
 import { createApprovalStore } from "./approval-store";
-import { installFakeBackground } from "./fake-background";
-import { APPROVAL } from "./fixtures";
 
 describe("approval store", () => {
   let queue: PendingApproval[];

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
+import { installFakeBackground } from "../../tests/unit-support/ui/fake-background";
+import { PAYMENT_DETAIL, PAYMENT_ROW } from "../../tests/unit-support/ui/fixtures";
 import type { PaymentFilter, PaymentRow } from "../messages";
-import { installFakeBackground } from "./fake-background";
-import { PAYMENT_DETAIL, PAYMENT_ROW } from "./fixtures";
 import { createHistoryStore, PAGE_SIZE, rowAt, SPEND_DAYS } from "./history-store";
 
 const TOTAL = 100_000;

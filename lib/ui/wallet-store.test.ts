@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
+import { installFakeBackground } from "../../tests/unit-support/ui/fake-background";
 import type { WalletState } from "../messages";
-import { installFakeBackground } from "./fake-background";
 import { createWalletStore } from "./wallet-store";
 
 describe("wallet store", () => {

@@ -14,17 +14,3 @@ export async function readAllSums(db: WalletDb): Promise<Map<string, bigint>> {
   const rows = await db.budgetSums.toArray();
   return new Map(rows.map((row) => [row.key, BigInt(row.amount)]));
 }
-
-/**
- * For tests only: the sums rebuilt by scanning every charged payment, to compare with
- * the running ones. The wallet itself never totals budgets this way.
- */
-export async function recount(db: WalletDb): Promise<Map<string, bigint>> {
-  const sums = new Map<string, bigint>();
-  await db.payments.each((payment) => {
-    if (payment.charge === undefined) return;
-    const micro = BigInt(payment.charge.micro);
-    for (const key of payment.charge.sumKeys) sums.set(key, (sums.get(key) ?? 0n) + micro);
-  });
-  return sums;
-}

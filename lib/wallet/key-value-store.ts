@@ -25,20 +25,6 @@ export function storageAreaStore(area: StorageAreaLike): KeyValueStore {
   };
 }
 
-/** Values are cloned in and out, as a real storage area would, so callers cannot alias them. */
-export function memoryStore(): KeyValueStore {
-  const map = new Map<string, unknown>();
-  return {
-    get: async (key) => (map.has(key) ? structuredClone(map.get(key)) : undefined),
-    set: async (key, value) => {
-      map.set(key, structuredClone(value));
-    },
-    remove: async (key) => {
-      map.delete(key);
-    },
-  };
-}
-
 /** A store over the wallet database's settings table (see SettingsEntry): out of content scripts' reach. */
 export function settingsTableStore(db: WalletDb): KeyValueStore {
   return {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { recount } from "../../tests/unit-support/wallet/budget-recount";
 import { openWalletDb, type WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { readAllSums, recount } from "./budget-sums";
+import { readAllSums } from "./budget-sums";
 import {
   BudgetExhaustedError,
   ChargeNotAllowedError,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { VaultCorruptError } from "./errors";
-import { memoryStore } from "./key-value-store";
 import { createVault, type UnlockedWallet, unlockVault } from "./keyring";
 import type { VaultRecord } from "./vault";
 import {

@@ -1,12 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { signConfirmation, verifyConfirmation } from "./confirmation";
-import {
-  AudienceMismatchError,
-  ExpiredError,
-  InvalidClaimsError,
-  QuoteHashMismatchError,
-} from "./errors";
-import { signQuote, verifyQuote } from "./quote";
 import {
   confirmationInput,
   makeReceiver,
@@ -15,7 +7,15 @@ import {
   ORIGIN,
   quoteInput,
   T,
-} from "./test-fixtures";
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
+import { signConfirmation, verifyConfirmation } from "./confirmation";
+import {
+  AudienceMismatchError,
+  ExpiredError,
+  InvalidClaimsError,
+  QuoteHashMismatchError,
+} from "./errors";
+import { signQuote, verifyQuote } from "./quote";
 
 async function setup(alg: "EdDSA" | "ES256") {
   const receiver = await makeReceiver();

@@ -1,4 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  NOW,
+  quoteInput,
+  RAIL,
+  T,
+  type TestReceiver,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import type { StipendexError } from "../../errors";
 import { signEnvelope } from "./envelope-jwt";
 import {
@@ -22,7 +30,6 @@ import {
 } from "./errors";
 import { readJsonForm } from "./json-form";
 import { verifyQuote } from "./quote";
-import { makeReceiver, NOW, quoteInput, RAIL, T, type TestReceiver } from "./test-fixtures";
 
 type ErrorClass = abstract new (...args: never[]) => StipendexError;
 type Case = [

@@ -1,4 +1,9 @@
 import { describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  ORIGIN,
+  RAIL,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { assertRailsListed, assertReceiverId, checkDescriptor, isLoopbackHost } from "./descriptor";
 import {
   DescriptorIdMismatchError,
@@ -6,7 +11,6 @@ import {
   InvalidDescriptorError,
   RailNotInDescriptorError,
 } from "./errors";
-import { makeReceiver, ORIGIN, RAIL } from "./test-fixtures";
 
 describe("checkDescriptor", () => {
   it("accepts a descriptor fetched from its own origin (URL or origin)", async () => {

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { base64url } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  NOW,
+  ORIGIN,
+  quoteInput,
+  type TestReceiver,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { StipendexError } from "../../errors";
 import { readCompact } from "./compact";
 import { verifyConfirmation } from "./confirmation";
@@ -8,7 +15,6 @@ import { readJsonForm } from "./json-form";
 import { verifyProof } from "./proof";
 import { signQuote, type VerifiedQuote, verifyQuote } from "./quote";
 import { verifyReceipt } from "./receipt";
-import { makeReceiver, NOW, ORIGIN, quoteInput, type TestReceiver } from "./test-fixtures";
 
 /** Runs a reader and reports whether it failed with a StipendexError (true) or did anything else. */
 async function failsCleanly(read: () => unknown): Promise<boolean> {

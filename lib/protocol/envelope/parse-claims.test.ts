@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { RAIL } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { railSchema } from "./claims";
 import { InvalidClaimsError, InvalidDescriptorError, NegativeAmountError } from "./errors";
 import { parseClaims } from "./parse-claims";
-import { RAIL } from "./test-fixtures";
 
 describe("parseClaims", () => {
   it("returns the parsed value, keeping unknown members", () => {

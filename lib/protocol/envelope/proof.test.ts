@@ -1,4 +1,15 @@
 import { describe, expect, it } from "vitest";
+import {
+  confirmationInput,
+  makeReceiver,
+  makeWallet,
+  NOW,
+  ORIGIN,
+  proofInput,
+  quoteInput,
+  RAIL,
+  T,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { StipendexError } from "../../errors";
 import { signConfirmation } from "./confirmation";
 import { signEnvelope } from "./envelope-jwt";
@@ -23,17 +34,6 @@ import { objectHash } from "./object-hash";
 import { assertPaymentMatchesRail, signProof, verifyProof } from "./proof";
 import { signQuote, verifyQuote } from "./quote";
 import { MemoryQuoteReplayGuard } from "./replay-guard";
-import {
-  confirmationInput,
-  makeReceiver,
-  makeWallet,
-  NOW,
-  ORIGIN,
-  proofInput,
-  quoteInput,
-  RAIL,
-  T,
-} from "./test-fixtures";
 
 const FROM = "0x1111111111111111111111111111111111111111";
 

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  NOW,
+  ORIGIN,
+  quoteInput,
+  RAIL,
+  T,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { TransportMismatchError } from "./errors";
 import { signQuote, verifyQuote } from "./quote";
 import { quoteToOffer } from "./quote-to-offer";
-import { makeReceiver, NOW, ORIGIN, quoteInput, RAIL, T } from "./test-fixtures";
 
 describe("quoteToOffer", () => {
   it("maps a verified Quote to the normalized Offer", async () => {

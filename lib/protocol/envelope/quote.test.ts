@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  NOW,
+  ORIGIN,
+  quoteInput,
+  RAIL,
+  T,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { StipendexError } from "../../errors";
 import { signEnvelope } from "./envelope-jwt";
 import {
@@ -17,7 +25,6 @@ import {
 } from "./errors";
 import { objectHash } from "./object-hash";
 import { signQuote, verifyQuote } from "./quote";
-import { makeReceiver, NOW, ORIGIN, quoteInput, RAIL, T } from "./test-fixtures";
 
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 

@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  makeWallet,
+  NOW,
+  ORIGIN,
+  RAIL,
+  T,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { StipendexError } from "../../errors";
 import { signEnvelope } from "./envelope-jwt";
 import {
@@ -11,7 +19,6 @@ import {
   SubjectMismatchError,
 } from "./errors";
 import { type ReceiptInput, signReceipt, verifyReceipt } from "./receipt";
-import { makeReceiver, makeWallet, NOW, ORIGIN, RAIL, T } from "./test-fixtures";
 
 const QH = "q".repeat(43);
 const PH = "p".repeat(43);

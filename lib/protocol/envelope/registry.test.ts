@@ -1,8 +1,13 @@
 import { exportJWK, generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
+import {
+  makeReceiver,
+  NOW,
+  ORIGIN,
+  T,
+} from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { BadSignatureError, DescriptorIdMismatchError, UntrustedRegistryKeyError } from "./errors";
 import { signRegistryDescriptor, verifyRegistryDescriptor } from "./registry";
-import { makeReceiver, NOW, ORIGIN, T } from "./test-fixtures";
 
 async function registry(kid: string) {
   const pair = await generateKeyPair("ES256", { extractable: true });

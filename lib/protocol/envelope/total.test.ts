@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RAIL } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { TotalMismatchError } from "./errors";
-import { RAIL } from "./test-fixtures";
 import { assertTotalMatchesRails } from "./total";
 
 describe("assertTotalMatchesRails", () => {

@@ -1,9 +1,6 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { StipendexError } from "../../errors";
-import { NoPayableOptionError } from "./errors";
-import { readHttp402 } from "./http";
 import {
   PAY_TO,
   readContext,
@@ -11,7 +8,10 @@ import {
   v1Requirement,
   v2PaymentRequired,
   v2Requirement,
-} from "./test-fixtures";
+} from "../../../tests/unit-support/protocol/x402/test-fixtures";
+import { StipendexError } from "../../errors";
+import { NoPayableOptionError } from "./errors";
+import { readHttp402 } from "./http";
 import { encodeBase64Json, MAX_INPUT_BYTES } from "./wire";
 
 function respond(body: string, headers: Record<string, string> = {}) {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import {
+  readContext,
+  v2PaymentRequired,
+  v2Requirement,
+} from "../../../tests/unit-support/protocol/x402/test-fixtures";
 import { readMcpPaymentRequired, readMcpSettleResponse } from "./mcp";
-import { readContext, v2PaymentRequired, v2Requirement } from "./test-fixtures";
 import { MAX_INPUT_BYTES } from "./wire";
 
 const text = (value: unknown) => [{ type: "text", text: JSON.stringify(value) }];

@@ -1,8 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { StipendexError } from "../../errors";
-import { NoPayableOptionError } from "./errors";
-import { readPaymentRequired } from "./payment-required";
 import {
   httpResource,
   readContext,
@@ -10,7 +7,10 @@ import {
   v1Requirement,
   v2PaymentRequired,
   v2Requirement,
-} from "./test-fixtures";
+} from "../../../tests/unit-support/protocol/x402/test-fixtures";
+import { StipendexError } from "../../errors";
+import { NoPayableOptionError } from "./errors";
+import { readPaymentRequired } from "./payment-required";
 
 describe("readPaymentRequired", () => {
   it("reads a v2 PaymentRequired into an Offer", () => {

@@ -4,10 +4,15 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { decodePayment } from "x402/schemes";
 import { PaymentPayloadSchema } from "x402/types";
+import {
+  readContext,
+  v1Body,
+  v2PaymentRequired,
+  v2Requirement,
+} from "../../../tests/unit-support/protocol/x402/test-fixtures";
 import { signTransferWithAuthorization } from "../rails/eip3009";
 import { readHttp402 } from "./http";
 import { buildPaymentPayload, mcpPaymentMeta, paymentHeader } from "./payment";
-import { readContext, v1Body, v2PaymentRequired, v2Requirement } from "./test-fixtures";
 import { encodeBase64Json } from "./wire";
 
 // Anvil's second well-known dev key: a test key, never money.

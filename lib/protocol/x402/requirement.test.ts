@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import {
+  PAY_TO,
+  v1Requirement,
+  v2Requirement,
+} from "../../../tests/unit-support/protocol/x402/test-fixtures";
 import { createRegistry } from "../rails/registry";
 import { readRequirement } from "./requirement";
-import { PAY_TO, v1Requirement, v2Requirement } from "./test-fixtures";
 
 const registry = createRegistry();
 

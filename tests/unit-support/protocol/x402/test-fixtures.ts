@@ -1,6 +1,6 @@
-import type { OfferResource } from "../offer";
-import { createRegistry } from "../rails/registry";
-import type { ReadContext } from "./payment-required";
+import type { OfferResource } from "../../../../lib/protocol/offer";
+import { createRegistry } from "../../../../lib/protocol/rails/registry";
+import type { ReadContext } from "../../../../lib/protocol/x402/payment-required";
 
 /** Shared 402 shapes for the x402 tests, copied from the official packages' types and spec. */
 export const BASE_SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";

@@ -1,11 +1,11 @@
 import { exportJWK, generateKeyPair } from "jose";
-import type { Rail } from "./claims";
-import type { ConfirmationInput } from "./confirmation";
-import type { Descriptor } from "./descriptor";
-import type { ProofInput } from "./proof";
-import type { QuoteInput, VerifiedQuote } from "./quote";
-import type { ReceiverKey } from "./receiver-key";
-import { type WalletSigner, walletSigner } from "./wallet-key";
+import type { Rail } from "../../../../lib/protocol/envelope/claims";
+import type { ConfirmationInput } from "../../../../lib/protocol/envelope/confirmation";
+import type { Descriptor } from "../../../../lib/protocol/envelope/descriptor";
+import type { ProofInput } from "../../../../lib/protocol/envelope/proof";
+import type { QuoteInput, VerifiedQuote } from "../../../../lib/protocol/envelope/quote";
+import type { ReceiverKey } from "../../../../lib/protocol/envelope/receiver-key";
+import { type WalletSigner, walletSigner } from "../../../../lib/protocol/envelope/wallet-key";
 
 /** Fixed clock for tests: every token below is issued at T. */
 export const T = 1_760_000_000;

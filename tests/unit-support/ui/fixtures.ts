@@ -1,4 +1,4 @@
-import type { PaymentDetail, PaymentRow, PendingApproval } from "../messages";
+import type { PaymentDetail, PaymentRow, PendingApproval } from "../../../lib/messages";
 
 /** Shared test data for the wallet's pages (not bundled: only tests import it). */
 export const APPROVAL: PendingApproval = {

@@ -1,13 +1,26 @@
 import { expect } from "vitest";
-import type { PolicyStore } from "../background/policy-store";
-import { createWalletServices } from "../background/wallet-services";
-import type { WalletSession } from "../background/wallet-session";
-import { openWalletDb, type PaymentRecord, type WalletDb } from "../db/schema";
-import { StipendexError } from "../errors";
-import type { OriginBudgetView, PaymentChallenge, PolicyView } from "../messages";
-import { argsHash } from "../protocol/canonical-json";
-import { toJsonForm } from "../protocol/envelope/json-form";
-import { type QuoteInput, signQuote } from "../protocol/envelope/quote";
+import type { PolicyStore } from "../../../lib/background/policy-store";
+import { createWalletServices } from "../../../lib/background/wallet-services";
+import type { WalletSession } from "../../../lib/background/wallet-session";
+import { openWalletDb, type PaymentRecord, type WalletDb } from "../../../lib/db/schema";
+import { StipendexError } from "../../../lib/errors";
+import type { OriginBudgetView, PaymentChallenge, PolicyView } from "../../../lib/messages";
+import type { ApprovalQueue, ApprovalWindow } from "../../../lib/payments/approvals";
+import type { DescriptorSource } from "../../../lib/payments/descriptors";
+import type { Caller, PaymentEngine } from "../../../lib/payments/engine";
+import { argsHash } from "../../../lib/protocol/canonical-json";
+import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
+import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
+import type { Registry } from "../../../lib/protocol/rails/registry";
+import { readHttp402 } from "../../../lib/protocol/x402/http";
+import { encodeBase64Json } from "../../../lib/protocol/x402/wire";
+import { randomId } from "../../../lib/random-id";
+import type { KeyValueStore } from "../../../lib/wallet/key-value-store";
+import { createVault, type UnlockedWallet, unlockVault } from "../../../lib/wallet/keyring";
+import { recordQuote } from "../../../lib/wallet/ledger";
+import { testCurrency } from "../../../lib/wallet/test-money";
+import type { VaultRecord } from "../../../lib/wallet/vault";
+import { saveSession, saveVault } from "../../../lib/wallet/vault-store";
 import {
   makeReceiver,
   ORIGIN,
@@ -15,20 +28,8 @@ import {
   T,
   type TestReceiver,
 } from "../protocol/envelope/test-fixtures";
-import type { Registry } from "../protocol/rails/registry";
-import { readHttp402 } from "../protocol/x402/http";
 import { readContext, v1Body, v2PaymentRequired } from "../protocol/x402/test-fixtures";
-import { encodeBase64Json } from "../protocol/x402/wire";
-import { randomId } from "../random-id";
-import { type KeyValueStore, memoryStore } from "../wallet/key-value-store";
-import { createVault, type UnlockedWallet, unlockVault } from "../wallet/keyring";
-import { recordQuote } from "../wallet/ledger";
-import { testCurrency } from "../wallet/test-money";
-import type { VaultRecord } from "../wallet/vault";
-import { saveSession, saveVault } from "../wallet/vault-store";
-import type { ApprovalQueue, ApprovalWindow } from "./approvals";
-import type { DescriptorSource } from "./descriptors";
-import type { Caller, PaymentEngine } from "./engine";
+import { memoryStore } from "../wallet/memory-store";
 
 /**
  * Shared set-up for the payment and background tests: real keys, real Dexie

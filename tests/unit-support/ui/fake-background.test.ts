@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { callWallet } from "./client";
+import { callWallet } from "../../../lib/ui/client";
 import { installFakeBackground } from "./fake-background";
 
 describe("installFakeBackground", () => {

@@ -1,5 +1,5 @@
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { ErrorCode, type UiMethod, type UiMethods, type WireResponse } from "../messages";
+import { ErrorCode, type UiMethod, type UiMethods, type WireResponse } from "../../../lib/messages";
 
 /** Test double of the background's `ui` channel: an answer per method, in memory. */
 export type FakeUiHandlers = {
