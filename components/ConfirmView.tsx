@@ -17,8 +17,10 @@ export function ConfirmView({
   const { approvals, index, loaded, busy, error } = useStore(store);
   useEffect(() => {
     const refresh = () => void store.getState().refresh();
+    // Watching first: a change between the first read and the watch would be missed.
+    const stop = watchPending(refresh);
     refresh();
-    return watchPending(refresh);
+    return stop;
   }, [store]);
 
   const decide = async (decision: DecideParams["decision"], alwaysAllowPerDay?: string) => {

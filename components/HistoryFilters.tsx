@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
+import { PAYMENT_STATES } from "@/lib/payment-states";
 import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
-import { PAYMENT_STATES } from "@/lib/wallet/payment-state";
 import { ErrorNote, Field, INPUT_CLASS } from "./controls";
 
 const STATES: readonly PaymentStateView[] = PAYMENT_STATES;

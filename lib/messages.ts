@@ -10,7 +10,7 @@
  *   extension.
  */
 
-import type { PaymentState } from "./wallet/payment-state";
+import type { PaymentState } from "./payment-states";
 
 export const PROVIDER_VERSION = "0.1.0";
 
@@ -368,3 +368,16 @@ export const ErrorCode = {
   Internal: -32603,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
+export class ProviderRpcError extends Error {
+  override name = "ProviderRpcError";
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(error: WireError) {
+    super(error.message);
+    this.code = error.code;
+    this.data = error.data;
+  }
+}

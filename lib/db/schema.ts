@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from "dexie";
+import type { PaymentState } from "../payment-states";
 import type { Address, Caip2, Offer, OfferResource } from "../protocol/offer";
-import type { PaymentState } from "../wallet/payment-state";
 
 /** One payment the wallet was asked to make, whatever became of it. */
 export interface PaymentRecord {

@@ -2,25 +2,12 @@ import {
   type HookToRelay,
   type PageMethods,
   type PageRequest,
+  ProviderRpcError,
   type RelayToHook,
   TO_PAGE,
   TO_RELAY,
-  type WireError,
 } from "../messages";
 import { randomId } from "../random-id";
-
-/** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
-export class ProviderRpcError extends Error {
-  override name = "ProviderRpcError";
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(error: WireError) {
-    super(error.message);
-    this.code = error.code;
-    this.data = error.data;
-  }
-}
 
 export type Requester = <M extends keyof PageMethods>(
   request: Extract<PageRequest, { method: M }>,

@@ -45,7 +45,7 @@ export function createApprovalStore() {
       index: 0,
       loaded: false,
       busy: false,
-      // Polled every 500 ms: at most one listing at a time.
+      // Called on every storage change the window watches: at most one listing at a time.
       refresh: () => {
         inFlight ??= load()
           .catch((error: unknown) => set({ error: errorText(error) }))

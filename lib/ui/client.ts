@@ -1,5 +1,4 @@
-import { ProviderRpcError } from "../hook/bridge";
-import type { UiMethods, UiRequest, WireResponse } from "../messages";
+import { ProviderRpcError, type UiMethods, type UiRequest, type WireResponse } from "../messages";
 
 /** Calls the background from one of the wallet's own pages. */
 export async function callWallet<M extends keyof UiMethods>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProviderRpcError } from "../hook/bridge";
+import { ProviderRpcError } from "../messages";
 import { errorText } from "./error-text";
 
 describe("errorText", () => {

@@ -1,33 +1,33 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { PENDING_KEY, watchPending } from "./pending-watch";
+import { PENDING_KEY } from "../payments/approvals";
+import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
+import { watchPending } from "./pending-watch";
 
 describe("watchPending", () => {
   beforeEach(() => {
     fakeBrowser.reset();
-    vi.useFakeTimers();
   });
-  afterEach(() => vi.useRealTimers());
 
-  it("fires on a change of the pending key and not of others", async () => {
-    const seen: number[] = [];
-    const stop = watchPending(() => seen.push(Date.now()), 60_000);
+  it("fires on a change of the queue or of the lock, not of other keys, until stopped", async () => {
+    let seen = 0;
+    const stop = watchPending(() => seen++);
     await fakeBrowser.storage.session.set({ other: 1 });
-    expect(seen).toHaveLength(0);
+    expect(seen).toBe(0);
     await fakeBrowser.storage.session.set({ [PENDING_KEY]: ["a"] });
-    expect(seen).toHaveLength(1);
+    expect(seen).toBe(1);
+    await fakeBrowser.storage.session.set({ [SESSION_STORAGE_KEY]: "k" });
+    expect(seen).toBe(2);
     stop();
     await fakeBrowser.storage.session.set({ [PENDING_KEY]: ["b"] });
-    expect(seen).toHaveLength(1);
+    expect(seen).toBe(2);
   });
 
-  it("polls on the interval until stopped", () => {
-    let calls = 0;
-    const stop = watchPending(() => calls++, 500);
-    vi.advanceTimersByTime(1600);
-    expect(calls).toBe(3);
+  it("never polls: nothing fires while nothing changes", async () => {
+    let seen = 0;
+    const stop = watchPending(() => seen++);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toBe(0);
     stop();
-    vi.advanceTimersByTime(5000);
-    expect(calls).toBe(3);
   });
 });

@@ -1,20 +1,20 @@
-/** The storage.session key the background updates whenever the approval queue changes. */
-export const PENDING_KEY = "stipendex.pending";
+import { PENDING_KEY } from "../payments/approvals";
+import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
+
+/** What the confirmation window shows changes with these storage.session keys. */
+const WATCHED = [PENDING_KEY, SESSION_STORAGE_KEY];
 
 /**
- * Calls `onChange` when the approval queue may have changed: at once on a
- * storage.session change of PENDING_KEY, and every `intervalMs` as a fallback
- * (a change event can be missed while the window is being created).
- * Returns the function that stops watching.
+ * Calls `onChange` whenever what the confirmation window shows may have
+ * changed: the approval queue, or the wallet locking or unlocking. The
+ * browser pushes storage.session changes, so nothing is polled; start
+ * watching before the first read so no change falls in between. Returns the
+ * function that stops watching.
  */
-export function watchPending(onChange: () => void, intervalMs = 500): () => void {
+export function watchPending(onChange: () => void): () => void {
   const listener = (changes: Record<string, unknown>) => {
-    if (PENDING_KEY in changes) onChange();
+    if (WATCHED.some((key) => key in changes)) onChange();
   };
   browser.storage.session.onChanged.addListener(listener);
-  const timer = setInterval(onChange, intervalMs);
-  return () => {
-    clearInterval(timer);
-    browser.storage.session.onChanged.removeListener(listener);
-  };
+  return () => browser.storage.session.onChanged.removeListener(listener);
 }

@@ -1,14 +1,5 @@
+import type { PaymentState } from "../payment-states";
 import { InvalidTransitionError } from "./errors";
-
-export type PaymentState =
-  | "quoted"
-  | "approved"
-  | "declined"
-  | "refused"
-  | "signed"
-  | "settled"
-  | "failed"
-  | "expired";
 
 /**
  * quoted → approved | declined → signed → settled | failed | expired.
@@ -26,9 +17,6 @@ const NEXT: Record<PaymentState, readonly PaymentState[]> = {
   failed: [],
   expired: [],
 };
-
-/** Every state, for lists a person picks from. */
-export const PAYMENT_STATES = Object.keys(NEXT) as PaymentState[];
 
 export function canTransition(from: PaymentState, to: PaymentState): boolean {
   return NEXT[from].includes(to);

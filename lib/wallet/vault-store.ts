@@ -6,10 +6,10 @@ import {
   type UnlockedWallet,
   unlockWithSessionKey,
 } from "./keyring";
+import { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY } from "./storage-keys";
 import { parseVault, type VaultRecord } from "./vault";
 
-export const VAULT_STORAGE_KEY = "stipendex.vault";
-export const SESSION_STORAGE_KEY = "stipendex.session";
+export { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY };
 
 export async function loadVault(local: KeyValueStore): Promise<VaultRecord | undefined> {
   const value = await local.get(VAULT_STORAGE_KEY);
