@@ -4,8 +4,9 @@ import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { NoWalletError, WalletLockedError } from "../payments/errors";
 import { InvalidAutoLockError, WrongPasswordError } from "../wallet/errors";
 import type { UnlockedWallet } from "../wallet/keyring";
+import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
 import type { VaultRecord } from "../wallet/vault";
-import { loadVault, SESSION_STORAGE_KEY, saveSession, saveVault } from "../wallet/vault-store";
+import { loadVault, saveSession, saveVault } from "../wallet/vault-store";
 import { AUTO_LOCK_KEY, RESCHEDULE_SLACK_MS, WalletSession } from "./wallet-session";
 
 const PASSWORD = "correct horse battery staple";

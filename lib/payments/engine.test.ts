@@ -33,7 +33,7 @@ import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
-import { VAULT_STORAGE_KEY } from "../wallet/vault-store";
+import { VAULT_STORAGE_KEY } from "../wallet/storage-keys";
 import { DECISIONS_KEY } from "./approvals";
 import { type Caller, chooseOption } from "./engine";
 import {

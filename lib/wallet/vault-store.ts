@@ -9,8 +9,6 @@ import {
 import { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY } from "./storage-keys";
 import { parseVault, type VaultRecord } from "./vault";
 
-export { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY };
-
 export async function loadVault(local: KeyValueStore): Promise<VaultRecord | undefined> {
   const value = await local.get(VAULT_STORAGE_KEY);
   return value === undefined ? undefined : parseVault(value);
