@@ -2,16 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { VaultCorruptError } from "./errors";
 import { createVault, type UnlockedWallet, unlockVault } from "./keyring";
+import { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY } from "./storage-keys";
 import type { VaultRecord } from "./vault";
-import {
-  loadVault,
-  lock,
-  resumeSession,
-  SESSION_STORAGE_KEY,
-  saveSession,
-  saveVault,
-  VAULT_STORAGE_KEY,
-} from "./vault-store";
+import { loadVault, lock, resumeSession, saveSession, saveVault } from "./vault-store";
 
 let vault: VaultRecord;
 let wallet: UnlockedWallet;
