@@ -1,23 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Offer, PaymentOption } from "../protocol/offer";
+import { USDC_AS_USD, usdcOption } from "../../tests/unit-support/payments/offers";
+import type { Offer } from "../protocol/offer";
 import type { Network } from "../protocol/rails/networks";
-import type { PolicySettings } from "../wallet/policy-settings";
 import { type ApprovalViewInput, approvalView } from "./approval-view";
 
-const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
-const option: PaymentOption = {
-  scheme: "exact",
-  network: "eip155:84532",
-  chainId: 84532,
-  asset: USDC,
-  amount: 1_250_000n,
-  decimals: 6,
-  symbol: "USDC",
-  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
-  maxTimeoutSeconds: 60,
-  eip712: { name: "USDC", version: "2" },
-  raw: {},
-};
+const option = usdcOption({ amount: 1_250_000n });
 const offer: Offer = {
   protocol: "stipendex",
   transport: "mcp",
@@ -33,13 +20,6 @@ const network: Network = {
   names: ["base-sepolia"],
   testnet: true,
 };
-const settings: PolicySettings = {
-  globalCaps: {},
-  origins: {},
-  receivers: { allow: [], deny: [] },
-  networks: ["eip155:84532"],
-  assets: [{ network: "eip155:84532", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
-};
 const input: ApprovalViewInput = {
   id: "a1",
   kind: "payment",
@@ -48,7 +28,7 @@ const input: ApprovalViewInput = {
   offer,
   option,
   network,
-  settings,
+  settings: USDC_AS_USD,
   decision: { action: "ask", rule: "origin-no-budget", reason: "", remaining: {} },
   server: { mcp: true, aboveHint: false },
   historyWarnings: ["first-payment-to-receiver"],

@@ -1,22 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { usdcOption } from "../../tests/unit-support/payments/offers";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { UnknownAssetError, UnknownNetworkError } from "../protocol/rails/errors";
 import { createRegistry } from "../protocol/rails/registry";
 import { DecimalsMismatchError, knownOptions, TotalDisagreesWithRailError } from "./known-rails";
 
-const usdc: PaymentOption = {
-  scheme: "exact",
-  network: "eip155:84532",
-  chainId: 84532,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  amount: 5000n,
-  decimals: 6,
-  symbol: "USDC",
-  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
-  maxTimeoutSeconds: 60,
-  eip712: { name: "USDC", version: "2" },
-  raw: {},
-};
+const usdc = usdcOption();
 
 function offer(...options: PaymentOption[]): Offer {
   return {

@@ -1,32 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Offer, PaymentOption } from "../protocol/offer";
-import type { PolicySettings } from "../wallet/policy-settings";
+import { USDC_AS_USD, usdcOption } from "../../tests/unit-support/payments/offers";
+import type { Offer } from "../protocol/offer";
 import { NOT_MCP, serverContext } from "./server-context";
 
-const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
-const option: PaymentOption = {
-  scheme: "exact",
-  network: "eip155:84532",
-  chainId: 84532,
-  asset: USDC,
-  amount: 20_000n,
-  decimals: 6,
-  symbol: "USDC",
-  payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
-  maxTimeoutSeconds: 60,
-  eip712: { name: "USDC", version: "2" },
-  raw: {},
-};
+const option = usdcOption({ amount: 20_000n });
 const mcpOffer = {
   resource: { kind: "mcp", server: "https://api.example/mcp", tool: "search", argsHash: "h" },
 } as Offer;
-const settings: PolicySettings = {
-  globalCaps: {},
-  origins: {},
-  receivers: { allow: [], deny: [] },
-  networks: ["eip155:84532"],
-  assets: [{ network: "eip155:84532", asset: USDC, decimals: 6, symbol: "USDC", currency: "USD" }],
-};
+const settings = USDC_AS_USD;
 
 describe("serverContext", () => {
   it("is nothing for an HTTP price", () => {
