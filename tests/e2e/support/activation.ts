@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Demo, startDemo } from "../../../demo/server";
+import type { Demo } from "../../../demo/server";
 import { ACTIVATION_DELAY_MS } from "../../../lib/ui/activation-delay";
-import { assertSettled, type PaymentRig, snapshot, type Tab } from "./payments";
+import { assertSettled, demoRig, snapshot, type Tab } from "./payments";
 import { WaitTimeoutError } from "./wait";
 import type { WalletCall } from "./wallet-setup";
 
@@ -101,14 +101,7 @@ export function describeActivation(
   open: (demo: Demo, payerKey: string) => Promise<ActivationBrowser>,
 ): void {
   describe(`Approve holds against stray input in ${browserName}`, { timeout: timeoutMs }, () => {
-    let demo: Demo | undefined;
-    let browser: ActivationBrowser | undefined;
-    let rig: PaymentRig | undefined;
-    let origin: string;
-    const get = () => {
-      assert.ok(rig && browser, `${browserName} did not start`);
-      return { rig, browser };
-    };
+    const get = demoRig(browserName, timeoutMs, open);
     const pending = async () =>
       (await get().rig.wallet({ method: "ui_listPending", params: undefined })).length;
     /** Starts paid searches on the agent page; `done()` says whether all have answered. */
@@ -124,24 +117,8 @@ export function describeActivation(
       return { results, done: () => answered };
     };
 
-    before(
-      async () => {
-        demo = await startDemo();
-        const payer = demo.chain.accounts.payers[0];
-        assert.ok(payer, "the demo chain has no payer");
-        browser = await open(demo, payer.privateKey);
-        origin = new URL(demo.urls.agent).origin;
-        rig = { demo, payer: payer.address, ...browser };
-      },
-      { timeout: timeoutMs },
-    );
-
-    after(async () => {
-      await Promise.allSettled([browser?.close(), demo?.stop()]);
-    });
-
     it("Enter and a double-click the moment a request shows approve nothing; a deliberate click later pays that one", async () => {
-      const { rig, browser } = get();
+      const { rig, browser, origin } = get();
       const before = await snapshot(rig, origin);
       const confirm = browser.nextConfirmWindow();
       const paid = search(["stray"]);
@@ -167,7 +144,7 @@ export function describeActivation(
     });
 
     it("with two requests queued, one Enter and a double-click approve only the first; the next waits for its own delay", async () => {
-      const { rig, browser } = get();
+      const { rig, browser, origin } = get();
       const before = await snapshot(rig, origin);
       const opened = rig.confirmWindowsOpened();
       const confirm = browser.nextConfirmWindow();
@@ -196,7 +173,7 @@ export function describeActivation(
     it("a window that loses focus is held again, and re-arms only after the delay once back in front", {
       skip: !options.realWindowFocus && `${browserName} headless reports every window focused`,
     }, async () => {
-      const { rig, browser } = get();
+      const { rig, browser, origin } = get();
       const before = await snapshot(rig, origin);
       const confirm = browser.nextConfirmWindow();
       const paid = search(["refocused"]);

@@ -409,6 +409,41 @@ export interface PaymentBrowser {
 }
 
 /**
+ * Inside a suite: starts the demo and, through `open`, one browser on its
+ * agent page before the tests, and stops both after. The function returned
+ * gives the rig, the browser and the agent page's origin, or fails the test
+ * when the browser did not start.
+ */
+export function demoRig<B extends PaymentBrowser>(
+  browserName: string,
+  timeoutMs: number,
+  open: (demo: Demo, payerKey: string) => Promise<B>,
+): () => { rig: PaymentRig; browser: B; origin: string } {
+  let demo: Demo | undefined;
+  let browser: B | undefined;
+  let rig: PaymentRig | undefined;
+  let origin = "";
+  before(
+    async () => {
+      demo = await startDemo();
+      const payer = demo.chain.accounts.payers[0];
+      assert.ok(payer, "the demo chain has no payer");
+      browser = await open(demo, payer.privateKey);
+      origin = new URL(demo.urls.agent).origin;
+      rig = { demo, payer: payer.address, ...browser };
+    },
+    { timeout: timeoutMs },
+  );
+  after(async () => {
+    await Promise.allSettled([browser?.close(), demo?.stop()]);
+  });
+  return () => {
+    assert.ok(rig && browser, `${browserName} did not start`);
+    return { rig, browser, origin };
+  };
+}
+
+/**
  * Registers the Payments checks for one browser. `open` launches it, sets
  * the wallet up with `payerKey` and opens the demo's agent page (closing the
  * browser itself if that fails).
@@ -419,50 +454,27 @@ export function describePayments(
   open: (demo: Demo, payerKey: string) => Promise<PaymentBrowser>,
 ): void {
   describe(`Payments in ${browserName}`, { timeout: timeoutMs }, () => {
-    let demo: Demo | undefined;
-    let browser: PaymentBrowser | undefined;
-    let rig: PaymentRig | undefined;
-    let origin: string;
-    const get = () => {
-      assert.ok(rig, `${browserName} did not start`);
-      return { rig };
-    };
-
-    before(
-      async () => {
-        demo = await startDemo();
-        const payer = demo.chain.accounts.payers[0];
-        assert.ok(payer, "the demo chain has no payer");
-        browser = await open(demo, payer.privateKey);
-        origin = new URL(demo.urls.agent).origin;
-        rig = { demo, payer: payer.address, ...browser };
-      },
-      { timeout: timeoutMs },
-    );
-
-    after(async () => {
-      await Promise.allSettled([browser?.close(), demo?.stop()]);
-    });
+    const get = demoRig(browserName, timeoutMs, open);
 
     for (const path of PAID_PATHS) {
       it(`${path.name}: approved in the confirmation window, paid and settled`, () =>
-        payThroughWindow(get().rig, origin, path));
+        payThroughWindow(get().rig, get().origin, path));
     }
 
     for (const name of ["Stipendex HTTP", "MCP -32402 JSON", "x402 MCP"]) {
       it(`${name}: declined, the page gets the original price and nothing is signed`, () =>
-        declineThroughWindow(get().rig, origin, pathNamed(name)));
+        declineThroughWindow(get().rig, get().origin, pathNamed(name)));
     }
 
     it("five parallel paid calls queue in one window and each gets its own answer", () =>
-      payFiveInParallel(get().rig, origin));
+      payFiveInParallel(get().rig, get().origin));
 
     it("a Quote above the price its tool announced is flagged in the window", () =>
-      flagAboveHint(get().rig, origin));
+      flagAboveHint(get().rig, get().origin));
 
     describe("under a budget", () => {
       before(() =>
-        grantOriginBudget(get().rig.wallet, origin, {
+        grantOriginBudget(get().rig.wallet, get().origin, {
           amount: "1000000",
           autoApproveUpTo: "20000",
         }),
@@ -470,7 +482,7 @@ export function describePayments(
 
       for (const path of PAID_PATHS) {
         it(`${path.name}: auto-approved, paid and settled`, () =>
-          payAutoApproved(get().rig, origin, path));
+          payAutoApproved(get().rig, get().origin, path));
       }
     });
   });

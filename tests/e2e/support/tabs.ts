@@ -12,7 +12,13 @@ export function chromiumTab(page: ChromiumPage): Tab {
   return {
     evaluate: (expression) => page.evaluate(expression),
     click: (name) =>
-      page.getByRole("button", { name, exact: true }).click({ timeout: ELEMENT_TIMEOUT }),
+      page
+        .getByRole("button", { name, exact: true })
+        .click({ timeout: ELEMENT_TIMEOUT })
+        .catch((error: unknown) => {
+          // The last decision closes the confirmation window, sometimes before the click returns.
+          if (!page.isClosed()) throw error;
+        }),
     text: (testId) => page.getByTestId(testId).textContent({ timeout: ELEMENT_TIMEOUT }),
   };
 }
