@@ -2,9 +2,8 @@ import type { WalletDb } from "../db/schema";
 import type { SpendSummary } from "../messages";
 import { readSums } from "../wallet/budget-sums";
 import { capLimits, sumKeysToCharge } from "../wallet/limits";
+import { DAY_MS } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
-
-const DAY_MS = 86_400_000;
 
 function currencies(settings: PolicySettings): string[] {
   return [

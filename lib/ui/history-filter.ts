@@ -1,4 +1,5 @@
 import type { PaymentFilter, PaymentStateView } from "../messages";
+import { DAY_MS } from "../wallet/periods";
 import { InvalidDateInputError } from "./errors";
 
 /** The history filter form as typed: every field a string, "" meaning "any". */
@@ -21,7 +22,6 @@ export const EMPTY_FILTER_FORM: FilterForm = {
   text: "",
 };
 
-const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function utcDayStart(field: string, value: string): number {

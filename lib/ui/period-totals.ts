@@ -1,3 +1,5 @@
+import { periodKey } from "../wallet/periods";
+
 export type TotalsPeriod = "day" | "week" | "month";
 
 export interface DaySpend {
@@ -15,19 +17,11 @@ export interface PeriodTotal {
   amount: string;
 }
 
-function periodKey(day: string, period: TotalsPeriod): string {
-  if (period === "day") return day;
-  if (period === "month") return day.slice(0, 7);
-  const date = new Date(`${day}T00:00:00Z`);
-  const sinceMonday = (date.getUTCDay() + 6) % 7;
-  return new Date(date.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10);
-}
-
 /** Sums daily spend into days, ISO weeks or months, per currency, newest first; empty periods left out. */
 export function totalsByPeriod(days: DaySpend[], period: TotalsPeriod): PeriodTotal[] {
   const sums = new Map<string, { period: string; currency: string; amount: bigint }>();
   for (const row of days) {
-    const key = periodKey(row.day, period);
+    const key = periodKey(period, Date.parse(`${row.day}T00:00:00Z`));
     const id = `${key} ${row.currency}`;
     const entry = sums.get(id) ?? { period: key, currency: row.currency, amount: 0n };
     entry.amount += BigInt(row.amount);

@@ -5,7 +5,8 @@
  */
 export type BudgetPeriod = "day" | "week" | "month" | "none";
 
-const DAY_MS = 86_400_000;
+/** The wallet's one day length: UTC days have no DST. */
+export const DAY_MS = 86_400_000;
 
 function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
