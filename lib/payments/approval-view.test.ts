@@ -29,7 +29,7 @@ const input: ApprovalViewInput = {
   option,
   network,
   settings: USDC_AS_USD,
-  decision: { action: "ask", rule: "origin-no-budget", reason: "", remaining: {} },
+  decision: { action: "ask", rule: "origin-no-budget", reason: "", remaining: [] },
   server: { mcp: true, aboveHint: false },
   historyWarnings: ["first-payment-to-receiver"],
 };

@@ -395,7 +395,7 @@ describe("PaymentEngine.pay, refusals", () => {
     await expect(paid).rejects.toMatchObject({ rule: "global-day-cap" });
     const payment = await onlyPayment(h);
     expect(payment.state).toBe("refused");
-    expect(payment.reason).toContain("global:USD:day");
+    expect(payment.reason).toContain("the daily cap for all sites");
     expect(payment.proof).toBeUndefined();
     expect(h.windows.opened).toEqual([]);
   });

@@ -1,6 +1,8 @@
+import type { RemainingLimit } from "../wallet/limits";
 import { formatMicro } from "../wallet/micro";
+import type { BudgetPeriod } from "../wallet/periods";
 
-const PERIOD_WORDS: Record<string, string> = {
+const PERIOD_WORDS: Record<BudgetPeriod, string> = {
   day: "today",
   week: "this week",
   month: "this month",
@@ -8,17 +10,14 @@ const PERIOD_WORDS: Record<string, string> = {
 };
 
 /**
- * The policy's remaining limits (keyed "global:USD:day", "origin:<origin>:USD:week")
- * in the words a person reads, e.g. { "All sites, today": "4.99 USD" }.
+ * The policy's remaining limits in the words a person reads, e.g.
+ * { "All sites, today": "4.99 USD", "This site, this week": "1 USD" }.
  */
-export function describeRemaining(remaining: Record<string, bigint>): Record<string, string> {
+export function describeRemaining(remaining: readonly RemainingLimit[]): Record<string, string> {
   const described: Record<string, string> = {};
-  for (const [id, micro] of Object.entries(remaining)) {
-    const parts = id.split(":");
-    const period = parts.at(-1) ?? "";
-    const currency = parts.at(-2) ?? "";
-    const scope = parts[0] === "global" ? "All sites" : "This site";
-    described[`${scope}, ${PERIOD_WORDS[period] ?? period}`] = formatMicro(micro, currency);
+  for (const { scope, period, currency, micro } of remaining) {
+    const who = scope === "global" ? "All sites" : "This site";
+    described[`${who}, ${PERIOD_WORDS[period]}`] = formatMicro(micro, currency);
   }
   return described;
 }

@@ -270,9 +270,7 @@ describe("chargeAndSign", () => {
       now: NOW,
     });
     await expect(failure).rejects.toThrow(BudgetExhaustedError);
-    await expect(failure).rejects.toThrow(
-      /^budget exhausted: origin:https:\/\/agent.example:USD:day/,
-    );
+    await expect(failure).rejects.toThrow(/^budget exhausted: this site's daily budget/);
     const stored = await wdb.payments.get(p.id);
     expect(stored?.state).toBe("refused");
     expect(stored?.reason).toMatch(/^budget exhausted/);

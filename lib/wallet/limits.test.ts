@@ -75,25 +75,28 @@ describe("capLimits + sumKeysToCharge", () => {
   it("lists global day/month caps and the origin budget for its period", () => {
     expect(capLimits(settings, AGENT, "USD", NOW)).toEqual([
       {
-        id: "global:USD:day",
+        scope: "global",
+        period: "day",
+        currency: "USD",
         rule: "global-day-cap",
         sumKey: "global:USD:day:2026-11-30",
         cap: 10_000_000n,
-        currency: "USD",
       },
       {
-        id: "global:USD:month",
+        scope: "global",
+        period: "month",
+        currency: "USD",
         rule: "global-month-cap",
         sumKey: "global:USD:month:2026-11",
         cap: 100_000_000n,
-        currency: "USD",
       },
       {
-        id: `origin:${AGENT}:USD:week`,
+        scope: "origin",
+        period: "week",
+        currency: "USD",
         rule: "origin-budget",
         sumKey: `origin:${AGENT}:USD:week:2026-11-30`,
         cap: 2_000_000n,
-        currency: "USD",
       },
     ]);
   });
@@ -129,7 +132,7 @@ describe("exceededCap + remainingAfter + budgetExhaustedReason", () => {
   it("allows a payment that exactly fills a cap and refuses one unit more", () => {
     const spent = new Map([[weekKey, 1_500_000n]]);
     expect(exceededCap(limits, spent, 500_000n)).toBeUndefined();
-    expect(exceededCap(limits, spent, 500_001n)?.id).toBe(`origin:${AGENT}:USD:week`);
+    expect(exceededCap(limits, spent, 500_001n)).toMatchObject({ scope: "origin", period: "week" });
   });
 
   it("reports what each limit has left after the payment, never below zero", () => {
@@ -137,12 +140,12 @@ describe("exceededCap + remainingAfter + budgetExhaustedReason", () => {
       [weekKey, 1_500_000n],
       ["global:USD:day:2026-11-30", 9_000_000n],
     ]);
-    expect(remainingAfter(limits, spent, 200_000n)).toEqual({
-      "global:USD:day": 800_000n,
-      "global:USD:month": 99_800_000n,
-      [`origin:${AGENT}:USD:week`]: 300_000n,
-    });
-    expect(remainingAfter(limits, spent, 5_000_000n)["global:USD:day"]).toBe(0n);
+    expect(remainingAfter(limits, spent, 200_000n)).toEqual([
+      { scope: "global", period: "day", currency: "USD", micro: 800_000n },
+      { scope: "global", period: "month", currency: "USD", micro: 99_800_000n },
+      { scope: "origin", period: "week", currency: "USD", micro: 300_000n },
+    ]);
+    expect(remainingAfter(limits, spent, 5_000_000n)[0]?.micro).toBe(0n);
   });
 
   it("words an overrun as 'budget exhausted' with the cap, the spent sum and the price", () => {
@@ -151,7 +154,7 @@ describe("exceededCap + remainingAfter + budgetExhaustedReason", () => {
     expect(limit).toBeDefined();
     if (limit === undefined) return;
     expect(budgetExhaustedReason(limit, spent, 20_000n)).toBe(
-      `budget exhausted: origin:${AGENT}:USD:week is 2 USD, 1.99 USD spent, this payment is 0.02 USD`,
+      "budget exhausted: this site's weekly budget is 2 USD, 1.99 USD spent, this payment is 0.02 USD",
     );
   });
 });

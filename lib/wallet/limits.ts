@@ -72,20 +72,45 @@ export function resolveCharge(settings: PolicySettings, option: ChargeOption): R
 
 export type CapRule = "global-day-cap" | "global-month-cap" | "origin-budget";
 
-export interface CapLimit {
-  /** "global:USD:day", "origin:https://x:USD:week": the name shown in `remaining`. */
-  id: string;
+/** Which limit: the caps over all sites, or the paying site's budget; per period and currency. */
+export interface LimitScope {
+  scope: "global" | "origin";
+  period: BudgetPeriod;
+  currency: string;
+}
+
+export interface CapLimit extends LimitScope {
   rule: CapRule;
   /** The running sum this limit reads, for the period that contains now. */
   sumKey: string;
   cap: bigint;
-  currency: string;
 }
 
+/** What is left of one limit, in micro units. */
+export interface RemainingLimit extends LimitScope {
+  micro: bigint;
+}
+
+// Running-sum keys in the database: "global:USD:day:2026-11-30", "origin:https://x:USD:week:2026-11-30".
 const globalId = (currency: string, period: BudgetPeriod) => `global:${currency}:${period}`;
 const originId = (origin: string, currency: string, period: BudgetPeriod) =>
   `origin:${origin}:${currency}:${period}`;
 const sumKey = (id: string, period: BudgetPeriod, at: number) => `${id}:${periodKey(period, at)}`;
+
+const PERIOD_ADJECTIVE: Record<BudgetPeriod, string> = {
+  day: "daily",
+  week: "weekly",
+  month: "monthly",
+  none: "",
+};
+
+/** A limit in plain words: "the daily cap for all sites", "this site's weekly budget". */
+export function limitPhrase({ scope, period }: LimitScope): string {
+  const adjective = PERIOD_ADJECTIVE[period];
+  return scope === "global"
+    ? `the ${adjective} cap for all sites`
+    : `this site's ${adjective ? `${adjective} ` : ""}budget`;
+}
 
 /** The caps the user set that apply to a payment by `origin` in `currency` at `at`. */
 export function capLimits(
@@ -102,18 +127,19 @@ export function capLimits(
   ] as const) {
     const cap = global?.[period];
     if (cap === undefined) continue;
-    const id = globalId(currency, period);
-    limits.push({ id, rule, sumKey: sumKey(id, period, at), cap, currency });
+    const key = sumKey(globalId(currency, period), period, at);
+    limits.push({ scope: "global", period, currency, rule, sumKey: key, cap });
   }
   const budget = settings.origins[origin];
   if (budget !== undefined && budget.currency === currency) {
-    const id = originId(origin, currency, budget.period);
+    const { period } = budget;
     limits.push({
-      id,
-      rule: "origin-budget",
-      sumKey: sumKey(id, budget.period, at),
-      cap: budget.amount,
+      scope: "origin",
+      period,
       currency,
+      rule: "origin-budget",
+      sumKey: sumKey(originId(origin, currency, period), period, at),
+      cap: budget.amount,
     });
   }
   return limits;
@@ -150,13 +176,12 @@ export function remainingAfter(
   limits: readonly CapLimit[],
   spent: ReadonlyMap<string, bigint>,
   micro: bigint,
-): Record<string, bigint> {
-  const remaining: Record<string, bigint> = {};
-  for (const limit of limits) {
+): RemainingLimit[] {
+  return limits.map((limit) => {
     const left = limit.cap - spentOf(spent, limit) - micro;
-    remaining[limit.id] = left > 0n ? left : 0n;
-  }
-  return remaining;
+    const { scope, period, currency } = limit;
+    return { scope, period, currency, micro: left > 0n ? left : 0n };
+  });
 }
 
 /** The one wording for an overrun cap, used by the policy and by the ledger's re-check. */
@@ -167,7 +192,7 @@ export function budgetExhaustedReason(
 ): string {
   const used = spentOf(spent, limit);
   return (
-    `budget exhausted: ${limit.id} is ${formatMicro(limit.cap, limit.currency)}, ` +
+    `budget exhausted: ${limitPhrase(limit)} is ${formatMicro(limit.cap, limit.currency)}, ` +
     `${formatMicro(used, limit.currency)} spent, this payment is ${formatMicro(micro, limit.currency)}`
   );
 }

@@ -49,11 +49,11 @@ describe("decidePayment", () => {
       action: "auto",
       rule: "origin-auto-approve",
       reason: `0.005 USD is within what ${AGENT} may spend without asking`,
-      remaining: {
-        "global:USD:day": 4_995_000n,
-        "global:USD:month": 19_995_000n,
-        [`origin:${AGENT}:USD:day`]: 995_000n,
-      },
+      remaining: [
+        { scope: "global", period: "day", currency: "USD", micro: 4_995_000n },
+        { scope: "global", period: "month", currency: "USD", micro: 19_995_000n },
+        { scope: "origin", period: "day", currency: "USD", micro: 995_000n },
+      ],
     });
   });
 
@@ -69,10 +69,10 @@ describe("decidePayment", () => {
     const decision = decidePayment(settings(), input(1n, { origin: "https://new.example" }));
     expect(decision).toMatchObject({ action: "ask", rule: "origin-no-budget" });
     expect(decision.reason).toContain("https://new.example has no USD budget");
-    expect(decision.remaining).toEqual({
-      "global:USD:day": 4_999_999n,
-      "global:USD:month": 19_999_999n,
-    });
+    expect(decision.remaining).toEqual([
+      { scope: "global", period: "day", currency: "USD", micro: 4_999_999n },
+      { scope: "global", period: "month", currency: "USD", micro: 19_999_999n },
+    ]);
   });
 
   it("refuses a denied receiver, before anything else", () => {
@@ -133,9 +133,9 @@ describe("decidePayment", () => {
     const spent = spentAfter(990_000n, Date.parse("2026-11-30T08:00:00Z"));
     const decision = decidePayment(settings(), input(10_001n, { spent }));
     expect(decision).toMatchObject({ action: "ask", rule: "origin-budget" });
-    expect(decision.reason).toMatch(/^budget exhausted: origin:https:\/\/agent.example:USD:day/);
+    expect(decision.reason).toMatch(/^budget exhausted: this site's daily budget is 1 USD/);
     // What would be left were the person to approve it: nothing of the site's day.
-    expect(decision.remaining[`origin:${AGENT}:USD:day`]).toBe(0n);
+    expect(decision.remaining.find((limit) => limit.scope === "origin")?.micro).toBe(0n);
     expect(decidePayment(settings(), input(10_000n, { spent })).action).toBe("auto");
   });
 

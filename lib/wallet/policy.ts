@@ -6,6 +6,7 @@ import {
   type ChargeRefusalRule,
   capLimits,
   exceededCap,
+  type RemainingLimit,
   remainingAfter,
   resolveCharge,
 } from "./limits";
@@ -43,7 +44,7 @@ export interface PolicyDecision {
    * Each running limit in micro units: after this payment when it may go ahead,
    * as it stands without it when refused.
    */
-  remaining: Record<string, bigint>;
+  remaining: RemainingLimit[];
 }
 
 /**
@@ -56,7 +57,11 @@ export interface PolicyDecision {
  */
 export function decidePayment(settings: PolicySettings, input: PolicyInput): PolicyDecision {
   const { origin, receiver, spent, now } = input;
-  const refuse = (rule: PolicyRule, reason: string, remaining = {}): PolicyDecision => ({
+  const refuse = (
+    rule: PolicyRule,
+    reason: string,
+    remaining: RemainingLimit[] = [],
+  ): PolicyDecision => ({
     action: "refuse",
     rule,
     reason,
