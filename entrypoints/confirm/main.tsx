@@ -1,5 +1,5 @@
-import "@/components/styles.css";
-import { ConfirmView } from "@/components/ConfirmView";
+import "@/components/shared/styles.css";
+import { ConfirmView } from "@/components/confirm/ConfirmView";
 import { mount } from "@/lib/ui/mount";
 
 mount(<ConfirmView />);

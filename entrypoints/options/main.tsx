@@ -1,5 +1,5 @@
-import "@/components/styles.css";
-import { HistoryView } from "@/components/HistoryView";
+import "@/components/shared/styles.css";
+import { HistoryView } from "@/components/options/HistoryView";
 import { mount } from "@/lib/ui/mount";
 
 mount(<HistoryView />);

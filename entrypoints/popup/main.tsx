@@ -1,5 +1,5 @@
-import "@/components/styles.css";
-import { PopupView } from "@/components/PopupView";
+import "@/components/shared/styles.css";
+import { PopupView } from "@/components/popup/PopupView";
 import { mount } from "@/lib/ui/mount";
 
 mount(<PopupView />);

@@ -6,8 +6,8 @@ import { errorText } from "@/lib/ui/error-text";
 import { inputToMicro } from "@/lib/ui/money";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
+import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
 import { AmountView } from "./AmountView";
-import { Button, ErrorNote, Field, INPUT_CLASS } from "./controls";
 import { Warnings } from "./Warnings";
 
 export interface ConfirmApprovalProps {

@@ -3,7 +3,7 @@ import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
 import { PAYMENT_STATES } from "@/lib/payment-states";
 import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
-import { ErrorNote, Field, INPUT_CLASS } from "./controls";
+import { ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
 
 const STATES: readonly PaymentStateView[] = PAYMENT_STATES;
 

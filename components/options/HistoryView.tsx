@@ -2,11 +2,11 @@ import { useEffect, useState } from "react";
 import type { PolicyView, WalletState } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
-import { Button, ErrorNote } from "./controls";
+import { Button, ErrorNote } from "../shared/controls";
+import { Shell } from "../shared/Shell";
+import { WalletGate, WalletIdentity } from "../shared/WalletGate";
 import { HistoryPanel } from "./HistoryPanel";
 import { SettingsView } from "./SettingsView";
-import { Shell } from "./Shell";
-import { WalletGate, WalletIdentity } from "./WalletGate";
 
 function SettingsPanel({ wallet }: { wallet: WalletState }) {
   const [policy, setPolicy] = useState<PolicyView>();

@@ -3,7 +3,7 @@ import { useStore } from "zustand";
 import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
 import { showAmount } from "@/lib/ui/money";
-import { Button, ErrorNote } from "./controls";
+import { Button, ErrorNote } from "../shared/controls";
 import { HistoryFilters } from "./HistoryFilters";
 import { PaymentDetailView } from "./PaymentDetailView";
 import { SpendChart } from "./SpendChart";

@@ -3,9 +3,9 @@ import { useStore } from "zustand";
 import type { DecideParams } from "@/lib/messages";
 import { createApprovalStore } from "@/lib/ui/approval-store";
 import { watchPending } from "@/lib/ui/pending-watch";
+import { ErrorNote } from "../shared/controls";
+import { Shell } from "../shared/Shell";
 import { ConfirmApproval } from "./ConfirmApproval";
-import { ErrorNote } from "./controls";
-import { Shell } from "./Shell";
 
 /** The confirmation window: the queue of approvals, one at a time. */
 export function ConfirmView({

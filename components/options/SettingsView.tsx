@@ -2,7 +2,7 @@ import { type ReactNode, useState } from "react";
 import type { PolicyView } from "@/lib/messages";
 import { errorText } from "@/lib/ui/error-text";
 import { fromPolicyForm, type PolicyForm, toPolicyForm } from "@/lib/ui/policy-form";
-import { Button, ErrorNote, Field, INPUT_CLASS } from "./controls";
+import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
 
 export interface SettingsActions {
   save(policy: PolicyView, autoLockMinutes: number): Promise<void>;

@@ -1,5 +1,6 @@
 import { showMicro } from "@/lib/ui/money";
 import type { DaySpend } from "@/lib/ui/period-totals";
+import { DAY_MS } from "@/lib/wallet/periods";
 
 const WIDTH = 600;
 const HEIGHT = 120;
@@ -7,7 +8,7 @@ const HEIGHT = 120;
 /** The last `days` UTC days, oldest first, as YYYY-MM-DD. */
 function lastDays(days: number, now: number): string[] {
   return Array.from({ length: days }, (_, i) =>
-    new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+    new Date(now - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10),
   );
 }
 

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { showMicro } from "@/lib/ui/money";
 import { type DaySpend, type TotalsPeriod, totalsByPeriod } from "@/lib/ui/period-totals";
-import { INPUT_CLASS } from "./controls";
+import { INPUT_CLASS } from "../shared/controls";
 
 /** Spend totals per day, week or month, per currency. */
 export function SpendTotals({ spend }: { spend: DaySpend[] }) {

@@ -11,10 +11,10 @@ import { errorText } from "@/lib/ui/error-text";
 import { showAmount, showMicro } from "@/lib/ui/money";
 import { withOriginAutoApprove } from "@/lib/ui/origin-budget";
 import { activeTabOrigin } from "@/lib/ui/tab-origin";
-import { Button, ErrorNote, LINK_CLASS } from "./controls";
-import { Shell } from "./Shell";
+import { Button, ErrorNote, LINK_CLASS } from "../shared/controls";
+import { Shell } from "../shared/Shell";
+import { WalletGate, WalletIdentity } from "../shared/WalletGate";
 import { SiteAutoApprove } from "./SiteAutoApprove";
-import { WalletGate, WalletIdentity } from "./WalletGate";
 
 interface PopupData {
   origin?: string;

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { OriginBudgetView } from "@/lib/messages";
 import { errorText } from "@/lib/ui/error-text";
 import { inputToMicro, microToInput } from "@/lib/ui/money";
-import { Button, ErrorNote, INPUT_CLASS } from "./controls";
+import { Button, ErrorNote, INPUT_CLASS } from "../shared/controls";
 
 /** The popup's switch: let this site pay up to an amount per call without asking. */
 export function SiteAutoApprove({

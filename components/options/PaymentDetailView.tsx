@@ -1,6 +1,6 @@
 import type { PaymentDetail } from "@/lib/messages";
 import { showAmount } from "@/lib/ui/money";
-import { Button } from "./controls";
+import { Button } from "../shared/controls";
 
 const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
   quote: "Quote",
