@@ -3,20 +3,8 @@ import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readSums } from "./budget-sums";
-import {
-  BudgetExhaustedError,
-  ChargeNotAllowedError,
-  DuplicateQuoteError,
-  PaymentNotFoundError,
-  QuoteAlreadyPaidError,
-} from "./errors";
-import {
-  budgetExhaustedReason,
-  capLimits,
-  exceededCap,
-  resolveCharge,
-  sumKeysToCharge,
-} from "./limits";
+import { type Charge, chargeTarget, planCharge, sumRows } from "./charge";
+import { DuplicateQuoteError, PaymentNotFoundError, QuoteAlreadyPaidError } from "./errors";
 import { assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
 
@@ -145,66 +133,6 @@ export interface ChargeRequest {
 }
 
 type ChargeOutcome = { payment: PaymentRecord } | { error: Error };
-type Charge = NonNullable<PaymentRecord["charge"]>;
-
-/** What charging a payment needs to know before reading the sums: its currency, amount and sum keys. */
-type ChargeTarget =
-  | { ok: true; currency: string; micro: bigint; keys: string[] }
-  | { ok: false; error: Error };
-
-function chargeTarget(payment: PaymentRecord, settings: PolicySettings, now: number): ChargeTarget {
-  const charge = resolveCharge(settings, {
-    network: payment.network,
-    asset: payment.asset,
-    amount: BigInt(payment.amount),
-    decimals: payment.decimals,
-  });
-  if (!charge.ok) {
-    return { ok: false, error: new ChargeNotAllowedError(payment.id, charge.rule, charge.reason) };
-  }
-  const keys = sumKeysToCharge(payment.origin, charge.currency, now);
-  return { ok: true, currency: charge.currency, micro: charge.micro, keys };
-}
-
-/**
- * Re-checks every cap against the running sums `spent` and says what the sums
- * become with the payment added. The person may approve beyond a site's budget
- * (they are asked when it is used up); only the policy's own approvals must
- * stay within it. Global caps bind both.
- */
-function planCharge(
-  payment: PaymentRecord,
-  target: Extract<ChargeTarget, { ok: true }>,
-  spent: ReadonlyMap<string, bigint>,
-  settings: PolicySettings,
-  now: number,
-): { charge: Charge; sums: Map<string, bigint> } | { error: Error } {
-  const withinSiteBudget = payment.approvedBy !== "person";
-  const limits = capLimits(settings, payment.origin, target.currency, now).filter(
-    (limit) => withinSiteBudget || limit.rule !== "origin-budget",
-  );
-  const overrun = exceededCap(limits, spent, target.micro);
-  if (overrun !== undefined) {
-    return {
-      error: new BudgetExhaustedError(
-        payment.id,
-        budgetExhaustedReason(overrun, spent, target.micro),
-      ),
-    };
-  }
-  const sums = new Map(target.keys.map((key) => [key, (spent.get(key) ?? 0n) + target.micro]));
-  const charge = {
-    currency: target.currency,
-    micro: target.micro.toString(),
-    sumKeys: target.keys,
-    chargedAt: now,
-  };
-  return { charge, sums };
-}
-
-function sumRows(sums: ReadonlyMap<string, bigint>, now: number) {
-  return [...sums].map(([key, amount]) => ({ key, amount: amount.toString(), updatedAt: now }));
-}
 
 /**
  * Inside a rw transaction over payments and budgetSums: re-checks every cap and
