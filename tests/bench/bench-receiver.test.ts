@@ -7,6 +7,7 @@ import {
   type BenchReceiver,
   gapDurations,
   pairedGapDifferences,
+  receiverClock,
   startBenchReceiver,
 } from "./bench-receiver";
 
@@ -69,6 +70,26 @@ describe("startBenchReceiver", () => {
     expect(retry.status).toBe(200);
     const [gap] = gapDurations(new Map([["p1", receiver.paid.get("p1") ?? {}]]));
     expect(gap).toBeGreaterThanOrEqual(15);
+  });
+
+  it("stamps just before and after writing each 402, on the receiver's clock", async () => {
+    const before = performance.now();
+    expect((await fetch(`${receiver.origin}/paid?id=w1`)).status).toBe(402);
+    const writing = receiver.paid.get("w1")?.writing;
+    expect(writing?.before).toBeGreaterThanOrEqual(before);
+    expect(writing?.after).toBeGreaterThanOrEqual(writing?.before ?? Number.POSITIVE_INFINITY);
+    expect(writing?.after).toBeLessThanOrEqual(performance.now());
+  });
+
+  it("answers /clock with its clock as epoch milliseconds, readable from any origin", async () => {
+    const sentAt = receiverClock(performance.now());
+    const response = await fetch(`${receiver.origin}/clock`);
+    const receivedAt = receiverClock(performance.now());
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const clock = Number(await response.text());
+    expect(clock).toBeGreaterThanOrEqual(sentAt);
+    expect(clock).toBeLessThanOrEqual(receivedAt);
+    expect(Math.abs(clock - Date.now())).toBeLessThan(1_000);
   });
 
   it("times the first plain answer sent to the second plain request arrived", async () => {

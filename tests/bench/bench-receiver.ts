@@ -27,6 +27,14 @@ const RAIL: RailTemplate = {
 export interface Gap {
   sentAt?: number;
   arrivedAt?: number;
+  /**
+   * For a 402: just before and just after the response was written (writeHead, then end(),
+   * which writes a small response to the socket synchronously), so the bytes left between the
+   * two. On a loaded machine the process can lose the CPU right after that write (the browser it
+   * wakes takes it), which delays `after`, and `sentAt` ("finish"), by tens of ms: `before` is
+   * the tight one.
+   */
+  writing?: { before: number; after: number };
 }
 
 export interface BenchReceiver {
@@ -45,6 +53,7 @@ const PAGE = "<!doctype html><meta charset=utf-8><title>bench</title><p>bench pa
  * A test-only Stipendex receiver on 127.0.0.1 that timestamps, on its own clock, every 402 it
  * sends and the paid retry that follows, without settling: the gap is the wallet's work.
  * Routes: `/` a page, `/small` a tiny 200, `/paid?id=` priced, `/plain?id=&step=1|2` free,
+ * `/clock` this receiver's clock as epoch milliseconds (see receiverClock), open to any origin,
  * and the descriptor at `/.well-known/stipendex.json`.
  */
 export async function startBenchReceiver(): Promise<BenchReceiver> {
@@ -86,6 +95,10 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
         return send(res, 200, "text/html; charset=utf-8", PAGE);
       case "/small":
         return send(res, 200, "text/plain", "ok");
+      case "/clock":
+        // Read by the wallet's own pages (another origin) to relate their clock to this one.
+        res.setHeader("access-control-allow-origin", "*");
+        return send(res, 200, "text/plain", String(receiverClock(arrivedAt)));
       case "/.well-known/stipendex.json":
         // Cacheable, as a receiver publishes it: the wallet fetches it once, not per payment.
         return send(res, 200, "application/json", descriptor, "max-age=300");
@@ -106,13 +119,12 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
           description: `Bench call ${id}`,
           amount: BENCH_PRICE,
         });
+        const body = JSON.stringify({ quote: toJsonForm("quote", quote.jws) });
         stampWhenSent(res, gap);
-        return send(
-          res,
-          402,
-          "application/json",
-          JSON.stringify({ quote: toJsonForm("quote", quote.jws) }),
-        );
+        const before = performance.now();
+        send(res, 402, "application/json", body);
+        gap.writing = { before, after: performance.now() };
+        return;
       }
       default:
         return send(res, 404, "text/plain", `No bench route ${url.pathname}`);
@@ -133,6 +145,15 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A receiver time (`performance.now()`, as Gap holds) as epoch milliseconds, the scale of a
+ * browser's `performance.timeOrigin + performance.now()` and `Date.now()`, without Date.now()'s
+ * whole-millisecond steps.
+ */
+export function receiverClock(monotonicMs: number): number {
+  return performance.timeOrigin + monotonicMs;
 }
 
 /** Milliseconds of every complete gap (both ends seen), in insertion order. */

@@ -1,5 +1,6 @@
 import type { BenchSuite, BrowserBench } from "./bench";
 import { bundleSizesBench } from "./bundle-sizes";
+import { confirmWindowBench } from "./confirm-window";
 import { fetchThroughputBench } from "./fetch-throughput";
 import { history100kBench } from "./history-100k";
 import { measure } from "./measure";
@@ -13,6 +14,7 @@ const SUITES: (BenchSuite | BrowserBench)[] = [
   x402PaymentSuite,
   stipendexProofSuite,
   paidFetchBench,
+  confirmWindowBench,
   fetchThroughputBench,
   history100kBench,
   bundleSizesBench,
