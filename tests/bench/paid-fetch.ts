@@ -1,10 +1,15 @@
-import type { Page } from "playwright-core";
+import { devAccounts } from "../../demo/chain/dev-accounts";
+import { launchFirefox } from "../e2e/support/firefox";
+import {
+  callWallet as callFirefoxWallet,
+  setUpWallet as setUpFirefoxWallet,
+} from "../e2e/support/wallet-firefox";
 import type { BrowserBench, Ratio } from "./bench";
 import { gapDurations, pairedGapDifferences, startBenchReceiver } from "./bench-receiver";
 import { measure } from "./measure";
 import { summarize } from "./stats";
 import { STIPENDEX_PROOF, stipendexProofSuite } from "./stipendex-proof";
-import { openWalletBrowser } from "./wallet-browser";
+import { benchPolicy, openWalletBrowser } from "./wallet-browser";
 
 export const WALLET_TIME = "wallet: 402 sent -> paid retry arrived";
 export const PLAIN_GAP = "baseline: 200 sent -> next request arrived";
@@ -18,12 +23,19 @@ interface PageTimes {
   failures: string[];
 }
 
+/** A browser with the wallet paying the bench receiver's origin under a budget, one tab open there. */
+interface PayingTab {
+  /** Runs `fn` in the tab (its body is serialized: it may use only its argument). */
+  evaluate(fn: (rounds: number) => Promise<PageTimes>, rounds: number): Promise<PageTimes>;
+  close(): Promise<void>;
+}
+
 /**
  * Each round: two plain fetches back to back (their gap at the receiver is the baseline: the
  * page reading a response and sending the next request), then one paid fetch. Page-timed too.
  */
-function payInPage(page: Page, rounds: number): Promise<PageTimes> {
-  return page.evaluate(async (count) => {
+function payInPage(tab: PayingTab, rounds: number): Promise<PageTimes> {
+  return tab.evaluate(async (count: number) => {
     const times: PageTimes = { paid: [], plain: [], failures: [] };
     for (let i = 0; i < count; i++) {
       let start = performance.now();
@@ -40,66 +52,109 @@ function payInPage(page: Page, rounds: number): Promise<PageTimes> {
   }, rounds);
 }
 
-/** The wallet's own time per auto-approved payment, seen from the receiver, beside lib's signing. */
-export const paidFetchBench: BrowserBench = {
-  title: "The wallet in Chromium: a Stipendex 402 to the paid retry, auto-approved",
-  async run({ quick }) {
-    const warmup = quick ? 5 : 20;
-    const timed = quick ? 20 : 200;
-    const receiver = await startBenchReceiver();
-    const browser = await openWalletBrowser(receiver.origin).catch(async (error: unknown) => {
-      await receiver.close();
-      throw error;
+/** Chromium (Playwright) with the wallet and a tab on `origin`. */
+async function chromiumPayingTab(origin: string): Promise<PayingTab> {
+  const browser = await openWalletBrowser(origin);
+  try {
+    const page = await browser.session.context.newPage();
+    await page.goto(`${origin}/`);
+    return { evaluate: (fn, arg) => page.evaluate(fn, arg), close: () => browser.close() };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/** Firefox ESR (Puppeteer over WebDriver BiDi) with the wallet and a tab on `origin`. */
+async function firefoxPayingTab(origin: string): Promise<PayingTab> {
+  const key = devAccounts(1).payers[0]?.privateKey;
+  if (!key) throw new Error("anvil's dev keys ran out");
+  const session = await launchFirefox({ withWallet: true });
+  try {
+    const walletPage = await setUpFirefoxWallet(session, key);
+    const policy = await callFirefoxWallet(walletPage, {
+      method: "ui_getPolicy",
+      params: undefined,
     });
-    try {
-      const page = await browser.session.context.newPage();
-      await page.goto(`${receiver.origin}/`);
-      const times = await payInPage(page, warmup + timed);
-      if (times.failures.length > 0) {
-        throw new Error(
-          `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
-        );
+    await callFirefoxWallet(walletPage, {
+      method: "ui_setPolicy",
+      params: benchPolicy(policy, origin),
+    });
+    const page = await session.browser.newPage();
+    await page.goto(`${origin}/`);
+    return { evaluate: (fn, arg) => page.evaluate(fn, arg), close: () => session.close() };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** The wallet's own time per auto-approved payment in one browser, seen from the receiver, beside lib's signing. */
+function paidFetchIn(
+  browserName: string,
+  open: (origin: string) => Promise<PayingTab>,
+): BrowserBench {
+  return {
+    title: `The wallet in ${browserName}: a Stipendex 402 to the paid retry, auto-approved`,
+    async run({ quick }) {
+      const warmup = quick ? 5 : 20;
+      const timed = quick ? 20 : 200;
+      const receiver = await startBenchReceiver();
+      const tab = await open(receiver.origin).catch(async (error: unknown) => {
+        await receiver.close();
+        throw error;
+      });
+      try {
+        const times = await payInPage(tab, warmup + timed);
+        if (times.failures.length > 0) {
+          throw new Error(
+            `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
+          );
+        }
+        const proof = stipendexProofSuite.benches[0];
+        if (!proof) throw new Error("the Stipendex Proof suite has no bench");
+        const [signing] = await measure([await proof.prepare()], { warmup, iterations: timed });
+        if (!signing) throw new Error("the signatures were not measured");
+        const kept = (samples: number[]) => summarize(samples.slice(warmup));
+        const results = [
+          { name: WALLET_TIME, stats: kept(gapDurations(receiver.paid)) },
+          { name: PLAIN_GAP, stats: kept(gapDurations(receiver.plain)) },
+          { name: PAGE_PAID, stats: kept(times.paid) },
+          { name: PAGE_PLAIN, stats: kept(times.plain) },
+          { name: `Node: ${STIPENDEX_PROOF}`, stats: signing },
+          { name: WALLET_OWN, stats: kept(pairedGapDifferences(receiver.paid, receiver.plain)) },
+        ];
+        const ratios: Ratio[] = [
+          {
+            label: "wallet / signatures alone",
+            numerator: WALLET_TIME,
+            denominator: `Node: ${STIPENDEX_PROOF}`,
+          },
+          { label: "wallet / plain gap", numerator: WALLET_TIME, denominator: PLAIN_GAP },
+          {
+            label: "wallet's own time / signatures alone",
+            numerator: WALLET_OWN,
+            denominator: `Node: ${STIPENDEX_PROOF}`,
+          },
+        ];
+        return [
+          {
+            kind: "timings",
+            title: `${timed} payments after ${warmup} warm-up, one tab, receiver on 127.0.0.1 (no settlement)`,
+            results,
+            ratios,
+            notes: [
+              "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
+              "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
+            ],
+          },
+        ];
+      } finally {
+        await Promise.allSettled([tab.close(), receiver.close()]);
       }
-      const proof = stipendexProofSuite.benches[0];
-      if (!proof) throw new Error("the Stipendex Proof suite has no bench");
-      const [signing] = await measure([await proof.prepare()], { warmup, iterations: timed });
-      if (!signing) throw new Error("the signatures were not measured");
-      const kept = (samples: number[]) => summarize(samples.slice(warmup));
-      const results = [
-        { name: WALLET_TIME, stats: kept(gapDurations(receiver.paid)) },
-        { name: PLAIN_GAP, stats: kept(gapDurations(receiver.plain)) },
-        { name: PAGE_PAID, stats: kept(times.paid) },
-        { name: PAGE_PLAIN, stats: kept(times.plain) },
-        { name: `Node: ${STIPENDEX_PROOF}`, stats: signing },
-        { name: WALLET_OWN, stats: kept(pairedGapDifferences(receiver.paid, receiver.plain)) },
-      ];
-      const ratios: Ratio[] = [
-        {
-          label: "wallet / signatures alone",
-          numerator: WALLET_TIME,
-          denominator: `Node: ${STIPENDEX_PROOF}`,
-        },
-        { label: "wallet / plain gap", numerator: WALLET_TIME, denominator: PLAIN_GAP },
-        {
-          label: "wallet's own time / signatures alone",
-          numerator: WALLET_OWN,
-          denominator: `Node: ${STIPENDEX_PROOF}`,
-        },
-      ];
-      return [
-        {
-          kind: "timings",
-          title: `${timed} payments after ${warmup} warm-up, one tab, receiver on 127.0.0.1 (no settlement)`,
-          results,
-          ratios,
-          notes: [
-            "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
-            "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
-          ],
-        },
-      ];
-    } finally {
-      await Promise.allSettled([browser.close(), receiver.close()]);
-    }
-  },
-};
+    },
+  };
+}
+
+export const paidFetchBench = paidFetchIn("Chromium", chromiumPayingTab);
+export const paidFetchFirefoxBench = paidFetchIn("Firefox", firefoxPayingTab);

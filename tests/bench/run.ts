@@ -4,7 +4,7 @@ import { confirmWindowBench } from "./confirm-window";
 import { fetchThroughputBench } from "./fetch-throughput";
 import { history100kBench } from "./history-100k";
 import { measure } from "./measure";
-import { paidFetchBench } from "./paid-fetch";
+import { paidFetchBench, paidFetchFirefoxBench } from "./paid-fetch";
 import { formatReport, formatSection } from "./report";
 import { stipendexProofSuite } from "./stipendex-proof";
 import { x402PaymentSuite } from "./x402-payment";
@@ -14,6 +14,7 @@ const SUITES: (BenchSuite | BrowserBench)[] = [
   x402PaymentSuite,
   stipendexProofSuite,
   paidFetchBench,
+  paidFetchFirefoxBench,
   confirmWindowBench,
   fetchThroughputBench,
   history100kBench,
