@@ -35,7 +35,7 @@ import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
 import { VAULT_STORAGE_KEY } from "../wallet/storage-keys";
 import { DECISIONS_KEY } from "./approvals";
-import { type Caller, chooseOption } from "./engine";
+import { type Caller, chooseOption } from "./engine-parts";
 import {
   NoWalletError,
   PolicyRefusedError,

@@ -1,0 +1,230 @@
+import type { PaymentRecord } from "../db/schema";
+import type { DecideParams, PendingApproval } from "../messages";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { canHoldBudget } from "../wallet/budget-origin";
+import { advancePayment } from "../wallet/ledger";
+import { resolveCharge } from "../wallet/limits";
+import { decidePayment, type PolicyDecision } from "../wallet/policy";
+import type { PolicySettings } from "../wallet/policy-settings";
+import { approvalView } from "./approval-view";
+import { confirmOffer, type Decision } from "./confirmation";
+import { type Caller, type EngineParts, optionOf } from "./engine-parts";
+import { TooManyWaitingError, WalletLockedError } from "./errors";
+import { describeRemaining } from "./remaining";
+import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
+import { registryListing } from "./trust";
+import { paymentWarnings } from "./warnings";
+
+/** What the consent step ended in; refusals and declines are already in the ledger. */
+export type Consent =
+  | { outcome: "approved"; confirmation: string; approvedBy: "person" | "policy" }
+  | { outcome: "declined" }
+  | { outcome: "refused"; rule: string; reason: string };
+
+/**
+ * The one consent step of paying and of elicitation: the policy refuses,
+ * approves on the person's behalf under a budget they set, or asks them.
+ */
+export async function obtainConsent(
+  parts: EngineParts,
+
+  payment: PaymentRecord,
+  caller: Caller,
+  kind: PendingApproval["kind"],
+): Promise<Consent> {
+  const { offer } = payment;
+  const option = optionOf(payment);
+  const settings = await parts.deps.settings();
+  const server = await serverContextOf(parts, offer, settings, option);
+  const decision = await decide(parts, settings, payment.receiver, option, caller.origin, server);
+  if (decision.action === "refuse") {
+    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
+    return { outcome: "refused", rule: decision.rule, reason: decision.reason };
+  }
+  const remaining = describeRemaining(decision.remaining);
+  const mode = kind === "elicitation" ? "elicitation" : "popup";
+  let confirm = await automaticDecision(parts, decision, remaining);
+  let approvedBy: "person" | "policy" = "policy";
+  if (!confirm) {
+    const answer = await askPerson(parts, { id: payment.id, kind }, offer, option, caller, {
+      settings,
+      decision,
+      server,
+    }).catch(async (error: unknown) => {
+      if (error instanceof TooManyWaitingError) {
+        await advancePayment(parts.deps.db, payment.id, {
+          state: "refused",
+          reason: error.message,
+        });
+      }
+      throw error;
+    });
+    if (answer.decision === "decline") {
+      const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, {
+        decision: "decline",
+        mode,
+        humanPresent: true,
+        remaining,
+      });
+      await advancePayment(parts.deps.db, payment.id, {
+        state: "declined",
+        reason: "You declined the payment",
+        ...(confirmation ? { confirmation } : {}),
+      });
+      await parts.deps.approvals.consume(payment.id);
+      return { outcome: "declined" };
+    }
+    if (answer.alwaysAllowPerDay !== undefined) {
+      await allowPerDay(parts, caller.origin, option, BigInt(answer.alwaysAllowPerDay));
+    }
+    confirm = { decision: "approve", mode, humanPresent: true, remaining };
+    approvedBy = "person";
+  }
+  const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, confirm);
+  if (!confirmation) {
+    throw new WalletLockedError("The wallet locked before the payment was confirmed");
+  }
+  // Only the person's answer was kept for a restarted worker; a budget's leaves nothing behind.
+  if (approvedBy === "person") await parts.deps.approvals.consume(payment.id);
+  return { outcome: "approved", confirmation, approvedBy };
+}
+
+async function askPerson(
+  parts: EngineParts,
+
+  { id, kind }: { id: string; kind: PendingApproval["kind"] },
+  offer: Offer,
+  option: PaymentOption,
+  caller: Caller,
+  context: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
+): Promise<DecideParams> {
+  const network = parts.deps.registry.network(option.network);
+  const historyWarnings = await paymentWarnings(parts.deps.db, {
+    origin: caller.origin,
+    receiver: offer.receiver,
+    verified: offer.quote !== undefined,
+    amount: option.amount,
+    testnet: network.testnet,
+  });
+  const registry = offer.quote
+    ? await registryListing(
+        await parts.deps.challenge.descriptors.get(offer.receiver, {
+          requesterOrigin: caller.origin,
+        }),
+        await parts.deps.trustedRegistries(),
+        parts.deps.fetch,
+        new Date(parts.deps.now()),
+      )
+    : undefined;
+  return parts.deps.approvals.ask(
+    approvalView({
+      id,
+      kind,
+      createdAt: parts.deps.now(),
+      caller,
+      offer,
+      option,
+      network,
+      ...context,
+      historyWarnings,
+      ...(registry ? { registry } : {}),
+    }),
+  );
+}
+
+export async function decide(
+  parts: EngineParts,
+
+  settings: PolicySettings,
+  receiver: string,
+  option: PaymentOption,
+  origin: string,
+  server: ServerContext,
+): Promise<PolicyDecision> {
+  const now = parts.deps.now();
+  const spent = await parts.spend.spentFor(settings, origin, option, now);
+  return decidePayment(settings, {
+    origin,
+    receiver,
+    option,
+    spent,
+    now,
+    aboveHint: server.aboveHint,
+  });
+}
+
+/** For an MCP tool's price: what its server declared, and the tool's announced price. */
+export async function serverContextOf(
+  parts: EngineParts,
+
+  offer: Offer,
+  settings: PolicySettings,
+  option: PaymentOption,
+): Promise<ServerContext> {
+  if (offer.resource.kind !== "mcp") return NOT_MCP;
+  const report = await parts.deps.serverReport(offer.resource.server);
+  return serverContext(report, offer, option, settings);
+}
+
+/**
+ * "Always allow up to … per day for this site": a daily budget that
+ * auto-approves up to it, written into the settings as they are now (not as
+ * they were when the window opened). Opaque and plain-http origins cannot
+ * hold one.
+ */
+async function allowPerDay(
+  parts: EngineParts,
+  origin: string,
+  option: PaymentOption,
+  perDay: bigint,
+): Promise<void> {
+  if (perDay <= 0n || !canHoldBudget(origin)) return;
+  await parts.deps.updateSettings((settings) => {
+    const charge = resolveCharge(settings, option);
+    if (!charge.ok) return settings;
+    return {
+      ...settings,
+      origins: {
+        ...settings.origins,
+        [origin]: {
+          currency: charge.currency,
+          amount: perDay,
+          period: "day",
+          autoApproveUpTo: perDay,
+          perCallMax: perDay,
+        },
+      },
+    };
+  });
+}
+
+/** The policy's own approval when it auto-approves and the wallet can sign; else the person decides. */
+export async function automaticDecision(
+  parts: EngineParts,
+
+  decision: PolicyDecision,
+  remaining: Record<string, string>,
+): Promise<Decision | undefined> {
+  if (decision.action !== "auto" || !(await parts.deps.wallet())) return undefined;
+  return {
+    decision: "approve",
+    mode: "policy",
+    rule: decision.rule,
+    humanPresent: false,
+    remaining,
+  };
+}
+
+/** The wallet's signed Confirmation of a decision, or undefined while locked. */
+export async function confirmIfUnlocked(
+  parts: EngineParts,
+
+  offer: Offer,
+  option: PaymentOption,
+  origin: string,
+  decision: Decision,
+): Promise<string | undefined> {
+  const wallet = await parts.deps.wallet();
+  if (!wallet) return undefined;
+  return confirmOffer(offer, option, origin, decision, await parts.signer(wallet), parts.seconds());
+}

@@ -1,0 +1,108 @@
+import type { PaymentRecord } from "../db/schema";
+import type { ElicitParams, ElicitResult } from "../messages";
+import { BudgetExhaustedError, ChargeNotAllowedError } from "../wallet/errors";
+import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
+import { obtainConsent } from "./consent";
+import {
+  assertConfirmationSchema,
+  CONFIRMATION_FIELD,
+  confirmationFits,
+  ElicitationSchemaError,
+} from "./elicitation-schema";
+import { type Caller, chooseOption, type EngineParts, elicitedKey } from "./engine-parts";
+import { UnreadableChallengeError } from "./errors";
+import { readQuote } from "./read-challenge";
+
+/**
+ * An MCP `elicitation/create` carrying a Quote: the person confirms in the
+ * wallet's window, or the site's budget answers for them. Either way the
+ * answer is a payment in the ledger, charged like one, that only this
+ * caller's payment of this Quote can use.
+ */
+export async function elicit(
+  parts: EngineParts,
+  params: ElicitParams,
+  caller: Caller,
+): Promise<ElicitResult> {
+  const meta = params.params._meta ?? {};
+  // Asked during a tools/call: the Quote must be for that very call (tool and arguments).
+  const inFlight = params.call && {
+    kind: "mcp" as const,
+    server: params.server,
+    tool: params.call.tool,
+    arguments: params.call.arguments,
+  };
+  const { offer } = await readQuote(
+    meta["stipendex/quote"],
+    inFlight,
+    "mcp",
+    parts.deps.challenge,
+    caller.origin,
+  );
+  if (offer.resource.kind !== "mcp" || offer.resource.server !== params.server) {
+    throw new UnreadableChallengeError(
+      `The elicited Quote is for ${JSON.stringify(offer.resource)}, not a tool of ${params.server}`,
+    );
+  }
+  if (!offer.quote) {
+    throw new UnreadableChallengeError("An elicitation must carry a Stipendex Quote");
+  }
+  const elicitedBy = elicitedKey(caller, offer.quote.hash);
+  let payment = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
+  if (!payment) {
+    const option = chooseOption(await parts.deps.settings(), offer);
+    payment = await recordQuote(
+      parts.deps.db,
+      { origin: caller.origin, receiver: offer.receiver, offer, option, elicitedBy },
+      parts.deps.now(),
+    );
+  }
+  const schema = params.params.requestedSchema;
+  try {
+    assertConfirmationSchema(schema);
+  } catch (error) {
+    if (!(error instanceof ElicitationSchemaError) || payment.state !== "quoted") throw error;
+    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: error.message });
+    return { action: "decline" };
+  }
+  return answerElicitation(parts, payment, caller, schema);
+}
+
+async function answerElicitation(
+  parts: EngineParts,
+
+  payment: PaymentRecord,
+  caller: Caller,
+  schema: unknown,
+): Promise<ElicitResult> {
+  if (payment.state !== "quoted") {
+    return payment.state === "approved" && payment.confirmation
+      ? { action: "accept", content: { [CONFIRMATION_FIELD]: payment.confirmation } }
+      : { action: "decline" };
+  }
+  const given = await obtainConsent(parts, payment, caller, "elicitation");
+  if (given.outcome !== "approved") return { action: "decline" };
+  const fits = confirmationFits(schema, given.confirmation);
+  if (fits !== true) {
+    const reason = new ElicitationSchemaError(fits).message;
+    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason });
+    return { action: "decline" };
+  }
+  try {
+    await approveAndCharge(parts.deps.db, {
+      paymentId: payment.id,
+      settings: await parts.deps.settings(),
+      confirmation: given.confirmation,
+      approvedBy: given.approvedBy,
+      now: parts.deps.now(),
+    });
+  } catch (error) {
+    if (error instanceof BudgetExhaustedError || error instanceof ChargeNotAllowedError) {
+      return { action: "decline" };
+    }
+    throw error;
+  } finally {
+    parts.spend.forget();
+  }
+  return { action: "accept", content: { [CONFIRMATION_FIELD]: given.confirmation } };
+}

@@ -1,0 +1,98 @@
+import type { PaymentRecord, WalletDb } from "../db/schema";
+import type { McpServerReport } from "../messages";
+import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import type { Registry } from "../protocol/rails/registry";
+import type { UnlockedWallet } from "../wallet/keyring";
+import { resolveCharge } from "../wallet/limits";
+import type { PolicySettings } from "../wallet/policy-settings";
+import { SpendMirror } from "../wallet/spend-mirror";
+import type { ApprovalQueue } from "./approvals";
+import { UnknownPaymentError, UnreadableChallengeError } from "./errors";
+import type { ChallengeContext } from "./read-challenge";
+import type { TrustedRegistry } from "./trust";
+
+export interface EngineDeps {
+  db: WalletDb;
+  challenge: ChallengeContext;
+  registry: Registry;
+  approvals: ApprovalQueue;
+  settings(): Promise<PolicySettings>;
+  /** One read-modify-write of the settings as they are at that moment. */
+  updateSettings(change: (settings: PolicySettings) => PolicySettings): Promise<PolicySettings>;
+  /** The unlocked wallet, or undefined while locked. */
+  wallet(): Promise<UnlockedWallet | undefined>;
+  hasWallet(): Promise<boolean>;
+  /** What an MCP server declared and hinted (capabilities, tools/list prices), as pages reported it. */
+  serverReport(server: string): Promise<McpServerReport | undefined>;
+  /** Registries the person trusts, and how to fetch a receiver's entry in one. */
+  trustedRegistries(): Promise<readonly TrustedRegistry[]>;
+  fetch: typeof fetch;
+  now(): number;
+}
+
+export interface Caller {
+  /** The page's (or frame's) origin as the browser reported it. */
+  origin: string;
+  tabId: number | undefined;
+  frameId?: number;
+  /** The origin of the tab's top-level page, when the browser says it. */
+  topOrigin?: string;
+}
+
+/** What the engine's steps share: the platform, this worker's running sums, its signers and clock. */
+export class EngineParts {
+  readonly spend: SpendMirror;
+  private readonly signers = new WeakMap<UnlockedWallet, Promise<WalletSigner>>();
+
+  constructor(readonly deps: EngineDeps) {
+    this.spend = new SpendMirror(deps.db);
+  }
+
+  /** The wallet key's JWS signer, built once per unlocked wallet (it exports and hashes the public key). */
+  signer(wallet: UnlockedWallet): Promise<WalletSigner> {
+    let signer = this.signers.get(wallet);
+    if (!signer) {
+      signer = walletSigner({
+        privateKey: wallet.signingKey.privateKey,
+        publicKey: wallet.signingKey.publicKey,
+      });
+      this.signers.set(wallet, signer);
+    }
+    return signer;
+  }
+
+  seconds(): number {
+    return Math.floor(this.deps.now() / 1000);
+  }
+}
+
+/** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */
+export function callerKey(caller: Caller): string {
+  return `${caller.origin} ${caller.tabId ?? "-"} ${caller.frameId ?? "-"}`;
+}
+
+export function elicitedKey(caller: Caller, quoteHash: string): string {
+  return `${callerKey(caller)} ${quoteHash}`;
+}
+
+/** The first option the user's settings allow, else the first (the policy then says why not). */
+export function chooseOption(settings: PolicySettings, offer: Offer): PaymentOption {
+  const allowed = offer.options.find((option) => resolveCharge(settings, option).ok);
+  const chosen = allowed ?? offer.options[0];
+  if (!chosen) throw new UnreadableChallengeError("The price offers no way to pay");
+  return chosen;
+}
+
+/** The option a recorded payment chose (the offer keeps them all). */
+export function optionOf(payment: PaymentRecord): PaymentOption {
+  const option = payment.offer.options.find(
+    (o) =>
+      o.network === payment.network &&
+      o.asset.toLowerCase() === payment.asset.toLowerCase() &&
+      o.payTo.toLowerCase() === payment.payTo.toLowerCase() &&
+      o.amount.toString() === payment.amount,
+  );
+  if (!option) throw new UnknownPaymentError(payment.id);
+  return option;
+}

@@ -1,0 +1,104 @@
+import type { PaymentRecord } from "../db/schema";
+import type { PaymentAnswer } from "../messages";
+import type { Offer, PaymentOption } from "../protocol/offer";
+import { advancePayment, chargeAndSign, recordAutoPayment } from "../wallet/ledger";
+import type { PolicySettings } from "../wallet/policy-settings";
+import { confirmOffer } from "./confirmation";
+import { automaticDecision, decide, serverContextOf } from "./consent";
+import { type Caller, type EngineParts, elicitedKey, optionOf } from "./engine-parts";
+import { PolicyRefusedError, WalletLockedError } from "./errors";
+import { describeRemaining } from "./remaining";
+import { answerFor, signPayment } from "./sign-payment";
+
+/**
+ * Signs a payment someone approved (the person, or a budget on the asking
+ * path) and charges it in the same transaction; a Quote that expired while
+ * the person decided is recorded as expired, unsigned.
+ */
+export async function signApproved(
+  parts: EngineParts,
+  payment: PaymentRecord,
+): Promise<PaymentAnswer> {
+  const { offer } = payment;
+  const option = optionOf(payment);
+  if (offer.quote && offer.quote.expiresAt <= parts.seconds()) {
+    await advancePayment(parts.deps.db, payment.id, {
+      state: "expired",
+      reason: `Quote ${offer.quote.id} expired before it was signed`,
+    });
+    throw new PolicyRefusedError("expired", `Quote ${offer.quote.id} expired before it was signed`);
+  }
+  const wallet = await parts.deps.wallet();
+  if (!wallet) throw new WalletLockedError();
+  const settings = await parts.deps.settings();
+  let answer: Omit<PaymentAnswer, "paymentId"> | undefined;
+  const signer = await parts.signer(wallet);
+  const signed = await chargeAndSign(parts.deps.db, {
+    paymentId: payment.id,
+    settings,
+    now: parts.deps.now(),
+    sign: async () => {
+      const result = await signPayment(
+        offer,
+        option,
+        payment.confirmation ?? "",
+        wallet.evmAccount,
+        signer,
+        parts.seconds(),
+      );
+      answer = result.answer;
+      return result.proof;
+    },
+  })
+    .catch((error: unknown) => {
+      throw new PolicyRefusedError(
+        "budget",
+        error instanceof Error ? error.message : String(error),
+      );
+    })
+    .finally(() => parts.spend.forget());
+  return { paymentId: signed.id, ...(answer ?? answerFor(offer, signed.proof ?? "")) };
+}
+
+/**
+ * The hot path: a payment the policy approves on its own is signed, then
+ * recorded, checked against the caps and charged in one transaction.
+ * Undefined when the person must be asked, the wallet is locked, or the
+ * ledger already knows the request, its elicitation or its Quote: the usual
+ * path takes over.
+ */
+export async function payAutomatically(
+  parts: EngineParts,
+
+  offer: Offer,
+  option: PaymentOption,
+  settings: PolicySettings,
+  caller: Caller,
+  requestKey: string,
+): Promise<PaymentAnswer | undefined> {
+  const wallet = await parts.deps.wallet();
+  if (!wallet || (offer.quote && offer.quote.expiresAt <= parts.seconds())) return undefined;
+  const server = await serverContextOf(parts, offer, settings, option);
+  const decision = await decide(parts, settings, offer.receiver, option, caller.origin, server);
+  const confirm = await automaticDecision(parts, decision, describeRemaining(decision.remaining));
+  if (!confirm) return undefined;
+  const signer = await parts.signer(wallet);
+  const seconds = parts.seconds();
+  const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
+  const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
+  const outcome = await recordAutoPayment(parts.deps.db, {
+    payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
+    confirmation: await confirming,
+    proof: signed.proof,
+    settings,
+    ...(offer.quote ? { elicitedBy: elicitedKey(caller, offer.quote.hash) } : {}),
+    now: parts.deps.now(),
+  });
+  if (outcome.kind === "known") return undefined;
+  if (outcome.kind === "refused") {
+    parts.spend.forget();
+    throw new PolicyRefusedError("budget", outcome.error.message);
+  }
+  parts.spend.committed(outcome.sums);
+  return { paymentId: outcome.payment.id, ...signed.answer };
+}
