@@ -31,7 +31,8 @@ const budgetSchema = z.object({
   perCallMax: micro,
   withinPriceHint: z.boolean().optional(),
 });
-const policySchema = z.object({
+/** A policy as the settings page sends it (amounts as decimal strings of micro units). */
+export const policySchema = z.object({
   globalCaps: z.record(z.string(), z.object({ day: micro.optional(), month: micro.optional() })),
   origins: z.record(
     z

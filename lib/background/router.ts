@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type PageMethod,
   type PageMethods,
+  type UiMethod,
   type UiMethods,
   type WireResponse,
 } from "../messages";
@@ -10,6 +11,7 @@ import { PageGuard } from "./page-guard";
 import { parsePageParams } from "./page-params";
 import { RpcError, toWireError } from "./rpc-error";
 import { identifySender, type MessageSender } from "./sender";
+import { parseUiParams } from "./ui-params";
 
 export interface PageContext {
   origin: string;
@@ -91,8 +93,7 @@ async function dispatch(
       `Only the wallet's own pages may call ${message.method}`,
     );
   }
-  const handler = lookup(options.ui, message.method);
-  return handler(message.params as never, { url: identity.url });
+  return dispatchUi(options.ui, message.method, message.params, { url: identity.url });
 }
 
 /** A page request: counted, its params checked, then handled (holding a slot if it pays). */
@@ -107,6 +108,17 @@ function dispatchPage<M extends PageMethod>(
   guard.admit(context.origin);
   const params = parsePageParams(method, rawParams);
   return guard.run(context, method, params, () => handler(params, context));
+}
+
+/** A wallet page's request: its params checked, then handled. */
+function dispatchUi<M extends UiMethod>(
+  handlers: UiHandlers,
+  method: M,
+  rawParams: unknown,
+  context: UiContext,
+): Promise<UiMethods[M]["result"]> {
+  const handler = lookup(handlers, method);
+  return handler(parseUiParams(method, rawParams), context);
 }
 
 /** The handler of `method`, own properties only (a page may name "toString" or "__proto__"). */
