@@ -9,8 +9,8 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { ErrorCode, type PayParams } from "../messages";
 import { UnknownPaymentError } from "../payments/errors";
+import { STORAGE_KEYS } from "../storage-keys";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
-import { PRICING_KEY } from "./pricing-book";
 import type { PageContext } from "./router";
 import { RpcError } from "./rpc-error";
 
@@ -102,7 +102,7 @@ describe("page handlers", () => {
         page(origin),
       );
     }
-    const book = (await h.session.get(PRICING_KEY)) as Record<string, unknown>;
+    const book = (await h.session.get(STORAGE_KEYS.pricing)) as Record<string, unknown>;
     expect(Object.keys(book)).toHaveLength(50);
     expect(await uiApi.ui_getPricing({ origin }, ui)).toHaveLength(50);
   });

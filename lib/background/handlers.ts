@@ -9,8 +9,9 @@ import { spendPerDay, spendSummaries } from "../payments/spend";
 import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
+import { writeItem } from "../wallet/storage-item";
 import type { PolicyStore } from "./policy-store";
-import { entryOf, fileServerReport, PRICING_KEY, readPricingBook } from "./pricing-book";
+import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { WalletSession } from "./wallet-session";
@@ -61,7 +62,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       }),
     stipendex_reportMcpServer: async (report, context) => {
       const book = fileServerReport(await readPricingBook(s.session), report, context.origin);
-      await s.session.set(PRICING_KEY, book);
+      await writeItem(s.session, PRICING_ITEM, book);
       return null;
     },
     stipendex_getPricing: async (params) => {

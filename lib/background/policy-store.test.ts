@@ -3,11 +3,11 @@ import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { openWalletDb } from "../db/schema";
 import type { PolicyView } from "../messages";
 import { randomId } from "../random-id";
+import { STORAGE_KEYS } from "../storage-keys";
 import { decidePayment } from "../wallet/policy";
 import {
   defaultPolicy,
   InvalidPolicyError,
-  LEGACY_POLICY_KEY,
   PolicyStore,
   parsePolicyView,
   StalePolicyError,
@@ -155,7 +155,7 @@ describe("PolicyStore", () => {
 
   it("moves a policy kept in storage.local (reachable by content scripts) into IndexedDB", async () => {
     const local = memoryStore();
-    await local.set(LEGACY_POLICY_KEY, custom);
+    await local.set(STORAGE_KEYS.legacyPolicy, custom);
     const db = freshDb();
     const { revision: _r, ...moved } = await new PolicyStore(db, local).view();
     // Test money, counted apart since, gets caps as large as the real ones.
@@ -167,14 +167,14 @@ describe("PolicyStore", () => {
         "test EUR": custom.globalCaps.EUR,
       },
     });
-    expect(await local.get(LEGACY_POLICY_KEY)).toBeUndefined();
+    expect(await local.get(STORAGE_KEYS.legacyPolicy)).toBeUndefined();
     expect((await db.settings.get("policy"))?.value).toEqual(moved);
   });
 
   it("drops a stored plain-http site budget (allowed by older versions) and keeps the rest working", async () => {
     const local = memoryStore();
     const budget = custom.origins[ORIGIN];
-    await local.set(LEGACY_POLICY_KEY, {
+    await local.set(STORAGE_KEYS.legacyPolicy, {
       ...custom,
       origins: { ...custom.origins, "http://shop.example": budget },
     });

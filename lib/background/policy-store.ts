@@ -6,13 +6,18 @@ import type { OriginBudgetView, PolicyView } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
 import { KNOWN_TOKENS } from "../protocol/rails/tokens";
+import { STORAGE_KEYS } from "../storage-keys";
 import { canHoldBudget } from "../wallet/budget-origin";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { readItem, removeItem, storageItem } from "../wallet/storage-item";
 import { isTestCurrency, testCurrency } from "../wallet/test-money";
 
-/** Where versions before schema v3 kept the policy (readable by content scripts). */
-export const LEGACY_POLICY_KEY = "stipendex.policy";
+/** Where versions before schema v3 kept the policy (readable by content scripts): read as stored, checked on the move. */
+export const LEGACY_POLICY_ITEM = storageItem<unknown>(
+  STORAGE_KEYS.legacyPolicy,
+  (stored) => stored,
+);
 
 /** A policy the settings page sent that the wallet will not store. */
 export class InvalidPolicyError extends StipendexError {
@@ -275,14 +280,14 @@ export class PolicyStore {
   private async entry(): Promise<SettingsEntry> {
     const stored = await this.db.settings.get("policy");
     if (stored) return stored;
-    const legacy = await this.legacyLocal?.get(LEGACY_POLICY_KEY);
+    const legacy = this.legacyLocal && (await readItem(this.legacyLocal, LEGACY_POLICY_ITEM));
     const value = legacy === undefined ? defaultPolicy() : withTestCaps(readStoredPolicy(legacy));
     const created: SettingsEntry = { key: "policy", value, revision: 0 };
     await this.db.settings.add(created).catch(async (error: unknown) => {
       // Another caller created it first: theirs stands.
       if (!(error instanceof Dexie.ConstraintError)) throw error;
     });
-    await this.legacyLocal?.remove(LEGACY_POLICY_KEY);
+    if (this.legacyLocal) await removeItem(this.legacyLocal, LEGACY_POLICY_ITEM);
     return (await this.db.settings.get("policy")) ?? created;
   }
 }

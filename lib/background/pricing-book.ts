@@ -1,8 +1,19 @@
 import type { McpServerReport, McpToolPricing } from "../messages";
+import { isRecord } from "../protocol/rails/is-record";
+import { STORAGE_KEYS } from "../storage-keys";
 import type { KeyValueStore } from "../wallet/key-value-store";
+import { readItem, storageItem } from "../wallet/storage-item";
 
 /** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
-export const PRICING_KEY = "stipendex.pricing";
+/** storage.session: only the background writes it, entry by entry, within PRICING_LIMITS. */
+export const PRICING_ITEM = storageItem<PricingBook>(STORAGE_KEYS.pricing, (stored) =>
+  isRecord(stored) ? Object.fromEntries(Object.entries(stored).filter(isPricingEntry)) : undefined,
+);
+
+function isPricingEntry(entry: [string, unknown]): entry is [string, PricingBook[string]] {
+  const [, value] = entry;
+  return isRecord(value) && typeof value.server === "string" && Array.isArray(value.origins);
+}
 
 /** MCP servers' declared payments and price hints, by server URL, with the origins that saw them. */
 export type PricingBook = Record<string, McpServerReport & { origins: string[] }>;
@@ -85,5 +96,5 @@ function withinSize(entries: Entry[]): Entry[] {
 }
 
 export async function readPricingBook(session: KeyValueStore): Promise<PricingBook> {
-  return ((await session.get(PRICING_KEY)) as PricingBook | undefined) ?? {};
+  return (await readItem(session, PRICING_ITEM)) ?? {};
 }

@@ -2,12 +2,12 @@ import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { NoWalletError, WalletLockedError } from "../payments/errors";
+import { STORAGE_KEYS } from "../storage-keys";
 import { InvalidAutoLockError, WrongPasswordError } from "../wallet/errors";
 import type { UnlockedWallet } from "../wallet/keyring";
-import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, saveSession, saveVault } from "../wallet/vault-store";
-import { AUTO_LOCK_KEY, RESCHEDULE_SLACK_MS, WalletSession } from "./wallet-session";
+import { RESCHEDULE_SLACK_MS, WalletSession } from "./wallet-session";
 
 const PASSWORD = "correct horse battery staple";
 const NOW = 1_760_000_000_000;
@@ -70,7 +70,7 @@ describe("WalletSession", () => {
       autoLockMinutes: 15,
     });
     expect(created.scheduled).toEqual([NOW + 15 * MINUTE]);
-    expect(await created.sessionStore.get(SESSION_STORAGE_KEY)).toEqual(unlocked.sessionKey);
+    expect(await created.sessionStore.get(STORAGE_KEYS.session)).toEqual(unlocked.sessionKey);
   });
 
   it("resumes unlocked in a restarted worker from the session key alone", async () => {
@@ -88,7 +88,7 @@ describe("WalletSession", () => {
     expect(state.locked).toBe(true);
     expect(state.address).toBe(vault.address);
     expect(scheduled).toEqual([undefined]);
-    expect(await sessionStore.get(SESSION_STORAGE_KEY)).toBeUndefined();
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(await wallet.current()).toBeUndefined();
     expect(await session(local, sessionStore).wallet.current()).toBeUndefined();
   });
@@ -105,7 +105,7 @@ describe("WalletSession", () => {
   it("schedules the lock at the chosen minutes, and refuses impossible ones", async () => {
     const { wallet, scheduled, settings, clock } = await existing({ unlocked: true });
     expect((await wallet.setAutoLock(5)).autoLockMinutes).toBe(5);
-    expect(await settings.get(AUTO_LOCK_KEY)).toBe(5);
+    expect(await settings.get(STORAGE_KEYS.autoLockMinutes)).toBe(5);
     expect(scheduled).toEqual([NOW + 5 * MINUTE]);
     // Activity re-arms the alarm only once it would fire RESCHEDULE_SLACK_MS early or more.
     clock.ms += RESCHEDULE_SLACK_MS - 1;
@@ -120,19 +120,19 @@ describe("WalletSession", () => {
     for (const minutes of [0, -1, 1.5, 7 * 24 * 60 + 1]) {
       await expect(wallet.setAutoLock(minutes)).rejects.toBeInstanceOf(InvalidAutoLockError);
     }
-    expect(await settings.get(AUTO_LOCK_KEY)).toBe(6);
+    expect(await settings.get(STORAGE_KEYS.autoLockMinutes)).toBe(6);
   });
 
   it("keeps the auto-lock time out of storage.local, which content scripts can write", async () => {
     const { wallet, scheduled, local, settings } = await existing({ unlocked: true });
     // An older version's time is moved over once...
-    await local.set(AUTO_LOCK_KEY, 7);
+    await local.set(STORAGE_KEYS.autoLockMinutes, 7);
     await wallet.touch();
     expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
-    expect(await settings.get(AUTO_LOCK_KEY)).toBe(7);
-    expect(await local.get(AUTO_LOCK_KEY)).toBeUndefined();
+    expect(await settings.get(STORAGE_KEYS.autoLockMinutes)).toBe(7);
+    expect(await local.get(STORAGE_KEYS.autoLockMinutes)).toBeUndefined();
     // ...and what is written there afterwards changes nothing.
-    await local.set(AUTO_LOCK_KEY, 7 * 24 * 60);
+    await local.set(STORAGE_KEYS.autoLockMinutes, 7 * 24 * 60);
     await wallet.touch();
     expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
   });

@@ -1,5 +1,6 @@
 import type { WalletState } from "../messages";
 import { NoWalletError, WalletLockedError } from "../payments/errors";
+import { STORAGE_KEYS } from "../storage-keys";
 import { autoLockAt } from "../wallet/auto-lock";
 import { InvalidAutoLockError } from "../wallet/errors";
 import type { KeyValueStore } from "../wallet/key-value-store";
@@ -10,9 +11,13 @@ import {
   type UnlockedWallet,
   unlockVault,
 } from "../wallet/keyring";
+import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
 import { loadVault, lock, resumeSession, saveSession, saveVault } from "../wallet/vault-store";
 
-export const AUTO_LOCK_KEY = "stipendex.autoLockMinutes";
+/** The settings table (storage.local before schema v3): minutes of inactivity before locking. */
+export const AUTO_LOCK_ITEM = storageItem<number>(STORAGE_KEYS.autoLockMinutes, (stored) =>
+  typeof stored === "number" ? stored : undefined,
+);
 export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 /** How early the auto-lock may fire after activity rather than re-arm the alarm on every request. */
 export const RESCHEDULE_SLACK_MS = 15_000;
@@ -111,8 +116,8 @@ export class WalletSession {
     if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > 7 * 24 * 60) {
       throw new InvalidAutoLockError(minutes);
     }
-    await this.deps.settings.set(AUTO_LOCK_KEY, minutes);
-    await this.deps.local.remove(AUTO_LOCK_KEY);
+    await writeItem(this.deps.settings, AUTO_LOCK_ITEM, minutes);
+    await removeItem(this.deps.local, AUTO_LOCK_ITEM);
     this.autoLock = minutes;
     this.lockAt = undefined;
     await this.touch();
@@ -150,16 +155,16 @@ export class WalletSession {
   /** From the settings table; a time an older version kept in storage.local is moved over once. */
   private async autoLockMinutes(): Promise<number> {
     if (this.autoLock !== undefined) return this.autoLock;
-    let stored = await this.deps.settings.get(AUTO_LOCK_KEY);
+    let stored = await readItem(this.deps.settings, AUTO_LOCK_ITEM);
     if (stored === undefined) {
-      const legacy = await this.deps.local.get(AUTO_LOCK_KEY);
-      if (typeof legacy === "number") {
-        await this.deps.settings.set(AUTO_LOCK_KEY, legacy);
-        await this.deps.local.remove(AUTO_LOCK_KEY);
+      const legacy = await readItem(this.deps.local, AUTO_LOCK_ITEM);
+      if (legacy !== undefined) {
+        await writeItem(this.deps.settings, AUTO_LOCK_ITEM, legacy);
+        await removeItem(this.deps.local, AUTO_LOCK_ITEM);
         stored = legacy;
       }
     }
-    this.autoLock = typeof stored === "number" ? stored : DEFAULT_AUTO_LOCK_MINUTES;
+    this.autoLock = stored ?? DEFAULT_AUTO_LOCK_MINUTES;
     return this.autoLock;
   }
 }

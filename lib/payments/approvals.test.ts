@@ -2,12 +2,9 @@ import { describe, expect, it } from "vitest";
 import { recordingWindow, until } from "../../tests/unit-support/payments/test-support";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import type { PendingApproval } from "../messages";
-import {
-  ApprovalQueue,
-  CONFIRM_WINDOW_KEY,
-  DECISIONS_KEY,
-  MAX_WAITING_PER_ORIGIN,
-} from "./approvals";
+import { STORAGE_KEYS } from "../storage-keys";
+import { readItem } from "../wallet/storage-item";
+import { ApprovalQueue, DECISIONS_ITEM, MAX_WAITING_PER_ORIGIN, PENDING_ITEM } from "./approvals";
 import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 
 function approval(
@@ -38,6 +35,20 @@ function approval(
     warnings: ["mainnet"],
   };
 }
+
+describe("the queue's storage items", () => {
+  it("read what the queue wrote, and drop what it could not have written", async () => {
+    const store = memoryStore();
+    await store.set(STORAGE_KEYS.pending, [approval("a1"), { id: 7 }, "junk"]);
+    expect((await readItem(store, PENDING_ITEM))?.map((a) => a.id)).toEqual(["a1"]);
+    await store.set(STORAGE_KEYS.decisions, { a1: { approvalId: "a1", decision: "maybe" } });
+    expect(await readItem(store, DECISIONS_ITEM)).toBeUndefined();
+    await store.set(STORAGE_KEYS.decisions, { a1: { approvalId: "a1", decision: "approve" } });
+    expect(await readItem(store, DECISIONS_ITEM)).toEqual({
+      a1: { approvalId: "a1", decision: "approve" },
+    });
+  });
+});
 
 describe("ApprovalQueue", () => {
   it("keeps pending approvals and decisions in storage for a new queue after a restart", async () => {
@@ -87,7 +98,7 @@ describe("ApprovalQueue", () => {
     expect(await a).toEqual({ approvalId: "a", decision: "decline" });
     expect(await b).toEqual({ approvalId: "b", decision: "decline" });
     expect(await queue.pending()).toEqual([]);
-    expect(await store.get(CONFIRM_WINDOW_KEY)).toBeUndefined();
+    expect(await store.get(STORAGE_KEYS.confirmWindow)).toBeUndefined();
   });
 
   it("opens a new window when the remembered one is gone", async () => {
@@ -126,12 +137,12 @@ describe("ApprovalQueue", () => {
     await until(async () => (await queue.pending()).length === 1);
     await queue.decide({ approvalId: "c", decision: "approve" });
     await asked;
-    expect(await store.get(DECISIONS_KEY)).toEqual({
+    expect(await store.get(STORAGE_KEYS.decisions)).toEqual({
       c: { approvalId: "c", decision: "approve" },
     });
 
     await queue.consume("c");
-    expect(await store.get(DECISIONS_KEY)).toEqual({});
+    expect(await store.get(STORAGE_KEYS.decisions)).toEqual({});
     void queue.ask(approval("c"));
     await until(async () => (await queue.pending()).length === 1);
   });

@@ -1,12 +1,40 @@
+import { z } from "zod";
 import type { DecideParams } from "../messages";
+import { isRecord } from "../protocol/rails/is-record";
+import { STORAGE_KEYS } from "../storage-keys";
 import type { KeyValueStore } from "../wallet/key-value-store";
+import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
 import type { ApprovalView } from "./approval-view";
 import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 
-/** storage.session keys: they outlive a stopped worker, not the browser. */
-export const PENDING_KEY = "stipendex.pending";
-export const DECISIONS_KEY = "stipendex.decisions";
-export const CONFIRM_WINDOW_KEY = "stipendex.confirmWindow";
+// storage.session: outlives a stopped worker, not the browser. Only this queue writes these.
+export const PENDING_ITEM = storageItem<Stored[]>(STORAGE_KEYS.pending, (stored) =>
+  Array.isArray(stored) ? stored.filter(isStoredApproval) : undefined,
+);
+export const DECISIONS_ITEM = storageItem<Record<string, DecideParams>>(
+  STORAGE_KEYS.decisions,
+  (stored) => {
+    const parsed = decisionsSchema.safeParse(stored);
+    return parsed.success ? parsed.data : undefined;
+  },
+);
+export const CONFIRM_WINDOW_ITEM = storageItem<number>(STORAGE_KEYS.confirmWindow, (stored) =>
+  typeof stored === "number" ? stored : undefined,
+);
+
+const decisionsSchema = z.record(
+  z.string(),
+  z.object({
+    approvalId: z.string(),
+    decision: z.enum(["approve", "decline"]),
+    alwaysAllowPerDay: z.string().optional(),
+  }),
+);
+
+/** An approval as this queue stored it: the window shows it as is. */
+function isStoredApproval(value: unknown): value is Stored {
+  return isRecord(value) && typeof value.id === "string" && typeof value.origin === "string";
+}
 
 /** How many of one site's requests may wait for the person at once. */
 export const MAX_WAITING_PER_ORIGIN = 5;
@@ -71,7 +99,7 @@ export class ApprovalQueue {
       if (!pending.some((p) => p.id === params.approvalId)) {
         throw new UnknownPaymentError(params.approvalId);
       }
-      await this.session.set(DECISIONS_KEY, {
+      await writeItem(this.session, DECISIONS_ITEM, {
         ...(await this.decisions()),
         [params.approvalId]: params,
       });
@@ -84,39 +112,37 @@ export class ApprovalQueue {
   async consume(approvalId: string): Promise<void> {
     await this.serial(async () => {
       const { [approvalId]: _done, ...rest } = await this.decisions();
-      await this.session.set(DECISIONS_KEY, rest);
+      await writeItem(this.session, DECISIONS_ITEM, rest);
     });
   }
 
   async pending(): Promise<Stored[]> {
-    return ((await this.session.get(PENDING_KEY)) as Stored[] | undefined) ?? [];
+    return (await readItem(this.session, PENDING_ITEM)) ?? [];
   }
 
   /** Closing the confirmation window declines everything still waiting in it. */
   async windowClosed(windowId: number): Promise<void> {
-    if ((await this.session.get(CONFIRM_WINDOW_KEY)) !== windowId) return;
-    await this.session.remove(CONFIRM_WINDOW_KEY);
+    if ((await readItem(this.session, CONFIRM_WINDOW_ITEM)) !== windowId) return;
+    await removeItem(this.session, CONFIRM_WINDOW_ITEM);
     for (const approval of await this.pending()) {
       await this.decide({ approvalId: approval.id, decision: "decline" });
     }
   }
 
   private async decisions(): Promise<Record<string, DecideParams>> {
-    return (
-      ((await this.session.get(DECISIONS_KEY)) as Record<string, DecideParams> | undefined) ?? {}
-    );
+    return (await readItem(this.session, DECISIONS_ITEM)) ?? {};
   }
 
   private async savePending(pending: Stored[]): Promise<void> {
-    await this.session.set(PENDING_KEY, pending);
+    await writeItem(this.session, PENDING_ITEM, pending);
     await this.window.showCount(pending.length);
   }
 
   private async showWindow(): Promise<void> {
-    const existing = (await this.session.get(CONFIRM_WINDOW_KEY)) as number | undefined;
+    const existing = await readItem(this.session, CONFIRM_WINDOW_ITEM);
     if (existing !== undefined && (await this.window.exists(existing))) return;
     const opened = await this.window.open();
-    if (opened !== undefined) await this.session.set(CONFIRM_WINDOW_KEY, opened);
+    if (opened !== undefined) await writeItem(this.session, CONFIRM_WINDOW_ITEM, opened);
   }
 
   private wake(decision: DecideParams): void {

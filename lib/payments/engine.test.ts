@@ -22,7 +22,7 @@ import {
   v2PaymentRequired,
   v2Requirement,
 } from "../../tests/unit-support/protocol/x402/test-fixtures";
-import { fileServerReport, PRICING_KEY } from "../background/pricing-book";
+import { fileServerReport } from "../background/pricing-book";
 import type { PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
 import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
@@ -31,10 +31,9 @@ import { verifyProof } from "../protocol/envelope/proof";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
 import { decodeBase64Json } from "../protocol/x402/wire";
+import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
-import { VAULT_STORAGE_KEY } from "../wallet/storage-keys";
-import { DECISIONS_KEY } from "./approvals";
 import { type Caller, chooseOption } from "./engine-parts";
 import {
   NoWalletError,
@@ -288,7 +287,7 @@ describe("PaymentEngine.pay, asking the person", () => {
       expect(confirmation.claims).toMatchObject({ mode: "popup", humanPresent: true });
     }
     expect(h.windows.opened).toHaveLength(1);
-    expect(await h.session.get(DECISIONS_KEY)).toEqual({});
+    expect(await h.session.get(STORAGE_KEYS.decisions)).toEqual({});
   });
 
   it("records a decline with a signed declining Confirmation and charges nothing", async () => {
@@ -433,7 +432,7 @@ describe("PaymentEngine.pay, refusals", () => {
 
   it("needs a wallet first", async () => {
     const h = await makeHarness(autoPolicy);
-    await h.local.remove(VAULT_STORAGE_KEY);
+    await h.local.remove(STORAGE_KEYS.vault);
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     await expect(h.engine.pay({ requestId: "n", challenge }, CALLER)).rejects.toBeInstanceOf(
       NoWalletError,
@@ -796,7 +795,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
       },
       AGENT,
     );
-    await h.session.set(PRICING_KEY, book);
+    await h.session.set(STORAGE_KEYS.pricing, book);
     const { challenge } = await stipendexMcpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "hinted", challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);
@@ -818,7 +817,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
       stipendexPayments: {},
       tools: [{ name: "search", pricing: { estimate: "0.001 USD" } }],
     };
-    await h.session.set(PRICING_KEY, fileServerReport({}, report, AGENT));
+    await h.session.set(STORAGE_KEYS.pricing, fileServerReport({}, report, AGENT));
     const { challenge } = await stipendexMcpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "above", challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);
@@ -828,7 +827,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
 
     // At the announced price, the same rule pays without asking.
     const atHint = { ...report, tools: [{ name: "search", pricing: { estimate: "0.005 USD" } }] };
-    await h.session.set(PRICING_KEY, fileServerReport({}, atHint, AGENT));
+    await h.session.set(STORAGE_KEYS.pricing, fileServerReport({}, atHint, AGENT));
     const next = await stipendexMcpChallenge(h.receiver);
     const answer = await h.engine.pay({ requestId: "at", challenge: next.challenge }, CALLER);
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { PENDING_KEY } from "../payments/approvals";
-import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
+import { STORAGE_KEYS } from "../storage-keys";
 import { watchPending } from "./pending-watch";
 
 describe("watchPending", () => {
@@ -14,12 +13,12 @@ describe("watchPending", () => {
     const stop = watchPending(() => seen++);
     await fakeBrowser.storage.session.set({ other: 1 });
     expect(seen).toBe(0);
-    await fakeBrowser.storage.session.set({ [PENDING_KEY]: ["a"] });
+    await fakeBrowser.storage.session.set({ [STORAGE_KEYS.pending]: ["a"] });
     expect(seen).toBe(1);
-    await fakeBrowser.storage.session.set({ [SESSION_STORAGE_KEY]: "k" });
+    await fakeBrowser.storage.session.set({ [STORAGE_KEYS.session]: "k" });
     expect(seen).toBe(2);
     stop();
-    await fakeBrowser.storage.session.set({ [PENDING_KEY]: ["b"] });
+    await fakeBrowser.storage.session.set({ [STORAGE_KEYS.pending]: ["b"] });
     expect(seen).toBe(2);
   });
 

@@ -1,8 +1,7 @@
-import { PENDING_KEY } from "../payments/approvals";
-import { SESSION_STORAGE_KEY } from "../wallet/storage-keys";
+import { STORAGE_KEYS } from "../storage-keys";
 
 /** What the confirmation window shows changes with these storage.session keys. */
-const WATCHED = [PENDING_KEY, SESSION_STORAGE_KEY];
+const WATCHED = [STORAGE_KEYS.pending, STORAGE_KEYS.session];
 
 /**
  * Calls `onChange` whenever what the confirmation window shows may have

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
+import { STORAGE_KEYS } from "../storage-keys";
 import { VaultCorruptError } from "./errors";
 import { createVault, type UnlockedWallet, unlockVault } from "./keyring";
-import { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY } from "./storage-keys";
 import type { VaultRecord } from "./vault";
 import { loadVault, lock, resumeSession, saveSession, saveVault } from "./vault-store";
 
@@ -24,7 +24,7 @@ describe("loadVault / saveVault", () => {
 
   it("refuses a stored value that is not a vault", async () => {
     const local = memoryStore();
-    await local.set(VAULT_STORAGE_KEY, { stipendexVault: 2 });
+    await local.set(STORAGE_KEYS.vault, { stipendexVault: 2 });
     await expect(loadVault(local)).rejects.toThrow(VaultCorruptError);
   });
 });
@@ -47,7 +47,7 @@ describe("saveSession / resumeSession / lock", () => {
     await saveVault(local, vault);
     await saveSession(session, wallet);
     await lock(session);
-    expect(await session.get(SESSION_STORAGE_KEY)).toBeUndefined();
+    expect(await session.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(await resumeSession(local, session)).toBeUndefined();
   });
 
@@ -57,15 +57,15 @@ describe("saveSession / resumeSession / lock", () => {
     await saveVault(local, { ...vault, kdf: { ...vault.kdf, salt: "AAAAAAAAAAAAAAAAAAAAAA" } });
     await saveSession(session, wallet);
     expect(await resumeSession(local, session)).toBeUndefined();
-    expect(await session.get(SESSION_STORAGE_KEY)).toBeUndefined();
+    expect(await session.get(STORAGE_KEYS.session)).toBeUndefined();
   });
 
   it("drops a malformed session value", async () => {
     const local = memoryStore();
     const session = memoryStore();
     await saveVault(local, vault);
-    await session.set(SESSION_STORAGE_KEY, "garbage");
+    await session.set(STORAGE_KEYS.session, "garbage");
     expect(await resumeSession(local, session)).toBeUndefined();
-    expect(await session.get(SESSION_STORAGE_KEY)).toBeUndefined();
+    expect(await session.get(STORAGE_KEYS.session)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { STORAGE_KEYS } from "../storage-keys";
 import { SessionKeyMismatchError } from "./errors";
 import type { KeyValueStore } from "./key-value-store";
 import {
@@ -6,26 +7,33 @@ import {
   type UnlockedWallet,
   unlockWithSessionKey,
 } from "./keyring";
-import { SESSION_STORAGE_KEY, VAULT_STORAGE_KEY } from "./storage-keys";
+import { readItem, removeItem, storageItem, writeItem } from "./storage-item";
 import { parseVault, type VaultRecord } from "./vault";
 
-export async function loadVault(local: KeyValueStore): Promise<VaultRecord | undefined> {
-  const value = await local.get(VAULT_STORAGE_KEY);
-  return value === undefined ? undefined : parseVault(value);
+/** storage.local: the encrypted vault (a corrupt one throws VaultCorruptError when read). */
+export const VAULT_ITEM = storageItem<VaultRecord>(STORAGE_KEYS.vault, parseVault);
+/** storage.session: the derived key while unlocked (a malformed one reads as absent). */
+export const SESSION_ITEM = storageItem<SessionKey>(STORAGE_KEYS.session, (stored) => {
+  const parsed = sessionKeySchema.safeParse(stored);
+  return parsed.success ? parsed.data : undefined;
+});
+
+export function loadVault(local: KeyValueStore): Promise<VaultRecord | undefined> {
+  return readItem(local, VAULT_ITEM);
 }
 
 export async function saveVault(local: KeyValueStore, vault: VaultRecord): Promise<void> {
-  await local.set(VAULT_STORAGE_KEY, vault);
+  await writeItem(local, VAULT_ITEM, vault);
 }
 
 /** Keeps the unlocked state across worker restarts (storage.session dies with the browser). */
 export async function saveSession(session: KeyValueStore, wallet: UnlockedWallet): Promise<void> {
-  await session.set(SESSION_STORAGE_KEY, wallet.sessionKey);
+  await writeItem(session, SESSION_ITEM, wallet.sessionKey);
 }
 
 /** Locking forgets the session key; the vault stays. */
 export async function lock(session: KeyValueStore): Promise<void> {
-  await session.remove(SESSION_STORAGE_KEY);
+  await removeItem(session, SESSION_ITEM);
 }
 
 /**
@@ -37,16 +45,16 @@ export async function resumeSession(
   local: KeyValueStore,
   session: KeyValueStore,
 ): Promise<UnlockedWallet | undefined> {
-  const stored = await session.get(SESSION_STORAGE_KEY);
+  const stored = await session.get(SESSION_ITEM.key);
   if (stored === undefined) return undefined;
+  const sessionKey = SESSION_ITEM.read(stored);
   const vault = await loadVault(local);
-  const sessionKey = sessionKeySchema.safeParse(stored);
-  if (vault === undefined || !sessionKey.success) {
+  if (vault === undefined || sessionKey === undefined) {
     await lock(session);
     return undefined;
   }
   try {
-    return await unlockWithSessionKey(vault, sessionKey.data as SessionKey);
+    return await unlockWithSessionKey(vault, sessionKey);
   } catch (error) {
     if (!(error instanceof SessionKeyMismatchError)) throw error;
     await lock(session);

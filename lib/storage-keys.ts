@@ -1,0 +1,25 @@
+/**
+ * Every key the wallet keeps in extension storage or its settings table, in
+ * one place so no key string is written twice. Each one's type and reader is
+ * a StorageItem (lib/wallet/storage-item.ts) beside the code that owns it.
+ * Plain strings here: pages that only watch a key (the confirmation window)
+ * import this without the code that reads the value.
+ */
+export const STORAGE_KEYS = {
+  /** storage.local: the encrypted vault. */
+  vault: "stipendex.vault",
+  /** storage.session: the derived key while unlocked. */
+  session: "stipendex.session",
+  /** storage.session: approvals waiting for the person. */
+  pending: "stipendex.pending",
+  /** storage.session: the person's answers not yet acted on. */
+  decisions: "stipendex.decisions",
+  /** storage.session: the open confirmation window's id. */
+  confirmWindow: "stipendex.confirmWindow",
+  /** storage.session: what MCP servers declared and hinted, as pages reported it. */
+  pricing: "stipendex.pricing",
+  /** Settings table (and storage.local before schema v3): minutes of inactivity before locking. */
+  autoLockMinutes: "stipendex.autoLockMinutes",
+  /** storage.local before schema v3: the policy (moved to the settings table). */
+  legacyPolicy: "stipendex.policy",
+} as const;
