@@ -35,6 +35,8 @@ export interface Gap {
    * the tight one.
    */
   writing?: { before: number; after: number };
+  /** How many paid retries arrived for this id (a payment used twice shows as 2). */
+  paidArrivals?: number;
 }
 
 export interface BenchReceiver {
@@ -112,6 +114,7 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
         const gap = gapOf(paid, id);
         if (req.headers[PAYMENT_HEADER] !== undefined) {
           gap.arrivedAt = arrivedAt;
+          gap.paidArrivals = (gap.paidArrivals ?? 0) + 1;
           return send(res, 200, "application/json", '{"paid":true}');
         }
         const quote = await quotes.issue({

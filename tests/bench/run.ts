@@ -6,6 +6,7 @@ import { history100kBench } from "./history-100k";
 import { measure } from "./measure";
 import { paidFetchBench, paidFetchFirefoxBench } from "./paid-fetch";
 import { formatReport, formatSection } from "./report";
+import { soakBench } from "./soak";
 import { stipendexProofSuite } from "./stipendex-proof";
 import { x402PaymentSuite } from "./x402-payment";
 
@@ -19,6 +20,7 @@ const SUITES: (BenchSuite | BrowserBench)[] = [
   fetchThroughputBench,
   history100kBench,
   bundleSizesBench,
+  soakBench,
 ];
 
 // `npm run bench -- --quick` for short runs while developing; `--only=<text>` picks suites by title.

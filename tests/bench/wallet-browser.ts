@@ -35,10 +35,13 @@ export interface WalletBrowser {
  * Headless Chromium with the built wallet, holding anvil's first payer key, unlocked, and
  * paying `origin` without asking. No chain: the bench's receiver answers without settling.
  */
-export async function openWalletBrowser(origin: string): Promise<WalletBrowser> {
+export async function openWalletBrowser(
+  origin: string,
+  launch: { userDataDir?: string; extraArgs?: readonly string[] } = {},
+): Promise<WalletBrowser> {
   const key = devAccounts(1).payers[0]?.privateKey;
   if (!key) throw new Error("anvil's dev keys ran out");
-  const session = await launchChromium({ withWallet: true });
+  const session = await launchChromium({ withWallet: true, ...launch });
   try {
     const walletPage = await setUpWallet(session, key);
     const policy = await callWallet(walletPage, { method: "ui_getPolicy", params: undefined });

@@ -33,17 +33,24 @@ export interface ChromiumSession {
 export async function launchChromium({
   withWallet,
   userDataDir = "",
+  extraArgs = [],
 }: {
   withWallet: boolean;
   userDataDir?: string;
+  /** More command-line flags (e.g. a DevTools port for a bench that reads the worker's heap). */
+  extraArgs?: readonly string[];
 }): Promise<ChromiumSession> {
   const dir = withWallet ? builtExtension("chrome-mv3") : undefined;
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: dir
-      ? [...BASE_ARGS, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`]
-      : [...BASE_ARGS, "--disable-extensions"],
+    args: [
+      ...BASE_ARGS,
+      ...(dir
+        ? [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`]
+        : ["--disable-extensions"]),
+      ...extraArgs,
+    ],
   });
   try {
     const extensionId = dir ? await walletId(context) : undefined;
