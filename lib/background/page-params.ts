@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PAGE_LIMITS } from "../hook/wallet-link";
-import { ErrorCode, type PageMethod, type PageMethods } from "../messages";
-import { RpcError } from "./rpc-error";
+import type { PageMethod, PageMethods } from "../messages";
+import { invalidParams } from "./rpc-error";
 
 /*
  * The one place a page's params are checked. Everything a page sends is
@@ -139,12 +139,7 @@ export function parsePageParams<M extends PageMethod>(
 ): PageMethods[M]["params"] {
   const result = schemas[method].safeParse(params, { error: plainMessage });
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.map(String).join(".") || "params";
-  throw new RpcError(
-    ErrorCode.InvalidParams,
-    `Invalid ${method} params: ${field}: ${issue?.message ?? "invalid"}`,
-  );
+  throw invalidParams(method, result.error.issues[0]);
 }
 
 /** Type errors in words a page's developer reads at once; zod's own text for the rest. */

@@ -65,3 +65,15 @@ export function toWireError(error: unknown): WireError {
     message: error instanceof Error ? error.message : "Internal error",
   };
 }
+
+/** InvalidParams naming the first field a params schema refused, and why. */
+export function invalidParams(
+  method: string,
+  issue: { path: readonly PropertyKey[]; message: string } | undefined,
+): RpcError {
+  const field = issue?.path.map(String).join(".") || "params";
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid ${method} params: ${field}: ${issue?.message ?? "invalid"}`,
+  );
+}

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ErrorCode, type PolicyView, type UiMethod, type UiMethods } from "../messages";
+import type { PolicyView, UiMethod, UiMethods } from "../messages";
 import { PAYMENT_STATES } from "../payment-states";
 import { policySchema } from "./policy-store";
-import { RpcError } from "./rpc-error";
+import { invalidParams } from "./rpc-error";
 
 /*
  * The one place the wallet's own pages' params are checked. Those pages are
@@ -64,10 +64,5 @@ export function parseUiParams<M extends UiMethod>(
 ): UiMethods[M]["params"] {
   const result = schemas[method].safeParse(params);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.map(String).join(".") || "params";
-  throw new RpcError(
-    ErrorCode.InvalidParams,
-    `Invalid ${method} params: ${field}: ${issue?.message ?? "invalid"}`,
-  );
+  throw invalidParams(method, result.error.issues[0]);
 }
