@@ -25,15 +25,11 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(3);
+    expect(db.verno).toBe(4);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
         "createdAt",
-        "updatedAt",
-        "origin",
-        "receiver",
-        "state",
         "quoteId",
         "[origin+createdAt]",
         "[receiver+createdAt]",
@@ -44,6 +40,28 @@ describe("openWalletDb", () => {
     );
     expect(db.payments.schema.idxByName.quoteId?.unique).toBe(true);
     expect(db.budgetSums.schema.primKey.name).toBe("key");
+  });
+
+  it("upgrades a version 3 database in place: its payments stay, the history index still serves", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const old = new Dexie(name);
+    old.version(3).stores({
+      payments:
+        "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
+      budgetSums: "key",
+      counters: "name",
+      settings: "key",
+    });
+    await old.table("payments").add(row("p1", { createdAt: 5, state: "signed" }));
+    old.close();
+    db = openWalletDb(name);
+    await db.open();
+    expect(db.verno).toBe(4);
+    const signed = await db.payments
+      .where("[state+createdAt]")
+      .between(["signed", 0], ["signed", 10])
+      .toArray();
+    expect(signed.map((p) => p.id)).toEqual(["p1"]);
   });
 
   it("keeps quote ids unique where present and allows many rows without one", async () => {

@@ -107,5 +107,11 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
     payments:
       "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
   });
+  // v4: the single-field updatedAt, origin, receiver and state indexes go: nothing queries them
+  // (the history reads the [field+createdAt] ones), and each cost every payment's write.
+  db.version(4).stores({
+    payments:
+      "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
+  });
   return db;
 }

@@ -270,7 +270,7 @@ describe("PaymentEngine.pay, asking the person", () => {
     const paidB = h.engine.pay({ requestId: "b", challenge: b.challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 2);
     expect(h.windows.opened).toHaveLength(1);
-    expect(await h.db.payments.where("state").equals("signed").count()).toBe(0);
+    expect(await h.db.payments.filter((p) => p.state === "signed").count()).toBe(0);
 
     for (const id of await pendingIds(h)) {
       await h.approvals.decide({ approvalId: id, decision: "approve" });
@@ -624,7 +624,7 @@ describe("PaymentEngine.elicit", () => {
     );
     expect(tooShort).toEqual({ action: "decline" });
     expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
-    const reasons = (await h.db.payments.where("state").equals("refused").toArray()).map(
+    const reasons = (await h.db.payments.filter((p) => p.state === "refused").toArray()).map(
       (p) => p.reason,
     );
     expect(reasons).toHaveLength(2);
@@ -661,7 +661,7 @@ describe("PaymentEngine.elicit", () => {
     await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
     expect(await elicited).toEqual({ action: "decline" });
     // The decline is in the history, and paying the Quote anyway asks afresh.
-    const declined = await h.db.payments.where("state").equals("declined").toArray();
+    const declined = await h.db.payments.filter((p) => p.state === "declined").toArray();
     expect(declined).toHaveLength(1);
     const paid = h.engine.pay({ requestId: "after-decline", challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);

@@ -320,8 +320,8 @@ describe("chargeAndSign", () => {
       expect(r.reason).toBeInstanceOf(BudgetExhaustedError);
       expect(String(r.reason.message)).toContain("budget exhausted");
     }
-    expect(await wdb.payments.where("state").equals("signed").count()).toBe(10);
-    const refusedRows = await wdb.payments.where("state").equals("refused").toArray();
+    expect(await wdb.payments.filter((p) => p.state === "signed").count()).toBe(10);
+    const refusedRows = await wdb.payments.filter((p) => p.state === "refused").toArray();
     expect(refusedRows).toHaveLength(90);
     for (const row of refusedRows) {
       expect(row.reason).toContain("budget exhausted");
@@ -427,7 +427,7 @@ describe("recordAutoPayment", () => {
     const outcome = await auto(wdb, 6_000n, { quoteId: "q3", budget: 10_000n });
     if (outcome.kind !== "refused") return expect.unreachable(outcome.kind);
     expect(outcome.error).toBeInstanceOf(BudgetExhaustedError);
-    const refused = await wdb.payments.where("state").equals("refused").toArray();
+    const refused = await wdb.payments.filter((p) => p.state === "refused").toArray();
     expect(refused).toHaveLength(1);
     expect(refused[0]?.proof).toBeUndefined();
     expect(refused[0]?.quoteId).toBeUndefined();
