@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PolicyView, UiMethod, UiMethods } from "../messages";
 import { PAYMENT_STATES } from "../payment-states";
+import { decideParamsSchema } from "../payments/approvals";
 import { policySchema } from "./policy-store";
 import { invalidParams } from "./rpc-error";
 
@@ -13,7 +14,6 @@ import { invalidParams } from "./rpc-error";
 
 const none = z.unknown().transform(() => undefined);
 const secret = z.string().min(1, "must not be empty").max(1024);
-const micro = z.string().regex(/^\d{1,30}$/, "must be a whole number of micro units");
 const origin = z.string().max(2048);
 const filter = z.object({
   origin: origin.optional(),
@@ -37,11 +37,7 @@ const schemas: { [M in UiMethod]: z.ZodType<UiMethods[M]["params"]> } = {
   ui_exportKey: z.object({ password: secret }),
   ui_setAutoLock: z.object({ minutes: z.number() }),
   ui_listPending: none,
-  ui_decide: z.object({
-    approvalId: z.string().min(1).max(128),
-    decision: z.enum(["approve", "decline"]),
-    alwaysAllowPerDay: micro.optional(),
-  }),
+  ui_decide: decideParamsSchema,
   ui_getSpend: z.object({ origin: origin.optional() }),
   ui_getPolicy: none,
   ui_setPolicy: policySchema as z.ZodType<PolicyView>,

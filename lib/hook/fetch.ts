@@ -1,6 +1,6 @@
 import { payHttp402 } from "./http-payment";
 import { readJsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
+import { handleMcpResponse, handleMcpStream, mediaType } from "./mcp-payment";
 import { declareElicitation, McpSessions } from "./mcp-session";
 import { makeReplayable } from "./replay";
 import type { WalletLink } from "./wallet-link";
@@ -43,7 +43,8 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
           if (priced !== url && !replayable.retargetable) return response;
           return payHttp402(response, { url: priced, method, replayable }, wallet, callNative);
         }
-        if (!response.ok || !(mcpRequest || isEventStream(response))) return response;
+        if (!response.ok || !(mcpRequest || mediaType(response) === "text/event-stream"))
+          return response;
         const { url, method } = describeRequest(input, init, win);
         const headers = new Headers(
           init?.headers ?? (input instanceof Request ? input.headers : {}),
@@ -83,10 +84,6 @@ export function installFetchHook(win: Window & typeof globalThis, wallet: Wallet
     configurable: true,
     enumerable: true,
   });
-}
-
-function isEventStream(response: Response): boolean {
-  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
 }
 
 /** An answer to the server on a GET stream: a JSON-RPC POST with the stream's own headers. */

@@ -343,6 +343,7 @@ async function pumpSse(
   if (rest) await onEvent(parseJson(rest.data), rest.raw);
 }
 
-function mediaType(response: Response): string {
+/** The response's media type, lower case, without parameters. */
+export function mediaType(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }

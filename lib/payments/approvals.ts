@@ -22,14 +22,17 @@ export const CONFIRM_WINDOW_ITEM = storageItem<number>(STORAGE_KEYS.confirmWindo
   typeof stored === "number" ? stored : undefined,
 );
 
-const decisionsSchema = z.record(
-  z.string(),
-  z.object({
-    approvalId: z.string(),
-    decision: z.enum(["approve", "decline"]),
-    alwaysAllowPerDay: z.string().optional(),
-  }),
-);
+/** A decision from the confirmation window, as it crosses runtime messaging and as it is kept. */
+export const decideParamsSchema = z.object({
+  approvalId: z.string().min(1).max(128),
+  decision: z.enum(["approve", "decline"]),
+  alwaysAllowPerDay: z
+    .string()
+    .regex(/^\d{1,30}$/, "must be a whole number of micro units")
+    .optional(),
+});
+
+const decisionsSchema = z.record(z.string(), decideParamsSchema);
 
 /** An approval as this queue stored it: the window shows it as is. */
 function isStoredApproval(value: unknown): value is Stored {

@@ -27,7 +27,6 @@ export type Consent =
  */
 export async function obtainConsent(
   parts: EngineParts,
-
   payment: PaymentRecord,
   caller: Caller,
   kind: PendingApproval["kind"],
@@ -91,7 +90,6 @@ export async function obtainConsent(
 
 async function askPerson(
   parts: EngineParts,
-
   { id, kind }: { id: string; kind: PendingApproval["kind"] },
   offer: Offer,
   option: PaymentOption,
@@ -134,7 +132,6 @@ async function askPerson(
 
 export async function decide(
   parts: EngineParts,
-
   settings: PolicySettings,
   receiver: string,
   option: PaymentOption,
@@ -156,7 +153,6 @@ export async function decide(
 /** For an MCP tool's price: what its server declared, and the tool's announced price. */
 export async function serverContextOf(
   parts: EngineParts,
-
   offer: Offer,
   settings: PolicySettings,
   option: PaymentOption,
@@ -201,7 +197,6 @@ async function allowPerDay(
 /** The policy's own approval when it auto-approves and the wallet can sign; else the person decides. */
 export async function automaticDecision(
   parts: EngineParts,
-
   decision: PolicyDecision,
   remaining: Record<string, string>,
 ): Promise<Decision | undefined> {
@@ -218,7 +213,6 @@ export async function automaticDecision(
 /** The wallet's signed Confirmation of a decision, or undefined while locked. */
 export async function confirmIfUnlocked(
   parts: EngineParts,
-
   offer: Offer,
   option: PaymentOption,
   origin: string,

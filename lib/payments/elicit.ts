@@ -70,7 +70,6 @@ export async function elicit(
 
 async function answerElicitation(
   parts: EngineParts,
-
   payment: PaymentRecord,
   caller: Caller,
   schema: unknown,

@@ -69,7 +69,6 @@ export async function signApproved(
  */
 export async function payAutomatically(
   parts: EngineParts,
-
   offer: Offer,
   option: PaymentOption,
   settings: PolicySettings,
