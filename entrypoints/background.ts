@@ -1,4 +1,5 @@
 import { createPageHandlers, createUiHandlers } from "@/lib/background/handlers";
+import { servePagePort } from "@/lib/background/page-port";
 import { createRouter } from "@/lib/background/router";
 import { createWalletServices } from "@/lib/background/wallet-services";
 import { openWalletDb } from "@/lib/db/schema";
@@ -54,6 +55,7 @@ export default defineBackground(() => {
   });
   // Registered synchronously in main() so a restarted worker hears them.
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
+  browser.runtime.onConnect.addListener((port) => servePagePort(port, route));
   browser.windows.onRemoved.addListener(
     (windowId) => void services.approvals.windowClosed(windowId),
   );

@@ -1,4 +1,5 @@
-import type { WireResponse } from "@/lib/messages";
+import { PAGE_PORT } from "@/lib/messages";
+import { portSender } from "@/lib/relay/port-sender";
 import { startRelay } from "@/lib/relay/relay";
 
 export default defineContentScript({
@@ -6,6 +7,9 @@ export default defineContentScript({
   runAt: "document_start",
   allFrames: true,
   main() {
-    startRelay(window, (message) => browser.runtime.sendMessage(message) as Promise<WireResponse>);
+    startRelay(
+      window,
+      portSender(() => browser.runtime.connect({ name: PAGE_PORT })),
+    );
   },
 });

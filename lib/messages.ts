@@ -343,6 +343,21 @@ export interface HookToRelay {
   request: PageRequest;
 }
 
+/** The runtime port a page's relay talks to the background on (one per frame, opened on first use). */
+export const PAGE_PORT = "stipendex:page";
+
+/** A page request on the relay's port, numbered so its answer finds it. */
+export interface PortRequest {
+  id: number;
+  message: unknown;
+}
+
+/** The background's answer on the relay's port. */
+export interface PortResponse {
+  id: number;
+  response: WireResponse;
+}
+
 /** The relay's envelope back to the page hook. */
 export interface RelayToHook {
   tag: typeof TO_PAGE;

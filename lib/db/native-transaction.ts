@@ -7,14 +7,15 @@ export type StoreName = "payments" | "counters" | "budgetSums";
  * A native IndexedDB read-write transaction over the wallet database's own
  * stores, for the one place where Dexie's per-request overhead showed up in
  * the profile (an automatic payment's single transaction). `run` may issue
- * requests and await them with `requested`; it must await nothing else.
+ * requests and await them with `requested` (it must await nothing else),
+ * and `commit` once it has issued its last request.
  * Resolves with `run`'s result once the transaction has committed; rejects
  * (and nothing is written) if any request failed.
  */
 export async function nativeTransaction<T>(
   db: WalletDb,
   stores: readonly StoreName[],
-  run: (stores: Record<StoreName, IDBObjectStore>) => Promise<T>,
+  run: (stores: Record<StoreName, IDBObjectStore>, commit: () => void) => Promise<T>,
 ): Promise<T> {
   if (!db.isOpen()) await db.open();
   const transaction = db.backendDB().transaction([...stores], "readwrite");
@@ -26,7 +27,7 @@ export async function nativeTransaction<T>(
   const open = Object.fromEntries(stores.map((name) => [name, transaction.objectStore(name)]));
   let result: T;
   try {
-    result = await run(open as Record<StoreName, IDBObjectStore>);
+    result = await run(open as Record<StoreName, IDBObjectStore>, () => transaction.commit());
   } catch (error) {
     if (!transaction.error) transaction.abort();
     await committed.catch(() => undefined);

@@ -342,26 +342,31 @@ export async function recordAutoPayment(
   };
   const target = chargeTarget(approved, settings, now);
   const keys = target.ok ? target.keys : [];
-  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores) => {
+  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
-    const count = (index: string, key: string | undefined) =>
-      key === undefined ? Promise.resolve(0) : requested(payments.index(index).count(key));
+    // getKey, not count: Chromium counts with a cursor; a point lookup is one read.
+    const held = (index: string, key: string | undefined) =>
+      key === undefined
+        ? Promise.resolve(false)
+        : requested(payments.index(index).getKey(key)).then((id) => id !== undefined);
     // Every read at once, then every write at once: each await is a round trip to the database.
     const [known, elicited, claimed, rows, counted] = await Promise.all([
-      count("requestKey", requestKey),
-      count("elicitedBy", elicitedBy),
-      count("quoteId", quoteId),
+      held("requestKey", requestKey),
+      held("elicitedBy", elicitedBy),
+      held("quoteId", quoteId),
       Promise.all(keys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
       requested<Counter | undefined>(counters.get("payments")),
     ]);
-    if (known + elicited + claimed > 0) return { kind: "known" as const };
+    if (known || elicited || claimed) return { kind: "known" as const };
     const spent = new Map(keys.map((key, i) => [key, BigInt(rows[i]?.amount ?? "0")]));
     const planned = target.ok ? planCharge(approved, target, spent, settings, now) : target;
     const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
     const writes = [requested(counters.put(counter))];
     if ("error" in planned) {
       const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
-      await Promise.all([...writes, requested(payments.add(refused))]);
+      writes.push(requested(payments.add(refused)));
+      commit();
+      await Promise.all(writes);
       return { kind: "refused" as const, error: planned.error };
     }
     const signed: PaymentRecord = {
@@ -372,7 +377,10 @@ export async function recordAutoPayment(
       charge: planned.charge,
     };
     for (const row of sumRows(planned.sums, now)) writes.push(requested(budgetSums.put(row)));
-    await Promise.all([...writes, requested(payments.add(signed))]);
+    writes.push(requested(payments.add(signed)));
+    // Committing now saves the round trip of waiting for the writes' own answers first.
+    commit();
+    await Promise.all(writes);
     return { kind: "signed" as const, payment: signed, sums: planned.sums };
   });
 }
