@@ -16,7 +16,7 @@ export default defineConfig({
     name: "Stipendex Wallet",
     description:
       "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
-    permissions: ["storage", "alarms", "tabs"],
+    permissions: ["storage", "alarms", "tabs", "scripting"],
     host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Stipendex Wallet" },
     ...(browser === "firefox"

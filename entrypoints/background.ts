@@ -44,6 +44,14 @@ export default defineBackground(() => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);
       if (at !== undefined) browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
     },
+    injectMcpHook: async ({ tabId, frameId }) => {
+      await browser.scripting.executeScript({
+        target: { tabId, frameIds: [frameId] },
+        world: "MAIN",
+        injectImmediately: true,
+        files: ["/mcp-hook.js"],
+      });
+    },
     extensionBaseUrl,
     now: () => Date.now(),
   });

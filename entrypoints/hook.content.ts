@@ -1,5 +1,6 @@
 import { createBridge } from "@/lib/hook/bridge";
 import { installFetchHook } from "@/lib/hook/fetch";
+import { mcpLoader } from "@/lib/hook/mcp-loader";
 import { installProvider } from "@/lib/hook/provider";
 import { createWalletLink } from "@/lib/hook/wallet-link";
 
@@ -8,10 +9,15 @@ export default defineContentScript({
   world: "MAIN",
   runAt: "document_start",
   allFrames: true,
+  // A named IIFE would declare a global in the page (and break a page's own `let hook`).
+  globalName: false,
   main() {
     const request = createBridge(window);
     const wallet = createWalletLink(request);
-    installFetchHook(window, wallet);
+    const mcp = mcpLoader(window, () =>
+      request({ method: "stipendex_loadMcp", params: undefined }),
+    );
+    installFetchHook(window, wallet, mcp);
     installProvider(window, request, wallet);
   },
 });

@@ -103,13 +103,32 @@ export interface McpServerReport {
   tools?: McpToolPricing[];
 }
 
+/**
+ * What an MCP server's answer declared, as the hook passes it on unread (the
+ * background reads and bounds it into a McpServerReport: page-params.ts).
+ */
+export interface McpServerSighting {
+  server: string;
+  /** An `initialize` result's `capabilities.experimental["stipendex/payments"]`. */
+  stipendexPayments?: unknown;
+  /** A `tools/list` result's tools, each as its name and `_meta["stipendex/pricing"]`. */
+  tools?: { name: unknown; pricing: unknown }[];
+}
+
 /** Methods a page may call. Each entry: the params it sends, the result it gets. */
 export interface PageMethods {
   stipendex_status: { params: undefined; result: StatusResult };
   stipendex_pay: { params: PayParams; result: PaymentAnswer };
   stipendex_receipt: { params: ReceiptParams; result: { state: string } };
-  stipendex_reportMcpServer: { params: McpServerReport; result: null };
+  stipendex_reportMcpServer: {
+    params: McpServerSighting;
+    /** What the handler gets once page-params.ts has read the sighting. */
+    parsed: McpServerReport;
+    result: null;
+  };
   stipendex_getPricing: { params: { server: string }; result: McpServerReport | null };
+  /** The page hook's MCP half, run in the asking frame's page world (the hook asks on first MCP use). */
+  stipendex_loadMcp: { params: undefined; result: null };
   stipendex_elicit: { params: ElicitParams; result: ElicitResult };
 }
 
@@ -313,6 +332,11 @@ export interface UiMethods {
 
 export type PageMethod = keyof PageMethods;
 export type UiMethod = keyof UiMethods;
+
+/** A page method's params as its handler receives them: parsed, when parsing reshapes them. */
+export type PageParams<M extends PageMethod> = {
+  [K in PageMethod]: PageMethods[K] extends { parsed: infer P } ? P : PageMethods[K]["params"];
+}[M];
 
 export type PageRequest = {
   [M in PageMethod]: { method: M; params: PageMethods[M]["params"] };

@@ -28,6 +28,7 @@ function services(h: Harness): WalletServices {
     approvals: h.approvals,
     policy: h.policy,
     wallet: h.wallet,
+    injectMcpHook: h.injectMcpHook,
     extensionBaseUrl: EXTENSION,
     now: () => h.clock.ms,
   };
@@ -154,5 +155,27 @@ describe("ui handlers", () => {
       locked: false,
       address: h.unlocked.address,
     });
+  });
+});
+
+describe("stipendex_loadMcp", () => {
+  it("runs the MCP hook in the asking frame only, and refuses a sender outside a tab", async () => {
+    const { h, pageApi } = await handlers();
+    expect(
+      await pageApi.stipendex_loadMcp(undefined, {
+        origin: "https://a.example",
+        tabId: 4,
+        frameId: 2,
+      }),
+    ).toBeNull();
+    expect(h.injected).toEqual([{ tabId: 4, frameId: 2 }]);
+    await expect(
+      pageApi.stipendex_loadMcp(undefined, {
+        origin: "https://a.example",
+        tabId: undefined,
+        frameId: 0,
+      }),
+    ).rejects.toMatchObject({ rpcCode: ErrorCode.Unauthorized });
+    expect(h.injected).toHaveLength(1);
   });
 });

@@ -14,6 +14,7 @@ import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
+import type { WalletPlatform } from "./wallet-services";
 import type { WalletSession } from "./wallet-session";
 
 export interface WalletServices {
@@ -25,6 +26,7 @@ export interface WalletServices {
   approvals: ApprovalQueue;
   policy: PolicyStore;
   wallet: WalletSession;
+  injectMcpHook: WalletPlatform["injectMcpHook"];
   extensionBaseUrl: string;
   now(): number;
 }
@@ -63,6 +65,14 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
     stipendex_reportMcpServer: async (report, context) => {
       const book = fileServerReport(await readPricingBook(s.session), report, context.origin);
       await writeItem(s.session, PRICING_ITEM, book);
+      return null;
+    },
+    stipendex_loadMcp: async (_params, context) => {
+      // Only ever the asking frame itself, and only the wallet's own script.
+      if (context.tabId === undefined || context.frameId === undefined) {
+        throw new RpcError(ErrorCode.Unauthorized, "Only a frame in a tab can load the MCP hook");
+      }
+      await s.injectMcpHook({ tabId: context.tabId, frameId: context.frameId });
       return null;
     },
     stipendex_getPricing: async (params) => {

@@ -1,4 +1,4 @@
-import { ErrorCode, type PageMethod, type PageMethods, type PayParams } from "../messages";
+import { ErrorCode, type PageMethod, type PageParams, type PayParams } from "../messages";
 import { type PendingLimit, PendingLimiter } from "./pending-limit";
 import { type RateLimit, RateLimiter } from "./rate-limit";
 import type { PageContext } from "./router";
@@ -59,7 +59,7 @@ export class PageGuard {
   run<M extends PageMethod, T>(
     context: PageContext,
     method: M,
-    params: PageMethods[M]["params"],
+    params: PageParams<M>,
     task: () => Promise<T>,
   ): Promise<T> {
     if (!PAYMENT_METHODS.has(method)) return task();

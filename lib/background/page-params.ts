@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { field, isObject } from "../hook/jsonrpc";
 import { PAGE_LIMITS } from "../hook/wallet-link";
-import type { PageMethod, PageMethods } from "../messages";
+import type { McpServerReport, McpToolPricing, PageMethod, PageParams } from "../messages";
 import { invalidParams } from "./rpc-error";
 
 /*
@@ -82,24 +83,58 @@ const challenge = z.discriminatedUnion("transport", [
     .transform((mcp) => ({ ...mcp, arguments: mcp.arguments })),
 ]);
 
-const toolPricing = z
+/**
+ * What a server declared, read leniently: a hint the wallet could not show
+ * (not a string, or longer than a label) is left out rather than refusing
+ * the server's other hints. The page's message as a whole stays bounded.
+ */
+const label = (value: unknown) =>
+  typeof value === "string" && value.length <= PAGE_LIMITS.label ? value : undefined;
+
+const mcpSighting = z
   .object({
-    name: text(PAGE_LIMITS.name),
-    pricing: z
-      .object({
-        model: text(PAGE_LIMITS.label).optional(),
-        estimate: text(PAGE_LIMITS.label).optional(),
-      })
+    server: url,
+    stipendexPayments: json(PAGE_LIMITS.json).optional(),
+    tools: json(PAGE_LIMITS.json)
+      .pipe(
+        z.array(z.unknown()).max(PAGE_LIMITS.tools, `must have at most ${PAGE_LIMITS.tools} items`),
+      )
       .optional(),
   })
-  .transform(({ name, pricing }) => ({ name, pricing }));
+  .transform(({ server, stipendexPayments, tools }): McpServerReport => {
+    const version = label(field(stipendexPayments, "version"));
+    const declared = isObject(stipendexPayments);
+    return {
+      server,
+      ...(declared ? { stipendexPayments: version === undefined ? {} : { version } } : {}),
+      ...(tools ? { tools: tools.flatMap(toolPricing) } : {}),
+    };
+  });
+
+function toolPricing(tool: unknown): McpToolPricing[] {
+  const name = field(tool, "name");
+  if (typeof name !== "string" || name.length > PAGE_LIMITS.name) return [];
+  const pricing = field(tool, "pricing");
+  if (!isObject(pricing)) return [{ name, pricing: undefined }];
+  const model = label(field(pricing, "model"));
+  const estimate = label(field(pricing, "estimate"));
+  return [
+    {
+      name,
+      pricing: {
+        ...(model === undefined ? {} : { model }),
+        ...(estimate === undefined ? {} : { estimate }),
+      },
+    },
+  ];
+}
 
 /**
  * Each page method's params. Unknown keys are dropped, so nothing a page adds
  * (an `origin`, say) reaches a handler. Typed by the message types of
  * lib/messages.ts (which the hook shares), so schemas and messages stay in step.
  */
-const schemas: { [M in PageMethod]: z.ZodType<PageMethods[M]["params"]> } = {
+const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
   // Takes nothing; whatever a page passes is dropped.
   stipendex_status: z.unknown().transform(() => undefined),
   stipendex_pay: z.object({ requestId: text(PAGE_LIMITS.requestId), challenge }),
@@ -109,15 +144,9 @@ const schemas: { [M in PageMethod]: z.ZodType<PageMethods[M]["params"]> } = {
     receipt: json(PAGE_LIMITS.json),
     error: rpcError.optional(),
   }),
-  stipendex_reportMcpServer: z.object({
-    server: url,
-    stipendexPayments: z.object({ version: text(PAGE_LIMITS.label).optional() }).optional(),
-    tools: z
-      .array(toolPricing)
-      .max(PAGE_LIMITS.tools, `must have at most ${PAGE_LIMITS.tools} items`)
-      .optional(),
-  }),
+  stipendex_reportMcpServer: mcpSighting,
   stipendex_getPricing: z.object({ server: url }),
+  stipendex_loadMcp: z.unknown().transform(() => undefined),
   stipendex_elicit: z.object({
     server: url,
     call: z
@@ -133,10 +162,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageMethods[M]["params"]> } = {
 };
 
 /** The params of a page request, checked; throws InvalidParams naming the field and its limit. */
-export function parsePageParams<M extends PageMethod>(
-  method: M,
-  params: unknown,
-): PageMethods[M]["params"] {
+export function parsePageParams<M extends PageMethod>(method: M, params: unknown): PageParams<M> {
   const result = schemas[method].safeParse(params, { error: plainMessage });
   if (result.success) return result.data;
   throw invalidParams(method, result.error.issues[0]);

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type PageMethod,
   type PageMethods,
+  type PageParams,
   type UiMethod,
   type UiMethods,
   type WireResponse,
@@ -28,7 +29,7 @@ export interface UiContext {
 /** Page handlers; the router has checked their params (page-params.ts) before they run. */
 export type PageHandlers = {
   [M in keyof PageMethods]: (
-    params: PageMethods[M]["params"],
+    params: PageParams<M>,
     context: PageContext,
   ) => Promise<PageMethods[M]["result"]>;
 };

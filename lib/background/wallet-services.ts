@@ -21,6 +21,8 @@ export interface WalletPlatform {
   window: ApprovalWindow;
   /** Arms (or, with undefined, disarms) the auto-lock alarm. */
   scheduleLock(at: number | undefined): Promise<void>;
+  /** Runs the page hook's MCP half (entrypoints/mcp-hook.ts) in one frame's page world. */
+  injectMcpHook(frame: { tabId: number; frameId: number }): Promise<void>;
   extensionBaseUrl: string;
   now(): number;
 }
@@ -62,6 +64,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     approvals,
     policy,
     wallet,
+    injectMcpHook: platform.injectMcpHook,
     extensionBaseUrl: platform.extensionBaseUrl,
     now,
   };

@@ -1,20 +1,42 @@
 import { describe, expect, it } from "vitest";
 import type {
   ElicitParams,
-  McpServerReport,
+  McpServerSighting,
   PaymentAnswer,
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
-import { installFetchHook } from "./fetch";
+import { installFetchHook, type McpSource } from "./fetch";
+import { createMcpHook } from "./mcp-hook";
 import { formatSseMessage } from "./sse";
 import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
+
+/** The MCP half loaded on first use, as in a page; `loads` counts the loads. */
+function mcpAtHand(fail = false) {
+  const hook = createMcpHook();
+  let loaded = false;
+  const source: McpSource & { loads: number } = {
+    loads: 0,
+    loaded: () => (loaded ? hook : undefined),
+    load: async () => {
+      source.loads++;
+      if (fail) throw new Error("The wallet did not load its MCP hook");
+      loaded = true;
+      return hook;
+    },
+  };
+  return source;
+}
 type Handler = (request: Request) => Response | Promise<Response>;
 
 /** A window whose native fetch is a real in-process server, and a wallet that records calls. */
-function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer | undefined) {
+function setup(
+  server: Handler,
+  decide: (c: PaymentChallenge) => PaymentAnswer | undefined,
+  mcp: McpSource = mcpAtHand(),
+) {
   const seen: Request[] = [];
   const win = {
     location: { href: "https://agent.example/app" },
@@ -31,7 +53,7 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
   } as unknown as Win;
   const challenges: PaymentChallenge[] = [];
   const receipts: ReceiptParams[] = [];
-  const reports: McpServerReport[] = [];
+  const reports: McpServerSighting[] = [];
   const elicited: ElicitParams[] = [];
   const wallet: WalletLink = {
     pay: async (challenge) => {
@@ -47,7 +69,7 @@ function setup(server: Handler, decide: (c: PaymentChallenge) => PaymentAnswer |
     },
     reportMcpServer: (report) => reports.push(report),
   };
-  installFetchHook(win, wallet);
+  installFetchHook(win, wallet, mcp);
   return { win, seen, challenges, receipts, reports, elicited };
 }
 
@@ -178,6 +200,30 @@ describe("installFetchHook: HTTP 402", () => {
 });
 
 describe("installFetchHook: MCP", () => {
+  it("loads its MCP half only for a JSON-RPC request, once; a plain page never carries it", async () => {
+    const mcp = mcpAtHand();
+    const { win } = setup(
+      () => Response.json({ jsonrpc: "2.0", id: 1, result: {} }),
+      () => undefined,
+      mcp,
+    );
+    await win.fetch("https://agent.example/plain");
+    await win.fetch("https://agent.example/events", { headers: { accept: "text/event-stream" } });
+    expect(mcp.loads).toBe(0);
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+    await win.fetch("https://mcp.example/mcp", { method: "POST", body: list });
+    await win.fetch("https://mcp.example/mcp", { method: "POST", body: list });
+    expect(mcp.loads).toBe(1);
+  });
+
+  it("sends an MCP request unchanged and unpaid when its MCP half cannot be loaded", async () => {
+    const { win, seen, challenges } = setup(mcpServer(false), () => mcpPay, mcpAtHand(true));
+    const response = await win.fetch("https://mcp.example/mcp", init);
+    expect(((await response.json()) as { error?: { code: number } }).error?.code).toBe(-32402);
+    expect(seen).toHaveLength(1);
+    expect(challenges).toHaveLength(0);
+  });
+
   const call = {
     jsonrpc: "2.0",
     id: 7,
@@ -215,7 +261,7 @@ describe("installFetchHook: MCP", () => {
     };
   }
 
-  it("reports a tools/list within the wallet's limits: at most 200 tools, no overlong names or labels", async () => {
+  it("passes on a tools/list's first 200 tools, each as its name and pricing, unread", async () => {
     const tools = [
       { name: "x".repeat(300) },
       {
@@ -233,8 +279,11 @@ describe("installFetchHook: MCP", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     const [report] = reports;
     expect(report?.tools).toHaveLength(200);
-    expect(report?.tools?.[0]).toEqual({ name: "priced", pricing: { model: "per_call" } });
-    expect(report?.tools?.some((tool) => tool.name.length > 256)).toBe(false);
+    expect(report?.tools?.slice(0, 3)).toEqual([
+      { name: "x".repeat(300), pricing: undefined },
+      { name: "priced", pricing: { model: "per_call", estimate: "y".repeat(100) } },
+      { name: "tool-0", pricing: undefined },
+    ]);
   });
 
   it("pays a -32402 answered in JSON and gives the page the paid JSON", async () => {

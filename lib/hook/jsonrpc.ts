@@ -23,6 +23,11 @@ export function isObject(value: unknown): value is Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `value[key]` when `value` is an object; undefined for anything else. */
+export function field(value: unknown, key: string): unknown {
+  return isObject(value) ? value[key] : undefined;
+}
+
 /** A request body the page's MCP client sent, or undefined for anything else (cheap test first). */
 export function readJsonRpcRequest(body: unknown): JsonRpcRequest | undefined {
   if (typeof body !== "string" || body.charCodeAt(0) !== 123 || !body.includes('"jsonrpc"')) {

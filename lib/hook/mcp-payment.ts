@@ -1,5 +1,6 @@
-import type { ElicitResult, McpToolPricing, ReceiptParams } from "../messages";
+import type { ElicitResult, ReceiptParams } from "../messages";
 import {
+  field,
   isElicitation,
   isObject,
   isResponseTo,
@@ -9,9 +10,10 @@ import {
   x402PaymentResultOf,
 } from "./jsonrpc";
 import { routeElicitation } from "./mcp-session";
+import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, SseSplitter } from "./sse";
-import { PAGE_LIMITS, type WalletLink } from "./wallet-link";
+import { MAX_REPORTED_TOOLS, type WalletLink } from "./wallet-link";
 
 /** One JSON-RPC POST the page's MCP client made. */
 export interface McpCall {
@@ -242,46 +244,28 @@ export function handleMcpStream(
   });
 }
 
-/** Reads the answer to an `initialize` or `tools/list` from a clone and tells the wallet. */
+/**
+ * Reads the answer to an `initialize` or `tools/list` from a clone and passes
+ * on what it declares, unread: the wallet reads and bounds it.
+ */
 function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): void {
   const report = (message: unknown) => {
     if (!isResponseTo(message, call.request.id) || !isObject(message.result)) return;
-    const result = message.result;
+    const { capabilities, tools } = message.result;
     if (call.request.method === "initialize") {
-      const experimental = isObject(result.capabilities)
-        ? result.capabilities.experimental
-        : undefined;
-      const payments = isObject(experimental) ? experimental["stipendex/payments"] : undefined;
-      if (isObject(payments)) {
-        wallet.reportMcpServer({
-          server: call.server,
-          stipendexPayments:
-            typeof payments.version === "string" ? { version: payments.version } : {},
-        });
+      const declared = field(field(capabilities, "experimental"), "stipendex/payments");
+      if (declared !== undefined) {
+        wallet.reportMcpServer({ server: call.server, stipendexPayments: declared });
       }
       return;
     }
-    // Within what the wallet accepts from a page: a server's overlong names or labels are left out.
-    const label = (value: unknown) =>
-      typeof value === "string" && value.length <= PAGE_LIMITS.label ? value : undefined;
-    const tools = Array.isArray(result.tools) ? result.tools.filter(isObject) : [];
-    const priced: McpToolPricing[] = tools
-      .filter((tool) => typeof tool.name === "string" && tool.name.length <= PAGE_LIMITS.name)
-      .slice(0, PAGE_LIMITS.tools)
-      .map((tool) => {
-        const meta = isObject(tool._meta) ? tool._meta : {};
-        const pricing = isObject(meta["stipendex/pricing"]) ? meta["stipendex/pricing"] : undefined;
-        const model = label(pricing?.model);
-        const estimate = label(pricing?.estimate);
-        return {
-          name: String(tool.name),
-          pricing: pricing && {
-            ...(model === undefined ? {} : { model }),
-            ...(estimate === undefined ? {} : { estimate }),
-          },
-        };
-      });
-    wallet.reportMcpServer({ server: call.server, tools: priced });
+    wallet.reportMcpServer({
+      server: call.server,
+      tools: (Array.isArray(tools) ? tools.slice(0, MAX_REPORTED_TOOLS) : []).map((tool) => ({
+        name: field(tool, "name"),
+        pricing: field(field(tool, "_meta"), "stipendex/pricing"),
+      })),
+    });
   };
   const copy = response.clone();
   const type = mediaType(copy);
@@ -341,9 +325,4 @@ async function pumpSse(
   }
   const rest = splitter.flush();
   if (rest) await onEvent(parseJson(rest.data), rest.raw);
-}
-
-/** The response's media type, lower case, without parameters. */
-export function mediaType(response: Response): string {
-  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }

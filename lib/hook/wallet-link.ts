@@ -1,7 +1,7 @@
 import type {
   ElicitParams,
   ElicitResult,
-  McpServerReport,
+  McpServerSighting,
   PaymentAnswer,
   PaymentChallenge,
   ReceiptParams,
@@ -17,11 +17,14 @@ export interface WalletLink {
   receipt(params: ReceiptParams): void;
   elicit(params: ElicitParams): Promise<ElicitResult>;
   /** Fire and forget: what an MCP server declared. */
-  reportMcpServer(report: McpServerReport): void;
+  reportMcpServer(report: McpServerSighting): void;
 }
 
 /** Response headers that carry a receipt, in the order they are looked for. */
 export const RECEIPT_HEADERS = ["stipendex-receipt", "payment-response", "x-payment-response"];
+
+/** How many of a `tools/list`'s tools the hook passes on (the wallet takes no more). */
+export const MAX_REPORTED_TOOLS = 200;
 
 /** Largest 402 body the hook hands to the wallet; bigger ones are not prices. */
 export const MAX_CHALLENGE_BYTES = 64 * 1024;
@@ -44,7 +47,7 @@ export const PAGE_LIMITS = {
   /** Any other JSON a page passes on (results, error data, receipts, elicitation schemas). */
   json: MAX_CHALLENGE_BYTES,
   jsonDepth: 32,
-  tools: 200,
+  tools: MAX_REPORTED_TOOLS,
 } as const;
 
 /** The wallet as seen from the page: each call is a message through the relay. */

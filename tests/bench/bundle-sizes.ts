@@ -82,6 +82,8 @@ export async function fileSizes(dir: string, files: readonly string[]): Promise<
 }
 
 const HOOK = "content-scripts/hook.js";
+/** The hook's MCP half: run in a page's world only once the page makes an MCP request. */
+const MCP_HOOK = "mcp-hook.js";
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 async function sizeSection(target: "chrome-mv3" | "firefox-mv3"): Promise<Section> {
@@ -106,6 +108,7 @@ async function sizeSection(target: "chrome-mv3" | "firefox-mv3"): Promise<Sectio
   const allJs = [...new Set(entries.flatMap((entry) => entry.files))];
   const everything = total(await fileSizes(dir, allJs));
   const [hook] = await fileSizes(dir, [HOOK]);
+  const [mcpHook] = await fileSizes(dir, [MCP_HOOK]).catch(() => []);
   const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
   return {
     kind: "table",
@@ -117,6 +120,9 @@ async function sizeSection(target: "chrome-mv3" | "firefox-mv3"): Promise<Sectio
       hook
         ? `page hook (${HOOK}, injected into every page): ${hook.bytes} bytes, ${hook.gzip} gzip = ${share(hook.bytes, everything.bytes)} of all JS bytes, ${share(hook.gzip, everything.gzip)} gzipped`
         : `no ${HOOK} in this build`,
+      mcpHook
+        ? `MCP hook (${MCP_HOOK}, injected on a page's first MCP request): ${mcpHook.bytes} bytes, ${mcpHook.gzip} gzip`
+        : `no ${MCP_HOOK} in this build`,
     ],
   };
 }

@@ -62,6 +62,9 @@ export const ANNOUNCEMENTS = [
 ];
 
 export const earlyProbe = (page: Evaluator) => page.evaluate("window.earlyProbe");
+/** The window's own property names, sorted: what the page's global scope holds. */
+export const globalNames = (page: Evaluator) =>
+  page.evaluate("Object.getOwnPropertyNames(window).sort()") as Promise<string[]>;
 export const announcements = (page: Evaluator) => page.evaluate("window.announceProbe");
 export const fetchBehaviour = (page: Evaluator) =>
   page.evaluate("window.foundationChecks.fetchBehaviour()") as Promise<FetchBehaviour>;
@@ -209,6 +212,15 @@ export function describeFoundation(
     it("defines a locked window.stipendex before the page's first inline script", async () => {
       assert.deepEqual(await earlyProbe(get().browser.page), LOCKED_PROVIDER_PROBE);
       assert.deepEqual(await earlyProbe(get().browser.plainPage), { type: "undefined" });
+    });
+
+    it("adds no global to the page but window.stipendex (a page may declare its own `hook`)", async () => {
+      const withWallet = await globalNames(get().browser.page);
+      const withoutWallet = new Set(await globalNames(get().browser.plainPage));
+      assert.deepEqual(
+        withWallet.filter((name) => !withoutWallet.has(name)),
+        ["stipendex"],
+      );
     });
 
     it("announces the provider when the page asks for it", async () => {

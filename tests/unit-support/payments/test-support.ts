@@ -133,6 +133,9 @@ export interface Harness {
   engine: PaymentEngine;
   windows: ReturnType<typeof recordingWindow>;
   scheduled: (number | undefined)[];
+  /** Frames the MCP hook was run in. */
+  injected: { tabId: number; frameId: number }[];
+  injectMcpHook(frame: { tabId: number; frameId: number }): Promise<void>;
   /** Milliseconds; tests move it. */
   clock: { ms: number };
   /** A new worker over the same storage and database: new queue, new engine, new session. */
@@ -163,6 +166,10 @@ export async function makeHarness(
   const clock = { ms: T * 1000 };
   const windows = recordingWindow();
   const scheduled: (number | undefined)[] = [];
+  const injected: { tabId: number; frameId: number }[] = [];
+  const injectMcpHook = async (frame: { tabId: number; frameId: number }) => {
+    injected.push(frame);
+  };
   // What a (re)started background worker builds: the same wiring as entrypoints/background.ts.
   const services = () => {
     const { wallet, approvals, engine, registry, descriptors, policy } = createWalletServices({
@@ -174,6 +181,7 @@ export async function makeHarness(
       scheduleLock: async (at) => {
         scheduled.push(at);
       },
+      injectMcpHook,
       extensionBaseUrl: "chrome-extension://wallet/",
       now: () => clock.ms,
     });
@@ -192,6 +200,8 @@ export async function makeHarness(
     unlocked,
     windows,
     scheduled,
+    injected,
+    injectMcpHook,
     clock,
     ...started,
     restart: () => {

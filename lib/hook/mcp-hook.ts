@@ -1,0 +1,104 @@
+import type { JsonRpcRequest } from "./jsonrpc";
+import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
+import { declareElicitation, McpSessions } from "./mcp-session";
+import { mediaType } from "./media-type";
+import type { ReplayableRequest } from "./replay";
+import type { WalletLink } from "./wallet-link";
+
+/** A fetch call the hook took, as the MCP half sees it. */
+export interface HookedCall {
+  args: Parameters<typeof fetch>;
+  replayable: ReplayableRequest;
+  /** The JSON-RPC request in its body, when there is one. */
+  mcpRequest?: JsonRpcRequest;
+  /** URL and method without building a Request (which would consume a stream body). */
+  describe(): { url: string; method: string };
+}
+
+/** What the base hook lends the MCP half. */
+export interface HookServices {
+  wallet: WalletLink;
+  nativeFetch: typeof fetch;
+  /** Sends the call (or `sent` instead), as the page would have. */
+  send(call: HookedCall, sent?: Parameters<typeof fetch>): Promise<Response>;
+  /** The HTTP binding for a 402 (see http-payment.ts). */
+  pay402(call: HookedCall, response: Response): Promise<Response>;
+}
+
+/** The MCP half of the page hook, loaded on a page's first MCP request (see mcp-loader.ts). */
+export interface McpHook {
+  fetch(call: HookedCall, services: HookServices): Promise<Response>;
+}
+
+/**
+ * Pays MCP tool calls refused with -32402 or an x402 PaymentRequired result,
+ * answers the elicitations that are the wallet's, and notes what servers
+ * declare, on every MCP request and session stream of the page.
+ */
+export function createMcpHook(): McpHook {
+  const sessions = new McpSessions();
+  return {
+    async fetch(call, services) {
+      const { mcpRequest } = call;
+      const [input, init] = call.args;
+      const declared =
+        mcpRequest?.method === "initialize" ? declareElicitation(mcpRequest) : undefined;
+      const response = await services.send(
+        call,
+        declared?.body === undefined ? undefined : [input, { ...init, body: declared.body }],
+      );
+      if (response.status === 402) return services.pay402(call, response);
+      if (!response.ok || !(mcpRequest || mediaType(response) === "text/event-stream")) {
+        return response;
+      }
+      const { url, method } = call.describe();
+      const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
+      const sessionId = headers.get("mcp-session-id");
+      const { wallet, nativeFetch } = services;
+      if (!mcpRequest) {
+        // The standalone stream of a session the page initialized here.
+        const walletAnswersForms = sessions.walletAnswersForms(url, sessionId);
+        if (method !== "GET" || walletAnswersForms === undefined) return response;
+        const answer = (body: string) => postToSession(url, headers, init, body);
+        return handleMcpStream(
+          response,
+          { server: url, walletAnswersForms, answer },
+          wallet,
+          nativeFetch,
+        );
+      }
+      if (declared) {
+        const { walletAnswersForms } = declared;
+        sessions.remember(url, response.headers.get("mcp-session-id"), walletAnswersForms);
+      }
+      const walletAnswersForms =
+        declared?.walletAnswersForms ?? sessions.walletAnswersForms(url, sessionId) ?? false;
+      return handleMcpResponse(
+        response,
+        { server: url, request: mcpRequest, replayable: call.replayable, walletAnswersForms },
+        wallet,
+        nativeFetch,
+      );
+    },
+  };
+}
+
+/** An answer to the server on a GET stream: a JSON-RPC POST with the stream's own headers. */
+function postToSession(
+  url: string,
+  streamHeaders: Headers,
+  init: RequestInit | undefined,
+  body: string,
+): Request {
+  const headers = new Headers(streamHeaders);
+  headers.delete("last-event-id");
+  headers.set("content-type", "application/json");
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(url, {
+    method: "POST",
+    headers,
+    body,
+    ...(init?.credentials ? { credentials: init.credentials } : {}),
+    redirect: "manual",
+  });
+}
