@@ -295,9 +295,16 @@ export interface PaymentDetail extends PaymentRow {
   settlementTransaction?: string;
 }
 
+/** Counts since the background worker started: requests answered by method, IndexedDB transactions by mode. */
+export interface Diagnostics {
+  requests: Record<string, number>;
+  transactions: { readonly: number; readwrite: number };
+}
+
 /** Methods only the wallet's own pages may call. */
 export interface UiMethods {
   ui_status: { params: undefined; result: StatusResult };
+  ui_getDiagnostics: { params: undefined; result: Diagnostics };
   ui_getState: { params: undefined; result: WalletState };
   ui_createWallet: {
     params: { password: string; importPrivateKey?: string };

@@ -10,6 +10,7 @@ import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
 import { writeItem } from "../wallet/storage-item";
+import { diagnostics } from "./diagnostics";
 import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
@@ -87,6 +88,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
 export function createUiHandlers(s: WalletServices): UiHandlers {
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
+    ui_getDiagnostics: async () => diagnostics(),
     ui_getState: () => s.wallet.state(),
     ui_createWallet: async (params) => {
       if (await s.wallet.hasWallet()) {

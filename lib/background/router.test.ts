@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createRouter, type PageHandlers, type UiHandlers } from "./router";
+import { diagnostics } from "./diagnostics";
 import { RpcError } from "./rpc-error";
 
 const ID = "walletid";
@@ -310,5 +311,18 @@ describe("createRouter, page limits", () => {
     const later = route(pay("r"), from("https://s64.example"));
     await answer();
     expect(await later).toMatchObject({ ok: true });
+  });
+});
+
+describe("diagnostics", () => {
+  it("counts every request the router answers, by method, refused ones too", async () => {
+    const before = diagnostics().requests;
+    const route = router();
+    await route({ channel: "page", method: "stipendex_status" }, page);
+    await route({ channel: "page", method: "stipendex_status" }, page);
+    await route({ channel: "ui", method: "ui_status" }, page);
+    const after = diagnostics().requests;
+    expect((after.stipendex_status ?? 0) - (before.stipendex_status ?? 0)).toBe(2);
+    expect((after.ui_status ?? 0) - (before.ui_status ?? 0)).toBe(1);
   });
 });

@@ -8,6 +8,7 @@ import {
   type UiMethods,
   type WireResponse,
 } from "../messages";
+import { countRequest } from "./diagnostics";
 import { PageGuard } from "./page-guard";
 import { parsePageParams } from "./page-params";
 import { RpcError, toWireError } from "./rpc-error";
@@ -75,6 +76,7 @@ async function dispatch(
   if (!isBackgroundMessage(message)) {
     throw new RpcError(ErrorCode.InvalidRequest, "Malformed message: expected { channel, method }");
   }
+  countRequest(message.method);
   const identity = identifySender(sender, options.extensionId, options.extensionBaseUrl);
   if (message.channel === "page") {
     if (identity.kind !== "page") {

@@ -1,4 +1,5 @@
 import type { WalletDb } from "./schema";
+import { countTransaction } from "./transaction-count";
 
 /** The wallet's tables as IndexedDB object stores, for the one hot-path transaction. */
 export type StoreName = "payments" | "counters" | "budgetSums";
@@ -19,6 +20,7 @@ export async function nativeTransaction<T>(
 ): Promise<T> {
   if (!db.isOpen()) await db.open();
   const transaction = db.backendDB().transaction([...stores], "readwrite");
+  countTransaction("readwrite");
   const committed = new Promise<void>((resolve, reject) => {
     transaction.oncomplete = () => resolve();
     transaction.onabort = () =>

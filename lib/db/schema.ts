@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { PaymentState } from "../payment-states";
 import type { Address, Caip2, Offer, OfferResource } from "../protocol/offer";
+import { countDexieTransactions } from "./transaction-count";
 
 /** One payment the wallet was asked to make, whatever became of it. */
 export interface PaymentRecord {
@@ -113,5 +114,6 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
     payments:
       "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
   });
+  countDexieTransactions(db);
   return db;
 }

@@ -1,5 +1,7 @@
 import { devAccounts } from "../../demo/chain/dev-accounts";
+import type { Diagnostics } from "../../lib/messages";
 import { launchFirefox } from "../e2e/support/firefox";
+import { callWallet } from "../e2e/support/wallet-chromium";
 import {
   callWallet as callFirefoxWallet,
   setUpWallet as setUpFirefoxWallet,
@@ -27,7 +29,27 @@ interface PageTimes {
 interface PayingTab {
   /** Runs `fn` in the tab (its body is serialized: it may use only its argument). */
   evaluate(fn: (rounds: number) => Promise<PageTimes>, rounds: number): Promise<PageTimes>;
+  /** The background's counts so far (ui_getDiagnostics). */
+  diagnostics(): Promise<Diagnostics>;
   close(): Promise<void>;
+}
+
+/** Requests to the background and IndexedDB transactions per payment, between two counts. */
+export function perPayment(before: Diagnostics, after: Diagnostics, payments: number): string[] {
+  const per = (n: number) => (n / payments).toFixed(2);
+  const methods = Object.keys(after.requests)
+    .map(
+      (method) => [method, (after.requests[method] ?? 0) - (before.requests[method] ?? 0)] as const,
+    )
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => a.localeCompare(b));
+  const requests = methods.reduce((sum, [, n]) => sum + n, 0);
+  const transactions = (mode: "readonly" | "readwrite") =>
+    after.transactions[mode] - before.transactions[mode];
+  return [
+    `per payment, counted over ${payments}: ${per(requests)} requests to the background (${methods.map(([method, n]) => `${method} ${per(n)}`).join(", ")}), each one message on the relay's port each way;`,
+    `${per(transactions("readwrite"))} read-write and ${per(transactions("readonly"))} read-only IndexedDB transactions.`,
+  ];
 }
 
 /**
@@ -58,7 +80,12 @@ async function chromiumPayingTab(origin: string): Promise<PayingTab> {
   try {
     const page = await browser.session.context.newPage();
     await page.goto(`${origin}/`);
-    return { evaluate: (fn, arg) => page.evaluate(fn, arg), close: () => browser.close() };
+    return {
+      evaluate: (fn, arg) => page.evaluate(fn, arg),
+      diagnostics: () =>
+        callWallet(browser.walletPage, { method: "ui_getDiagnostics", params: undefined }),
+      close: () => browser.close(),
+    };
   } catch (error) {
     await browser.close();
     throw error;
@@ -82,7 +109,12 @@ async function firefoxPayingTab(origin: string): Promise<PayingTab> {
     });
     const page = await session.browser.newPage();
     await page.goto(`${origin}/`);
-    return { evaluate: (fn, arg) => page.evaluate(fn, arg), close: () => session.close() };
+    return {
+      evaluate: (fn, arg) => page.evaluate(fn, arg),
+      diagnostics: () =>
+        callFirefoxWallet(walletPage, { method: "ui_getDiagnostics", params: undefined }),
+      close: () => session.close(),
+    };
   } catch (error) {
     await session.close();
     throw error;
@@ -105,7 +137,9 @@ function paidFetchIn(
         throw error;
       });
       try {
+        const before = await tab.diagnostics();
         const times = await payInPage(tab, warmup + timed);
+        const counted = perPayment(before, await tab.diagnostics(), warmup + timed);
         if (times.failures.length > 0) {
           throw new Error(
             `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
@@ -146,6 +180,7 @@ function paidFetchIn(
             notes: [
               "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
               "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
+              ...counted,
             ],
           },
         ];

@@ -1,0 +1,14 @@
+import { transactionCount } from "../db/transaction-count";
+import type { Diagnostics } from "../messages";
+
+const requests: Record<string, number> = {};
+
+/** One request the background answered (counted by method, whether it succeeded or not). */
+export function countRequest(method: string): void {
+  requests[method] = (requests[method] ?? 0) + 1;
+}
+
+/** What this worker has done since it started, in numbers only (no origin, no amount). */
+export function diagnostics(): Diagnostics {
+  return { requests: { ...requests }, transactions: { ...transactionCount } };
+}
