@@ -1,0 +1,114 @@
+import {
+  BaseError,
+  createPublicClient,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  isAddressEqual,
+  parseAbi,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import type { Address } from "../protocol/offer";
+
+/** What an EIP-3009 token says about authorizations (its state and the event it logs on use). */
+const EIP3009_ABI = parseAbi([
+  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+]);
+
+/** The transfer a signed EIP-3009 authorization allows: what the chain is checked against. */
+export interface SignedTransfer {
+  token: Address;
+  from: Address;
+  to: Address;
+  value: bigint;
+  nonce: Hex;
+}
+
+/** What a settlement transaction shows. */
+export type SettlementCheck =
+  /** The transaction used this authorization and moved exactly the quoted amount to the quoted payee. */
+  | { kind: "confirmed"; blockNumber: bigint }
+  /** The chain does not know the transaction (yet, or ever). */
+  | { kind: "unknown"; reason: string }
+  /** The transaction exists but is not this payment: reverted, or other transfers. */
+  | { kind: "mismatch"; reason: string };
+
+const client = (url: string, fetchFn?: typeof fetch) =>
+  createPublicClient({
+    transport: http(url, { timeout: 8_000, retryCount: 0, ...(fetchFn ? { fetchFn } : {}) }),
+  });
+
+/**
+ * Whether the token has used this authorization's nonce (a transfer went
+ * through with it, or it was canceled): once true, the authorization can
+ * never move money again; while false after `validBefore`, it never will.
+ */
+export async function authorizationUsed(
+  url: string,
+  transfer: SignedTransfer,
+  options: { fetchFn?: typeof fetch } = {},
+): Promise<boolean> {
+  return client(url, options.fetchFn).readContract({
+    address: transfer.token,
+    abi: EIP3009_ABI,
+    functionName: "authorizationState",
+    args: [getAddress(transfer.from), transfer.nonce],
+  });
+}
+
+/**
+ * Checks a settlement a receiver claims: transaction `hash` succeeded, the
+ * token logged this authorization as used, and moved exactly `value` from
+ * `from` to `to`. A claim the chain does not bear out is reported, not trusted.
+ */
+export async function checkSettlement(
+  url: string,
+  hash: Hex,
+  transfer: SignedTransfer,
+  options: { fetchFn?: typeof fetch } = {},
+): Promise<SettlementCheck> {
+  let receipt: Awaited<ReturnType<ReturnType<typeof client>["getTransactionReceipt"]>>;
+  try {
+    receipt = await client(url, options.fetchFn).getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) {
+      return { kind: "unknown", reason: `No transaction ${hash} on this chain` };
+    }
+    throw error instanceof BaseError ? new Error(error.shortMessage, { cause: error }) : error;
+  }
+  if (receipt.status !== "success") {
+    return { kind: "mismatch", reason: `Transaction ${hash} reverted` };
+  }
+  const fromToken = receipt.logs.filter((log) => isAddressEqual(log.address, transfer.token));
+  const used = parseEventLogs({
+    abi: EIP3009_ABI,
+    logs: fromToken,
+    eventName: "AuthorizationUsed",
+  }).some(
+    (log) =>
+      isAddressEqual(log.args.authorizer, transfer.from) &&
+      log.args.nonce.toLowerCase() === transfer.nonce.toLowerCase(),
+  );
+  if (!used) {
+    return {
+      kind: "mismatch",
+      reason: `Transaction ${hash} did not use this payment's authorization`,
+    };
+  }
+  const moved = parseEventLogs({ abi: erc20Abi, logs: fromToken, eventName: "Transfer" }).some(
+    (log) =>
+      isAddressEqual(log.args.from, transfer.from) &&
+      isAddressEqual(log.args.to, transfer.to) &&
+      log.args.value === transfer.value,
+  );
+  if (!moved) {
+    return {
+      kind: "mismatch",
+      reason: `Transaction ${hash} did not move ${transfer.value} from ${transfer.from} to ${transfer.to}`,
+    };
+  }
+  return { kind: "confirmed", blockNumber: receipt.blockNumber };
+}
