@@ -1,13 +1,6 @@
 import { decodeJwt } from "jose";
 import { StipendexError } from "../../lib/errors";
-import {
-  AuthorizationWindowError,
-  ExpiredError,
-  PaymentRailMismatchError,
-  ProofRailMismatchError,
-  QuoteHashMismatchError,
-  ReplayedQuoteError,
-} from "../../lib/protocol/envelope/errors";
+import { isProtocolError } from "../../lib/protocol/errors";
 import {
   AmountMismatchError,
   AuthorizationExpiredError,
@@ -40,19 +33,20 @@ export function toRefusal(
   if (error instanceof PaymentRefusedError) return error;
   if (!(error instanceof StipendexError)) throw error;
   const options = { cause: error };
-  if (error instanceof ReplayedQuoteError) return new QuoteAlreadyUsedError(error.message);
-  if (error instanceof ExpiredError) return new QuoteExpiredError(error.message);
-  if (error instanceof AuthorizationWindowError)
+  if (isProtocolError(error, "replayed-quote")) return new QuoteAlreadyUsedError(error.message);
+  if (isProtocolError(error, "expired")) return new QuoteExpiredError(error.message);
+  if (isProtocolError(error, "authorization-window"))
     return new AuthorizationExpiredError(error.message);
-  if (error instanceof PaymentRailMismatchError) {
+  if (isProtocolError(error, "payment-rail-mismatch")) {
     const paid = paidTo(proofJws);
     if (paid && paid.to.toLowerCase() !== rail.payTo.toLowerCase()) {
       return new InvalidReceiverError(rail.payTo, paid.to);
     }
     return new AmountMismatchError(BigInt(rail.amount), paid?.value ?? "?");
   }
-  if (error instanceof ProofRailMismatchError) return new RailMismatchError(error.message);
+  if (isProtocolError(error, "proof-rail-mismatch")) return new RailMismatchError(error.message);
   if (error.code.startsWith("confirmation")) return new ConfirmationMissingError(error.message);
-  if (error instanceof QuoteHashMismatchError) return new InvalidProofError(error.message, options);
+  if (isProtocolError(error, "quote-hash-mismatch"))
+    return new InvalidProofError(error.message, options);
   return new InvalidProofError(`${error.code}: ${error.message}`, options);
 }

@@ -8,7 +8,6 @@ import {
   until,
 } from "../../tests/unit-support/payments/test-support";
 import { ErrorCode, type PayParams } from "../messages";
-import { UnknownPaymentError } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
 import type { PageContext } from "./router";
@@ -55,7 +54,7 @@ describe("page handlers", () => {
         { paymentId: answer.paymentId, status: 200, receipt: null },
         page("https://evil.example"),
       ),
-    ).rejects.toBeInstanceOf(UnknownPaymentError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "unknown-payment" });
   });
 
   it("reports a replayed Quote as InvalidQuote", async () => {

@@ -98,6 +98,6 @@ function rateLimited(what: string, rate: RateLimit, retryAfterMs: number): RpcEr
   return new RpcError(
     ErrorCode.RateLimited,
     `Too many ${what}: the wallet takes ${rate.limit} per ${rate.windowMs / 1000} s from one site; retry in ${Math.ceil(retryAfterMs / 1000)} s`,
-    { retryAfterMs },
+    { data: { retryAfterMs } },
   );
 }

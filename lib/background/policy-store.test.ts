@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { openWalletDb } from "../db/schema";
-import type { PolicyView } from "../messages";
+import { ErrorCode, type PolicyView } from "../messages";
 import { randomId } from "../random-id";
 import { STORAGE_KEYS } from "../storage-keys";
 import { decidePayment } from "../wallet/policy";
-import {
-  defaultPolicy,
-  InvalidPolicyError,
-  PolicyStore,
-  parsePolicyView,
-  StalePolicyError,
-  toSettings,
-  toView,
-} from "./policy-store";
+import { defaultPolicy, PolicyStore, parsePolicyView, toSettings, toView } from "./policy-store";
+import { type RpcErrorCode, toWireError } from "./rpc-error";
+
+const rpcError = (code: RpcErrorCode) => expect.objectContaining({ name: "RpcError", code });
 
 const ORIGIN = "https://agent.example";
 const USDC_BASE = {
@@ -96,9 +91,9 @@ describe("parsePolicyView", () => {
       { assets: [{ ...defaultPolicy().assets[0], asset: "0x12" }] },
       "assets.0.asset",
     ],
-  ])("refuses %s with InvalidPolicyError naming the field", (_what, change, path) => {
+  ])("refuses %s as invalid-policy, naming the field", (_what, change, path) => {
     const bad = { ...defaultPolicy(), ...change };
-    expect(() => parsePolicyView(bad)).toThrow(InvalidPolicyError);
+    expect(() => parsePolicyView(bad)).toThrow(rpcError("invalid-policy"));
     expect(() => parsePolicyView(bad)).toThrow(path);
   });
 
@@ -186,9 +181,13 @@ describe("PolicyStore", () => {
     const db = freshDb();
     const store = new PolicyStore(db);
     const before = await store.view();
-    await expect(store.save({ ...custom, networks: [1] })).rejects.toBeInstanceOf(
-      InvalidPolicyError,
-    );
+    const saved = store.save({ ...custom, networks: [1] });
+    await expect(saved).rejects.toThrow(rpcError("invalid-policy"));
+    expect(toWireError(await saved.catch((error: unknown) => error))).toEqual({
+      code: ErrorCode.InvalidParams,
+      message: "Invalid settings: networks.0 Invalid input: expected string, received number",
+      data: { reason: "invalid-policy" },
+    });
     expect(await store.view()).toEqual(before);
   });
 
@@ -220,9 +219,14 @@ describe("PolicyStore", () => {
       ...settings,
       origins: { [ORIGIN]: customBudget },
     }));
-    await expect(
-      store.save({ ...read, receivers: { allow: [], deny: ["x"] } }),
-    ).rejects.toBeInstanceOf(StalePolicyError);
+    const stale = store.save({ ...read, receivers: { allow: [], deny: ["x"] } });
+    await expect(stale).rejects.toThrow(rpcError("stale-policy"));
+    expect(toWireError(await stale.catch((error: unknown) => error))).toEqual({
+      code: ErrorCode.InvalidParams,
+      message:
+        "Your settings changed since this page read them (revision 0, now 1): reload them and make your change again",
+      data: { reason: "stale-policy" },
+    });
     expect(Object.keys((await store.view()).origins)).toEqual([ORIGIN]);
     const fresh = await store.view();
     await expect(
@@ -238,7 +242,7 @@ describe("site budgets", () => {
     const budget = custom.origins[ORIGIN];
     expect(() =>
       parsePolicyView({ ...custom, origins: { "http://shop.example": budget } }),
-    ).toThrow(InvalidPolicyError);
+    ).toThrow(rpcError("invalid-policy"));
     expect(
       Object.keys(
         parsePolicyView({ ...custom, origins: { "http://127.0.0.1:4020": budget } }).origins,

@@ -1,8 +1,7 @@
 import Dexie from "dexie";
 import { z } from "zod";
 import type { SettingsEntry, WalletDb } from "../db/schema";
-import { StipendexError } from "../errors";
-import type { OriginBudgetView, PolicyView } from "../messages";
+import { ErrorCode, type OriginBudgetView, type PolicyView } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
 import { KNOWN_TOKENS } from "../protocol/rails/tokens";
@@ -12,20 +11,13 @@ import type { KeyValueStore } from "../wallet/key-value-store";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { readItem, removeItem, storageItem } from "../wallet/storage-item";
 import { isTestCurrency, testCurrency } from "../wallet/test-money";
+import { RpcError } from "./rpc-error";
 
 /** Where versions before schema v3 kept the policy (readable by content scripts): read as stored, checked on the move. */
 export const LEGACY_POLICY_ITEM = storageItem<unknown>(
   STORAGE_KEYS.legacyPolicy,
   (stored) => stored,
 );
-
-/** A policy the settings page sent that the wallet will not store. */
-export class InvalidPolicyError extends StipendexError {
-  override name = "InvalidPolicyError";
-  constructor(detail: string) {
-    super("invalid-policy", `Invalid settings: ${detail}`);
-  }
-}
 
 const micro = z.string().regex(/^\d{1,30}$/, "must be a whole number of micro units");
 const budgetSchema = z.object({
@@ -89,9 +81,10 @@ export function parsePolicyView(value: unknown): PolicyView {
   const parsed = policySchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new InvalidPolicyError(
-      `${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim(),
-    );
+    const detail = `${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim();
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid settings: ${detail}`, {
+      reason: "invalid-policy",
+    });
   }
   return parsed.data as PolicyView;
 }
@@ -191,17 +184,6 @@ export function toView(
   };
 }
 
-/** A save from a page that read the settings before another change was made. */
-export class StalePolicyError extends StipendexError {
-  override name = "StalePolicyError";
-  constructor(read: number, current: number) {
-    super(
-      "stale-policy",
-      `Your settings changed since this page read them (revision ${read}, now ${current}): reload them and make your change again`,
-    );
-  }
-}
-
 /**
  * The person's policy, in the wallet's own IndexedDB (see SettingsEntry). Every
  * change is one read-modify-write transaction in the background, so two changes
@@ -245,7 +227,11 @@ export class PolicyStore {
     const checked = parsePolicyView(view);
     return this.write((_current, revision) => {
       if (checked.revision !== undefined && checked.revision !== revision) {
-        throw new StalePolicyError(checked.revision, revision);
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Your settings changed since this page read them (revision ${checked.revision}, now ${revision}): reload them and make your change again`,
+          { reason: "stale-policy" },
+        );
       }
       return checked;
     });

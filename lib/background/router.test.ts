@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
+import { diagnostics } from "./diagnostics";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createRouter, type PageHandlers, type UiHandlers } from "./router";
-import { diagnostics } from "./diagnostics";
 import { RpcError } from "./rpc-error";
 
 const ID = "walletid";

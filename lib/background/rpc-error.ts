@@ -1,21 +1,43 @@
 import { StipendexError } from "../errors";
 import { ErrorCode, type WireError } from "../messages";
+import type { PaymentErrorCode } from "../payments/errors";
+import type { WalletErrorCode } from "../wallet/errors";
 
-/** An error meant for the caller across the message boundary, with its EIP-1193-style number. */
+/** The background's own refusals that a wallet page tells apart, by `data.reason` on the wire. */
+export type BackgroundReason =
+  /** A policy the settings page sent that the wallet will not store. */
+  | "invalid-policy"
+  /** A save from a page that read the settings before another change was made. */
+  | "stale-policy";
+
+/** An RpcError's code: its reason when it has one, else its wire number. */
+export type RpcErrorCode = BackgroundReason | `rpc-${ErrorCode}`;
+
+/**
+ * The background layer's one error: meant for the caller across the message
+ * boundary, with its EIP-1193-style number. A `reason` is also its code, and
+ * goes on the wire as `data.reason` like the other layers' codes; else `data`
+ * goes as given.
+ */
 export class RpcError extends StipendexError {
   override name = "RpcError";
+  declare readonly code: RpcErrorCode;
   readonly rpcCode: ErrorCode;
   readonly data: unknown;
 
-  constructor(rpcCode: ErrorCode, message: string, data?: unknown) {
-    super(`rpc-${rpcCode}`, message);
+  constructor(
+    rpcCode: ErrorCode,
+    message: string,
+    detail: { reason: BackgroundReason } | { data?: unknown } = {},
+  ) {
+    super(("reason" in detail ? detail.reason : `rpc-${rpcCode}`) satisfies RpcErrorCode, message);
     this.rpcCode = rpcCode;
-    this.data = data;
+    this.data = "reason" in detail ? { reason: detail.reason } : detail.data;
   }
 }
 
-/** The wallet's own refusals, by their StipendexError code, as the page sees them. */
-const CODE_BY_REASON: Record<string, ErrorCode> = {
+/** The other layers' refusals, by their code, as the page sees them. */
+const CODE_BY_REASON: Readonly<Record<string, ErrorCode>> = {
   "user-declined": ErrorCode.UserRejected,
   "policy-refused": ErrorCode.BudgetExceeded,
   "budget-exhausted": ErrorCode.BudgetExceeded,
@@ -24,12 +46,10 @@ const CODE_BY_REASON: Record<string, ErrorCode> = {
   "no-wallet": ErrorCode.Unauthorized,
   "wrong-password": ErrorCode.Unauthorized,
   "unknown-payment": ErrorCode.InvalidParams,
-  "invalid-policy": ErrorCode.InvalidParams,
-  "stale-policy": ErrorCode.InvalidParams,
   "too-many-waiting": ErrorCode.TooManyPending,
   "invalid-auto-lock": ErrorCode.InvalidParams,
   "invalid-private-key": ErrorCode.InvalidParams,
-};
+} satisfies Partial<Record<PaymentErrorCode | WalletErrorCode, ErrorCode>>;
 
 /**
  * Anything else a payment request fails with is the price's fault (malformed,
@@ -43,7 +63,7 @@ export function asInvalidQuote(error: unknown): unknown {
   ) {
     return error;
   }
-  return new RpcError(ErrorCode.InvalidQuote, error.message, { reason: error.code });
+  return new RpcError(ErrorCode.InvalidQuote, error.message, { data: { reason: error.code } });
 }
 
 /** Turns anything thrown by a handler into a wire error; unexpected errors keep only their message. */

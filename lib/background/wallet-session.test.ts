@@ -1,9 +1,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
-import { NoWalletError, WalletLockedError } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
-import { InvalidAutoLockError, WrongPasswordError } from "../wallet/errors";
 import type { UnlockedWallet } from "../wallet/keyring";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, saveSession, saveVault } from "../wallet/vault-store";
@@ -55,8 +53,14 @@ describe("WalletSession", () => {
   it("has no wallet, and is locked, before one is created", async () => {
     const { wallet, scheduled } = session();
     expect(await wallet.state()).toEqual({ hasWallet: false, locked: true, autoLockMinutes: 15 });
-    await expect(wallet.unlock(PASSWORD)).rejects.toBeInstanceOf(NoWalletError);
-    await expect(wallet.require()).rejects.toBeInstanceOf(WalletLockedError);
+    await expect(wallet.unlock(PASSWORD)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "no-wallet",
+    });
+    await expect(wallet.require()).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "wallet-locked",
+    });
     await wallet.touch();
     expect(scheduled).toEqual([]);
   });
@@ -95,7 +99,10 @@ describe("WalletSession", () => {
 
   it("refuses a wrong password and unlocks with the right one", async () => {
     const { wallet, scheduled } = await existing({ unlocked: false });
-    await expect(wallet.unlock("wrong password")).rejects.toBeInstanceOf(WrongPasswordError);
+    await expect(wallet.unlock("wrong password")).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
     expect(await wallet.current()).toBeUndefined();
     expect(scheduled).toEqual([]);
     expect((await wallet.unlock(PASSWORD)).locked).toBe(false);
@@ -118,7 +125,10 @@ describe("WalletSession", () => {
     await wallet.setAutoLock(6);
     expect(scheduled.at(-1)).toBe(clock.ms + 6 * MINUTE);
     for (const minutes of [0, -1, 1.5, 7 * 24 * 60 + 1]) {
-      await expect(wallet.setAutoLock(minutes)).rejects.toBeInstanceOf(InvalidAutoLockError);
+      await expect(wallet.setAutoLock(minutes)).rejects.toMatchObject({
+        name: "WalletError",
+        code: "invalid-auto-lock",
+      });
     }
     expect(await settings.get(STORAGE_KEYS.autoLockMinutes)).toBe(6);
   });
@@ -141,6 +151,9 @@ describe("WalletSession", () => {
     const { wallet } = await existing({ unlocked: true });
     const key = await wallet.exportKey(PASSWORD);
     expect(privateKeyToAccount(key as `0x${string}`).address).toBe(vault.address);
-    await expect(wallet.exportKey("nope")).rejects.toBeInstanceOf(WrongPasswordError);
+    await expect(wallet.exportKey("nope")).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
   });
 });

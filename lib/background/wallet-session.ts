@@ -1,8 +1,7 @@
 import type { WalletState } from "../messages";
-import { NoWalletError, WalletLockedError } from "../payments/errors";
+import { PaymentError } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
-import { autoLockAt } from "../wallet/auto-lock";
-import { InvalidAutoLockError } from "../wallet/errors";
+import { autoLockAt, invalidAutoLock } from "../wallet/auto-lock";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import {
   changePassword,
@@ -12,6 +11,7 @@ import {
   unlockVault,
 } from "../wallet/keyring";
 import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
+import type { VaultRecord } from "../wallet/vault";
 import { loadVault, lock, resumeSession, saveSession, saveVault } from "../wallet/vault-store";
 
 /** The settings table (storage.local before schema v3): minutes of inactivity before locking. */
@@ -84,8 +84,7 @@ export class WalletSession {
   }
 
   async unlock(password: string): Promise<WalletState> {
-    const vault = await loadVault(this.deps.local);
-    if (!vault) throw new NoWalletError();
+    const vault = await this.savedVault();
     await this.open(await unlockVault(vault, password));
     return this.state();
   }
@@ -99,22 +98,20 @@ export class WalletSession {
   }
 
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
-    const vault = await loadVault(this.deps.local);
-    if (!vault) throw new NoWalletError();
+    const vault = await this.savedVault();
     const changed = await changePassword(vault, oldPassword, newPassword);
     await saveVault(this.deps.local, changed);
     await this.open(await unlockVault(changed, newPassword));
   }
 
   async exportKey(password: string): Promise<string> {
-    const vault = await loadVault(this.deps.local);
-    if (!vault) throw new NoWalletError();
+    const vault = await this.savedVault();
     return exportPrivateKey(vault, password);
   }
 
   async setAutoLock(minutes: number): Promise<WalletState> {
     if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > 7 * 24 * 60) {
-      throw new InvalidAutoLockError(minutes);
+      throw invalidAutoLock(minutes);
     }
     await writeItem(this.deps.settings, AUTO_LOCK_ITEM, minutes);
     await removeItem(this.deps.local, AUTO_LOCK_ITEM);
@@ -140,8 +137,20 @@ export class WalletSession {
   /** Throws unless unlocked. */
   async require(): Promise<UnlockedWallet> {
     const wallet = await this.current();
-    if (!wallet) throw new WalletLockedError();
+    if (!wallet) throw new PaymentError("wallet-locked", "The wallet is locked");
     return wallet;
+  }
+
+  /** The stored vault, which exists once a wallet was created or imported. */
+  private async savedVault(): Promise<VaultRecord> {
+    const vault = await loadVault(this.deps.local);
+    if (!vault) {
+      throw new PaymentError(
+        "no-wallet",
+        "No wallet yet: create or import one in the wallet's popup",
+      );
+    }
+    return vault;
   }
 
   private async open(wallet: UnlockedWallet): Promise<void> {

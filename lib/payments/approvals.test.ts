@@ -5,7 +5,6 @@ import type { PendingApproval } from "../messages";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readItem } from "../wallet/storage-item";
 import { ApprovalQueue, DECISIONS_ITEM, MAX_WAITING_PER_ORIGIN, PENDING_ITEM } from "./approvals";
-import { TooManyWaitingError, UnknownPaymentError } from "./errors";
 
 function approval(
   id: string,
@@ -164,15 +163,19 @@ describe("ApprovalQueue", () => {
     for (let i = 0; i < MAX_WAITING_PER_ORIGIN; i++) void first.ask(approval(`w${i}`));
     await until(async () => (await first.pending()).length === MAX_WAITING_PER_ORIGIN);
     const restarted = new ApprovalQueue(session, windows.window);
-    await expect(restarted.ask(approval("one-more"))).rejects.toBeInstanceOf(TooManyWaitingError);
+    await expect(restarted.ask(approval("one-more"))).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "too-many-waiting",
+    });
     void restarted.ask(approval("other-site", "https://other.example"));
     await until(async () => (await restarted.pending()).length === MAX_WAITING_PER_ORIGIN + 1);
   });
 
   it("refuses a decision for an approval that is not pending", async () => {
     const queue = new ApprovalQueue(memoryStore(), recordingWindow().window);
-    await expect(queue.decide({ approvalId: "nope", decision: "approve" })).rejects.toBeInstanceOf(
-      UnknownPaymentError,
-    );
+    await expect(queue.decide({ approvalId: "nope", decision: "approve" })).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "unknown-payment",
+    });
   });
 });

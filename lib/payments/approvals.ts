@@ -5,7 +5,7 @@ import { STORAGE_KEYS } from "../storage-keys";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
 import type { ApprovalView } from "./approval-view";
-import { TooManyWaitingError, UnknownPaymentError } from "./errors";
+import { PaymentError, unknownPayment } from "./errors";
 
 // storage.session: outlives a stopped worker, not the browser. Only this queue writes these.
 export const PENDING_ITEM = storageItem<Stored[]>(STORAGE_KEYS.pending, (stored) =>
@@ -85,7 +85,10 @@ export class ApprovalQueue {
       // Counted from what is stored, so a restarted worker cannot be flooded afresh.
       if (others.length >= MAX_WAITING_PER_ORIGIN) {
         this.waiters.delete(approval.id);
-        throw new TooManyWaitingError(approval.origin, MAX_WAITING_PER_ORIGIN);
+        throw new PaymentError(
+          "too-many-waiting",
+          `${approval.origin} already has ${MAX_WAITING_PER_ORIGIN} payment requests waiting for your decision; retry when one of them is answered`,
+        );
       }
       if (!pending.some((p) => p.id === approval.id)) {
         await this.savePending([...pending, approval]);
@@ -100,7 +103,7 @@ export class ApprovalQueue {
     await this.serial(async () => {
       const pending = await this.pending();
       if (!pending.some((p) => p.id === params.approvalId)) {
-        throw new UnknownPaymentError(params.approvalId);
+        throw unknownPayment(params.approvalId);
       }
       await writeItem(this.session, DECISIONS_ITEM, {
         ...(await this.decisions()),

@@ -9,7 +9,7 @@ import type { PolicySettings } from "../wallet/policy-settings";
 import { approvalView } from "./approval-view";
 import { confirmOffer, type Decision } from "./confirmation";
 import { type Caller, type EngineParts, optionOf } from "./engine-parts";
-import { TooManyWaitingError, WalletLockedError } from "./errors";
+import { isPaymentError, PaymentError } from "./errors";
 import { describeRemaining } from "./remaining";
 import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
 import { registryListing } from "./trust";
@@ -50,7 +50,7 @@ export async function obtainConsent(
       decision,
       server,
     }).catch(async (error: unknown) => {
-      if (error instanceof TooManyWaitingError) {
+      if (isPaymentError(error, "too-many-waiting")) {
         await advancePayment(parts.deps.db, payment.id, {
           state: "refused",
           reason: error.message,
@@ -81,7 +81,7 @@ export async function obtainConsent(
   }
   const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, confirm);
   if (!confirmation) {
-    throw new WalletLockedError("The wallet locked before the payment was confirmed");
+    throw new PaymentError("wallet-locked", "The wallet locked before the payment was confirmed");
   }
   // Only the person's answer was kept for a restarted worker; a budget's leaves nothing behind.
   if (approvedBy === "person") await parts.deps.approvals.consume(payment.id);

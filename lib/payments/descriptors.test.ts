@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeReceiver, ORIGIN } from "../../tests/unit-support/protocol/envelope/test-fixtures";
-import { DescriptorIdMismatchError } from "../protocol/envelope/errors";
-import {
-  createDescriptorSource,
-  DESCRIPTOR_LIMITS,
-  DescriptorFetchError,
-  type DescriptorLimits,
-} from "./descriptors";
-import { DescriptorUnavailableError } from "./errors";
+import type { ProtocolErrorCode } from "../protocol/errors";
+import { createDescriptorSource, DESCRIPTOR_LIMITS, type DescriptorLimits } from "./descriptors";
 
 const URL_OF = `${ORIGIN}/.well-known/stipendex.json`;
 const unusable = (origin: string) => `The receiver's descriptor at ${origin} could not be used`;
@@ -108,7 +102,7 @@ describe("createDescriptorSource", () => {
     ]);
   });
 
-  it.each<[string, Parameters<typeof network>[0], RegExp | typeof DescriptorIdMismatchError]>([
+  it.each<[string, Parameters<typeof network>[0], RegExp | ProtocolErrorCode]>([
     ["a 404", () => new Response("", { status: 404 }), /answered 404/],
     ["non-JSON", () => new Response("<html>"), /JSON/],
     ["more than 64 KiB", () => new Response("x".repeat(64 * 1024 + 1)), /larger than 65536 bytes/],
@@ -123,18 +117,18 @@ describe("createDescriptorSource", () => {
     [
       "a descriptor naming another origin",
       async () => json((await makeReceiver("https://other.example")).descriptor)(),
-      DescriptorIdMismatchError,
+      "descriptor-id-mismatch",
     ],
   ])(
     "refuses %s with the one message, the detail kept as its cause",
     async (_what, respond, cause) => {
       const source = createDescriptorSource(network(respond).fetchImpl, Date.now, quick);
       const error = await source.get(ORIGIN).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DescriptorUnavailableError);
+      expect(error).toMatchObject({ name: "PaymentError", code: "descriptor-unavailable" });
       expect((error as Error).message).toBe(unusable(ORIGIN));
       const detail = (error as Error).cause;
       if (cause instanceof RegExp) expect(String(detail)).toMatch(cause);
-      else expect(detail).toBeInstanceOf(cause);
+      else expect(detail).toMatchObject({ name: "ProtocolError", code: cause });
     },
   );
 
@@ -209,9 +203,12 @@ describe("createDescriptorSource", () => {
     const error = await source
       .get(receiver, { requesterOrigin: "https://evil.example" })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DescriptorUnavailableError);
+    expect(error).toMatchObject({ name: "PaymentError", code: "descriptor-unavailable" });
     expect((error as Error).message).toBe(unusable(new URL(receiver).origin));
-    expect((error as Error).cause).toBeInstanceOf(DescriptorFetchError);
+    expect((error as Error).cause).toMatchObject({
+      name: "PaymentError",
+      code: "descriptor-fetch",
+    });
     expect(requests).toEqual([]);
   });
 
@@ -241,7 +238,7 @@ describe("createDescriptorSource", () => {
     const error = await source
       .get("http://127.0.0.1:4021", { requesterOrigin: "https://intranet.corp.internal" })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DescriptorUnavailableError);
+    expect(error).toMatchObject({ name: "PaymentError", code: "descriptor-unavailable" });
   });
 
   it("checks the requester before the cache: a descriptor cached for the demo is not served to a public page", async () => {
@@ -250,7 +247,7 @@ describe("createDescriptorSource", () => {
     await source.get("http://127.0.0.1:4021", { requesterOrigin: "http://127.0.0.1:4020" });
     await expect(
       source.get("http://127.0.0.1:4021", { requesterOrigin: "https://evil.example" }),
-    ).rejects.toBeInstanceOf(DescriptorUnavailableError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "descriptor-unavailable" });
   });
 
   it("refuses a receiver id that is not a URL", async () => {

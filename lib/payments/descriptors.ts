@@ -1,7 +1,6 @@
-import { StipendexError } from "../errors";
 import { checkDescriptor, type Descriptor, isLoopbackHost } from "../protocol/envelope/descriptor";
 import { addressSpaceOf, addressSpaceOfOrigin, mayReach } from "./address-space";
-import { DescriptorUnavailableError } from "./errors";
+import { PaymentError } from "./errors";
 
 /** A day at most (envelope §7), less when HTTP caching says so. */
 const MAX_CACHE_MS = 24 * 60 * 60 * 1000;
@@ -33,19 +32,11 @@ export interface DescriptorSource {
   get(receiverId: string, options?: DescriptorOptions): Promise<Descriptor>;
 }
 
-/** Why a descriptor could not be used: the `cause` of a DescriptorUnavailableError, never shown to a page. */
-export class DescriptorFetchError extends StipendexError {
-  override name = "DescriptorFetchError";
-  constructor(detail: string) {
-    super("descriptor-fetch", detail);
-  }
-}
-
 /**
  * Fetches `/.well-known/stipendex.json` from the receiver's own origin (from
  * the background, never trusting the page), checks it, and caches it. Every
  * failure, refusals before any fetch included, is the same
- * DescriptorUnavailableError to the caller.
+ * "descriptor-unavailable" to the caller.
  */
 export function createDescriptorSource(
   fetchImpl: typeof fetch,
@@ -67,7 +58,7 @@ export function createDescriptorSource(
       try {
         fetched = await fetchDescriptor(fetchImpl, origin, limits);
       } catch (cause) {
-        throw new DescriptorUnavailableError(origin, cause);
+        throw unavailable(origin, cause);
       }
       cache.delete(origin);
       cache.set(origin, { descriptor: fetched.descriptor, until: now() + fetched.lifetime });
@@ -80,16 +71,25 @@ export function createDescriptorSource(
   };
 }
 
+/** The one answer for any descriptor failure; `cause` says what happened, for the wallet only. */
+function unavailable(receiver: string, cause: unknown): PaymentError {
+  return new PaymentError(
+    "descriptor-unavailable",
+    `The receiver's descriptor at ${receiver} could not be used`,
+    { cause },
+  );
+}
+
 /** The receiver's origin, if the wallet may fetch from it for this requester. */
 function fetchableOrigin(receiverId: string, requesterOrigin: string | undefined): string {
   let url: URL;
   try {
     url = new URL(receiverId);
   } catch (cause) {
-    throw new DescriptorUnavailableError(JSON.stringify(receiverId.slice(0, 100)), cause);
+    throw unavailable(JSON.stringify(receiverId.slice(0, 100)), cause);
   }
   const refuse = (detail: string) =>
-    new DescriptorUnavailableError(url.origin, new DescriptorFetchError(detail));
+    unavailable(url.origin, new PaymentError("descriptor-fetch", detail));
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
     throw refuse(`${url.origin} is neither https nor plain http on loopback`);
   }
@@ -112,7 +112,7 @@ async function fetchDescriptor(
   const response = await fetchImpl(url, { credentials: "omit", redirect: "error", signal });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new DescriptorFetchError(`${url} answered ${response.status}`);
+    throw new PaymentError("descriptor-fetch", `${url} answered ${response.status}`);
   }
   const text = await readCapped(response, limits.bytes, signal);
   const descriptor = checkDescriptor(JSON.parse(text), origin);
@@ -121,7 +121,8 @@ async function fetchDescriptor(
 
 /** The body as text, read no further than `limit` bytes nor past `signal` (a body can trickle). */
 async function readCapped(response: Response, limit: number, signal: AbortSignal): Promise<string> {
-  const tooLarge = () => new DescriptorFetchError(`The body is larger than ${limit} bytes`);
+  const tooLarge = () =>
+    new PaymentError("descriptor-fetch", `The body is larger than ${limit} bytes`);
   if (Number(response.headers.get("content-length")) > limit) {
     await response.body?.cancel();
     throw tooLarge();

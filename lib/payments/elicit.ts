@@ -1,16 +1,16 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult } from "../messages";
-import { BudgetExhaustedError, ChargeNotAllowedError } from "../wallet/errors";
+import { isWalletError } from "../wallet/errors";
 import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
 import { obtainConsent } from "./consent";
 import {
   assertConfirmationSchema,
   CONFIRMATION_FIELD,
   confirmationFits,
-  ElicitationSchemaError,
+  elicitationSchemaError,
 } from "./elicitation-schema";
 import { type Caller, chooseOption, type EngineParts, elicitedKey } from "./engine-parts";
-import { UnreadableChallengeError } from "./errors";
+import { isPaymentError, PaymentError } from "./errors";
 import { readQuote } from "./read-challenge";
 
 /**
@@ -40,12 +40,13 @@ export async function elicit(
     caller.origin,
   );
   if (offer.resource.kind !== "mcp" || offer.resource.server !== params.server) {
-    throw new UnreadableChallengeError(
+    throw new PaymentError(
+      "unreadable-challenge",
       `The elicited Quote is for ${JSON.stringify(offer.resource)}, not a tool of ${params.server}`,
     );
   }
   if (!offer.quote) {
-    throw new UnreadableChallengeError("An elicitation must carry a Stipendex Quote");
+    throw new PaymentError("unreadable-challenge", "An elicitation must carry a Stipendex Quote");
   }
   const elicitedBy = elicitedKey(caller, offer.quote.hash);
   let payment = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
@@ -61,7 +62,7 @@ export async function elicit(
   try {
     assertConfirmationSchema(schema);
   } catch (error) {
-    if (!(error instanceof ElicitationSchemaError) || payment.state !== "quoted") throw error;
+    if (!isPaymentError(error, "elicitation-schema") || payment.state !== "quoted") throw error;
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: error.message });
     return { action: "decline" };
   }
@@ -83,7 +84,7 @@ async function answerElicitation(
   if (given.outcome !== "approved") return { action: "decline" };
   const fits = confirmationFits(schema, given.confirmation);
   if (fits !== true) {
-    const reason = new ElicitationSchemaError(fits).message;
+    const reason = elicitationSchemaError(fits).message;
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason });
     return { action: "decline" };
   }
@@ -96,7 +97,7 @@ async function answerElicitation(
       now: parts.deps.now(),
     });
   } catch (error) {
-    if (error instanceof BudgetExhaustedError || error instanceof ChargeNotAllowedError) {
+    if (isWalletError(error, "budget-exhausted", "charge-not-allowed")) {
       return { action: "decline" };
     }
     throw error;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  assertConfirmationSchema,
-  confirmationFits,
-  ElicitationSchemaError,
-} from "./elicitation-schema";
+import { assertConfirmationSchema, confirmationFits } from "./elicitation-schema";
 
 const form = (confirmation: unknown, extra: Record<string, unknown> = {}) => ({
   type: "object",
@@ -46,7 +42,13 @@ describe("assertConfirmationSchema", () => {
       'it also requires "name", "age", which the wallet does not fill',
     ],
   ])("refuses %j: %s", (schema, detail) => {
-    expect(() => assertConfirmationSchema(schema)).toThrow(new ElicitationSchemaError(detail));
+    expect(() => assertConfirmationSchema(schema)).toThrow(
+      expect.objectContaining({
+        name: "PaymentError",
+        code: "elicitation-schema",
+        message: `The server's form cannot take a Confirmation: ${detail}`,
+      }),
+    );
   });
 });
 

@@ -1,45 +1,45 @@
-import { StipendexError } from "../errors";
 import { isRecord } from "../protocol/rails/is-record";
+import { PaymentError } from "./errors";
 
 /** The one field envelope.md puts in a payment elicitation's form. */
 export const CONFIRMATION_FIELD = "confirmation";
 
-/** A payment elicitation's `requestedSchema` that the wallet's answer could not satisfy. */
-export class ElicitationSchemaError extends StipendexError {
-  override name = "ElicitationSchemaError";
-  constructor(detail: string) {
-    super("elicitation-schema", `The server's form cannot take a Confirmation: ${detail}`);
-  }
+/** A payment elicitation's `requestedSchema` that the wallet's answer could not satisfy, and why. */
+export function elicitationSchemaError(detail: string): PaymentError {
+  return new PaymentError(
+    "elicitation-schema",
+    `The server's form cannot take a Confirmation: ${detail}`,
+  );
 }
 
 /**
  * Checks, before the person is asked, that an answer `{ confirmation:
  * "<compact JWS>" }` is one the server's `requestedSchema` accepts (MCP's
  * flat object of primitive fields): `confirmation` is a plain string field,
- * and no other field is required. Throws ElicitationSchemaError naming what
+ * and no other field is required. Throws "elicitation-schema" naming what
  * does not fit. An absent schema asks for nothing in particular.
  */
 export function assertConfirmationSchema(schema: unknown): void {
   if (schema === undefined) return;
   if (!isRecord(schema) || schema.type !== "object" || !isRecord(schema.properties)) {
-    throw new ElicitationSchemaError('it is not an object schema with "properties"');
+    throw elicitationSchemaError('it is not an object schema with "properties"');
   }
   const field = schema.properties[CONFIRMATION_FIELD];
   if (!isRecord(field) || field.type !== "string") {
-    throw new ElicitationSchemaError(`it has no string property "${CONFIRMATION_FIELD}"`);
+    throw elicitationSchemaError(`it has no string property "${CONFIRMATION_FIELD}"`);
   }
   for (const constraint of ["enum", "oneOf", "anyOf", "format", "const"]) {
     if (constraint in field) {
-      throw new ElicitationSchemaError(
+      throw elicitationSchemaError(
         `its "${CONFIRMATION_FIELD}" property has a "${constraint}" a JWS cannot meet`,
       );
     }
   }
   const required = schema.required ?? [];
-  if (!Array.isArray(required)) throw new ElicitationSchemaError('its "required" is not a list');
+  if (!Array.isArray(required)) throw elicitationSchemaError('its "required" is not a list');
   const others = required.filter((name) => name !== CONFIRMATION_FIELD);
   if (others.length > 0) {
-    throw new ElicitationSchemaError(
+    throw elicitationSchemaError(
       `it also requires ${others.map((name) => JSON.stringify(name)).join(", ")}, which the wallet does not fill`,
     );
   }

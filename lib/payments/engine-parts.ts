@@ -8,7 +8,7 @@ import { resolveCharge } from "../wallet/limits";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { SpendMirror } from "../wallet/spend-mirror";
 import type { ApprovalQueue } from "./approvals";
-import { UnknownPaymentError, UnreadableChallengeError } from "./errors";
+import { PaymentError, unknownPayment } from "./errors";
 import type { ChallengeContext } from "./read-challenge";
 import type { TrustedRegistry } from "./trust";
 
@@ -80,7 +80,7 @@ export function elicitedKey(caller: Caller, quoteHash: string): string {
 export function chooseOption(settings: PolicySettings, offer: Offer): PaymentOption {
   const allowed = offer.options.find((option) => resolveCharge(settings, option).ok);
   const chosen = allowed ?? offer.options[0];
-  if (!chosen) throw new UnreadableChallengeError("The price offers no way to pay");
+  if (!chosen) throw new PaymentError("unreadable-challenge", "The price offers no way to pay");
   return chosen;
 }
 
@@ -93,6 +93,6 @@ export function optionOf(payment: PaymentRecord): PaymentOption {
       o.payTo.toLowerCase() === payment.payTo.toLowerCase() &&
       o.amount.toString() === payment.amount,
   );
-  if (!option) throw new UnknownPaymentError(payment.id);
+  if (!option) throw unknownPayment(payment.id);
   return option;
 }

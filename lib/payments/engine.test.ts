@@ -25,7 +25,6 @@ import {
 import { fileServerReport } from "../background/pricing-book";
 import type { PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
-import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
 import { verifyQuote } from "../protocol/envelope/quote";
@@ -35,13 +34,6 @@ import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge } from "../wallet/limits";
 import { type Caller, chooseOption } from "./engine-parts";
-import {
-  NoWalletError,
-  PolicyRefusedError,
-  UnreadableChallengeError,
-  UserDeclinedError,
-  WalletLockedError,
-} from "./errors";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
 /** x402 fixtures pay on Base Sepolia: test money, so the site's budget is in test USD. */
@@ -257,7 +249,7 @@ describe("PaymentEngine.pay, the automatic hot path", () => {
     await until(async () => (await pendingIds(h)).length === 1);
     const [pending] = await h.approvals.pending();
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
-    await expect(third).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(third).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
 });
 
@@ -298,7 +290,7 @@ describe("PaymentEngine.pay, asking the person", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
 
-    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
     const payment = await onlyPayment(h);
     expect(payment.state).toBe("declined");
     expect(payment.proof).toBeUndefined();
@@ -309,9 +301,10 @@ describe("PaymentEngine.pay, asking the person", () => {
     expect(confirmation.claims.decision).toBe("decline");
     expect(await h.db.budgetSums.count()).toBe(0);
     // Asked again, the same request stays declined.
-    await expect(h.engine.pay({ requestId: "d", challenge }, CALLER)).rejects.toBeInstanceOf(
-      UserDeclinedError,
-    );
+    await expect(h.engine.pay({ requestId: "d", challenge }, CALLER)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "user-declined",
+    });
   });
 
   it("writes the origin budget on 'always allow' and pays the next one without asking", async () => {
@@ -356,7 +349,7 @@ describe("PaymentEngine.pay, asking the person", () => {
 
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
-    await expect(paid).rejects.toBeInstanceOf(WalletLockedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "wallet-locked" });
     const stillLocked = await onlyPayment(h);
     expect(stillLocked.state).toBe("quoted");
     expect(stillLocked.proof).toBeUndefined();
@@ -377,7 +370,11 @@ describe("PaymentEngine.pay, asking the person", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
 
-    await expect(paid).rejects.toMatchObject({ name: "PolicyRefusedError", rule: "expired" });
+    await expect(paid).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "policy-refused",
+      rule: "expired",
+    });
     const payment = await onlyPayment(h);
     expect(payment.state).toBe("expired");
     expect(payment.proof).toBeUndefined();
@@ -390,7 +387,7 @@ describe("PaymentEngine.pay, refusals", () => {
     const h = await makeHarness({ policy: { globalCaps: { USD: { day: "4999" } } } });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "c", challenge }, CALLER);
-    await expect(paid).rejects.toBeInstanceOf(PolicyRefusedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "policy-refused" });
     await expect(paid).rejects.toMatchObject({ rule: "global-day-cap" });
     const payment = await onlyPayment(h);
     expect(payment.state).toBe("refused");
@@ -423,9 +420,10 @@ describe("PaymentEngine.pay, refusals", () => {
     const h = await makeHarness(autoPolicy);
     const impostor = await makeReceiver(RECEIVER, "r2");
     const { challenge } = await stipendexHttpChallenge(impostor);
-    await expect(h.engine.pay({ requestId: "k", challenge }, CALLER)).rejects.toBeInstanceOf(
-      KeyNotInDescriptorError,
-    );
+    await expect(h.engine.pay({ requestId: "k", challenge }, CALLER)).rejects.toMatchObject({
+      name: "ProtocolError",
+      code: "key-not-in-descriptor",
+    });
     expect(h.fetched).toHaveLength(2);
     expect(await h.db.payments.count()).toBe(0);
   });
@@ -434,9 +432,10 @@ describe("PaymentEngine.pay, refusals", () => {
     const h = await makeHarness(autoPolicy);
     await h.local.remove(STORAGE_KEYS.vault);
     const { challenge } = await stipendexHttpChallenge(h.receiver);
-    await expect(h.engine.pay({ requestId: "n", challenge }, CALLER)).rejects.toBeInstanceOf(
-      NoWalletError,
-    );
+    await expect(h.engine.pay({ requestId: "n", challenge }, CALLER)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "no-wallet",
+    });
   });
 });
 
@@ -527,9 +526,10 @@ describe("PaymentEngine.elicit", () => {
     expect(proof.claims.ch).toBe(await objectHash(given));
     expect((await h.db.payments.get(answer.paymentId))?.confirmation).toBe(given);
     // Used once: the same Quote asked again is a replay, not a second payment.
-    await expect(h.engine.pay({ requestId: "again", challenge }, CALLER)).rejects.toBeInstanceOf(
-      UnreadableChallengeError,
-    );
+    await expect(h.engine.pay({ requestId: "again", challenge }, CALLER)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "unreadable-challenge",
+    });
   });
 
   it("answers an elicitation under the site's budget without a window, as a policy Confirmation", async () => {
@@ -653,7 +653,7 @@ describe("PaymentEngine.elicit", () => {
     const meta = { "stipendex/quote": { stipendex: "quote/0.1", jws } };
     await expect(
       h.engine.elicit({ server: `${RECEIVER}/other`, params: { _meta: meta } }, CALLER),
-    ).rejects.toBeInstanceOf(UnreadableChallengeError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "unreadable-challenge" });
 
     const elicited = h.engine.elicit({ server: MCP_SERVER, params: { _meta: meta } }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);
@@ -667,7 +667,7 @@ describe("PaymentEngine.elicit", () => {
     await until(async () => (await pendingIds(h)).length === 1);
     const [again] = await pendingIds(h);
     await h.approvals.decide({ approvalId: again ?? "", decision: "decline" });
-    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
 });
 
@@ -692,7 +692,7 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const [pending] = await h.approvals.pending();
     expect(pending).toMatchObject({ kind: "payment", origin: OTHER.origin });
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
-    await expect(stolen).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(stolen).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
 
     // The origin that asked still pays with its own Confirmation, without a window.
     const answer = await h.engine.pay({ requestId: "mine", challenge }, CALLER);
@@ -721,9 +721,10 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
     await paidByOther;
-    await expect(h.engine.pay({ requestId: "p", challenge }, CALLER)).rejects.toBeInstanceOf(
-      PolicyRefusedError,
-    );
+    await expect(h.engine.pay({ requestId: "p", challenge }, CALLER)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "policy-refused",
+    });
     expect((await readAllSums(h.db)).get(dayKey)).toBe(0n);
   });
 
@@ -745,7 +746,7 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     expect(pending?.payTo).toBe(PAY_TO);
     expect(pending?.warnings).toContain("first-payment-to-receiver");
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
-    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
 
   it("writes 'always allow' into the settings as they are, keeping a change made while the window was open", async () => {
@@ -805,7 +806,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
     expect(pending?.warnings).not.toContain("server-did-not-declare-payments");
     expect(pending?.declaredPayments).toEqual({ version: "0.1" });
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
-    await expect(paid).rejects.toBeInstanceOf(UserDeclinedError);
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
 
   it("asks instead of auto-approving a price above its hint, where the site's rule says so", async () => {
@@ -878,7 +879,7 @@ describe("chooseOption", () => {
       "eip155:999",
     );
     expect(() => chooseOption(settings, { ...offer, options: [] })).toThrow(
-      UnreadableChallengeError,
+      expect.objectContaining({ name: "PaymentError", code: "unreadable-challenge" }),
     );
   });
 });

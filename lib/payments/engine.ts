@@ -1,6 +1,6 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult, PaymentAnswer, PayParams } from "../messages";
-import { DuplicateQuoteError } from "../wallet/errors";
+import { isWalletError } from "../wallet/errors";
 import { advancePayment, recordQuote, recordRefusal, takeElicited } from "../wallet/ledger";
 import { obtainConsent } from "./consent";
 import { elicit } from "./elicit";
@@ -12,12 +12,7 @@ import {
   EngineParts,
   elicitedKey,
 } from "./engine-parts";
-import {
-  NoWalletError,
-  PolicyRefusedError,
-  UnreadableChallengeError,
-  UserDeclinedError,
-} from "./errors";
+import { PaymentError } from "./errors";
 import { bindPayee } from "./payee";
 import { readChallenge } from "./read-challenge";
 import { payAutomatically, signApproved } from "./sign-approved";
@@ -43,7 +38,12 @@ export class PaymentEngine {
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = `${callerKey(caller)} ${params.requestId}`;
     const known = () => this.deps.db.payments.where("requestKey").equals(requestKey).first();
-    if (!(await this.deps.hasWallet())) throw new NoWalletError();
+    if (!(await this.deps.hasWallet())) {
+      throw new PaymentError(
+        "no-wallet",
+        "No wallet yet: create or import one in the wallet's popup",
+      );
+    }
     let read: Awaited<ReturnType<typeof readChallenge>>;
     try {
       read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);
@@ -79,7 +79,7 @@ export class PaymentEngine {
         this.deps.now(),
       );
     } catch (error) {
-      if (!(error instanceof DuplicateQuoteError)) throw error;
+      if (!isWalletError(error, "duplicate-quote")) throw error;
       const reason = `Replayed quote: ${error.message}`;
       await recordRefusal(
         this.deps.db,
@@ -87,7 +87,7 @@ export class PaymentEngine {
         reason,
         this.deps.now(),
       );
-      throw new UnreadableChallengeError(reason);
+      throw new PaymentError("unreadable-challenge", reason);
     }
     return this.proceed(payment, caller);
   }
@@ -99,19 +99,23 @@ export class PaymentEngine {
       case "settled":
         return { paymentId: payment.id, ...answerFor(payment.offer, payment.proof ?? "") };
       case "declined":
-        throw new UserDeclinedError(payment.reason);
+        throw userDeclined(payment.reason);
       case "refused":
       case "failed":
       case "expired":
-        throw new PolicyRefusedError(payment.state, payment.reason ?? `Payment ${payment.state}`);
+        throw new PaymentError("policy-refused", payment.reason ?? `Payment ${payment.state}`, {
+          rule: payment.state,
+        });
       case "approved":
         return signApproved(this.parts, payment);
       case "quoted":
         break;
     }
     const given = await obtainConsent(this.parts, payment, caller, "payment");
-    if (given.outcome === "refused") throw new PolicyRefusedError(given.rule, given.reason);
-    if (given.outcome === "declined") throw new UserDeclinedError();
+    if (given.outcome === "refused") {
+      throw new PaymentError("policy-refused", given.reason, { rule: given.rule });
+    }
+    if (given.outcome === "declined") throw userDeclined();
     const approved = await advancePayment(this.deps.db, payment.id, {
       state: "approved",
       confirmation: given.confirmation,
@@ -127,4 +131,9 @@ export class PaymentEngine {
   elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
     return elicit(this.parts, params, caller);
   }
+}
+
+/** The person (or the closed confirmation window) said no; `reason` as recorded, when it was. */
+function userDeclined(reason = "You declined the payment"): PaymentError {
+  return new PaymentError("user-declined", reason);
 }

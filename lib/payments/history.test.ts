@@ -15,7 +15,6 @@ import { openWalletDb } from "../db/schema";
 import type { PaymentFilter } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
 import { randomId } from "../random-id";
-import { UnknownPaymentError } from "./errors";
 import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
 
 const registry = createRegistry();
@@ -193,8 +192,9 @@ describe("paymentDetail", () => {
     );
     const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
     expect(detail.objects.map((o) => o.kind)).toEqual(["confirmation", "x402-payment"]);
-    await expect(paymentDetail(h.db, h.registry, h.descriptors, "nope")).rejects.toBeInstanceOf(
-      UnknownPaymentError,
-    );
+    await expect(paymentDetail(h.db, h.registry, h.descriptors, "nope")).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "unknown-payment",
+    });
   });
 });

@@ -16,7 +16,7 @@ import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
 import { paymentCount } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
-import { UnknownPaymentError } from "./errors";
+import { unknownPayment } from "./errors";
 
 /** Newest first, through the index that fits the filter best; the rest is filtered in the cursor. */
 function query(db: WalletDb, filter: PaymentFilter) {
@@ -207,7 +207,7 @@ export async function paymentDetail(
   id: string,
 ): Promise<PaymentDetail> {
   const p = await db.payments.get(id);
-  if (!p) throw new UnknownPaymentError(id);
+  if (!p) throw unknownPayment(id);
   const objects: DecodedObject[] = [];
   const quote = p.offer.quote;
   const check = async (

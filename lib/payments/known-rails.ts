@@ -1,34 +1,8 @@
 import { formatUnits } from "viem";
-import { StipendexError } from "../errors";
 import { totalMatchesAmount } from "../protocol/envelope/total";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
-
-/** A Quote rail whose decimals differ from the token's real ones (the "10000 meant as 0.01" trap). */
-export class DecimalsMismatchError extends StipendexError {
-  override name = "DecimalsMismatchError";
-  constructor(option: PaymentOption, actual: number) {
-    super(
-      "decimals-mismatch",
-      `Rail says ${option.symbol} at ${option.asset} on ${option.network} has ${option.decimals} decimals; the token has ${actual}`,
-    );
-  }
-}
-
-/** A Quote's display total that does not state what a rail of a known-currency token pays. */
-export class TotalDisagreesWithRailError extends StipendexError {
-  override name = "TotalDisagreesWithRailError";
-  constructor(
-    total: { amount: string; currency: string },
-    option: PaymentOption,
-    currency: string,
-  ) {
-    super(
-      "total-disagrees-with-rail",
-      `The price says ${total.amount} ${total.currency}, but its ${option.symbol} rail on ${option.network} pays ${formatUnits(option.amount, option.decimals)} ${currency}`,
-    );
-  }
-}
+import { PaymentError } from "./errors";
 
 /**
  * Keeps the options the wallet knows how to value: a known network, a known
@@ -45,8 +19,12 @@ export function knownOptions(offer: Offer, registry: Registry): Offer {
   for (const option of offer.options) {
     try {
       const token = registry.token(registry.network(option.network), option.asset);
-      if (token.decimals !== option.decimals)
-        throw new DecimalsMismatchError(option, token.decimals);
+      if (token.decimals !== option.decimals) {
+        throw new PaymentError(
+          "decimals-mismatch",
+          `Rail says ${option.symbol} at ${option.asset} on ${option.network} has ${option.decimals} decimals; the token has ${token.decimals}`,
+        );
+      }
       const known = { ...option, symbol: token.symbol };
       const total = offer.displayTotal;
       if (
@@ -54,7 +32,10 @@ export function knownOptions(offer: Offer, registry: Registry): Offer {
         token.currency !== undefined &&
         !totalMatchesAmount(total, known.amount, known.decimals, token.currency)
       ) {
-        throw new TotalDisagreesWithRailError(total, known, token.currency);
+        throw new PaymentError(
+          "total-disagrees-with-rail",
+          `The price says ${total.amount} ${total.currency}, but its ${known.symbol} rail on ${known.network} pays ${formatUnits(known.amount, known.decimals)} ${token.currency}`,
+        );
       }
       kept.push(known);
     } catch (error) {

@@ -9,10 +9,8 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { makeReceiver, ORIGIN, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import type { PaymentChallenge } from "../messages";
-import { ResourceMismatchError } from "../protocol/envelope/errors";
 import { createRegistry } from "../protocol/rails/registry";
 import { createDescriptorSource, type DescriptorOptions } from "./descriptors";
-import { DescriptorUnavailableError, UnreadableChallengeError } from "./errors";
 import { readChallenge, readQuote } from "./read-challenge";
 
 const WELL_KNOWN = `${ORIGIN}/.well-known/stipendex.json`;
@@ -48,7 +46,10 @@ describe("readChallenge", () => {
     const { receiver, context: ctx } = await context();
     const { challenge } = await stipendexHttpChallenge(receiver);
     const elsewhere = { ...challenge, url: `${ORIGIN}/search?q=y` } as PaymentChallenge;
-    await expect(readChallenge(elsewhere, ctx)).rejects.toBeInstanceOf(ResourceMismatchError);
+    await expect(readChallenge(elsewhere, ctx)).rejects.toMatchObject({
+      name: "ProtocolError",
+      code: "resource-mismatch",
+    });
   });
 
   it("binds an MCP Quote to the tool's arguments", async () => {
@@ -60,7 +61,10 @@ describe("readChallenge", () => {
       tool: "search",
     });
     const other = { ...challenge, arguments: { q: "y" } } as PaymentChallenge;
-    await expect(readChallenge(other, ctx)).rejects.toBeInstanceOf(ResourceMismatchError);
+    await expect(readChallenge(other, ctx)).rejects.toMatchObject({
+      name: "ProtocolError",
+      code: "resource-mismatch",
+    });
   });
 
   it("reads x402 as unsigned, from the origin that served it", async () => {
@@ -102,9 +106,12 @@ describe("readChallenge", () => {
         result: { content: [{ type: "text", text: "hi" }] },
       },
     ],
-  ])("refuses %s as UnreadableChallengeError", async (_what, challenge) => {
+  ])("refuses %s as unreadable-challenge", async (_what, challenge) => {
     const { context: ctx } = await context();
-    await expect(readChallenge(challenge, ctx)).rejects.toBeInstanceOf(UnreadableChallengeError);
+    await expect(readChallenge(challenge, ctx)).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "unreadable-challenge",
+    });
   });
 });
 
@@ -139,7 +146,7 @@ describe("readQuote", () => {
         "http",
         ctx,
       ),
-    ).rejects.toBeInstanceOf(UnreadableChallengeError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "unreadable-challenge" });
   });
 
   it("fetches the descriptor only if the requesting page may reach the receiver, on a refresh too", async () => {
@@ -169,7 +176,7 @@ describe("readQuote", () => {
 
     await expect(
       readQuote(await quote(receiver), undefined, "http", ctx, "https://evil.example"),
-    ).rejects.toBeInstanceOf(DescriptorUnavailableError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "descriptor-unavailable" });
     expect(network.fetched).toEqual([]);
     const { descriptor } = await readQuote(await quote(receiver), undefined, "http", ctx, page);
     expect(descriptor?.id).toBe(demo);

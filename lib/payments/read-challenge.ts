@@ -2,18 +2,18 @@ import { decodeJwt } from "jose";
 import type { PaymentChallenge } from "../messages";
 import { argsHash } from "../protocol/canonical-json";
 import type { Descriptor } from "../protocol/envelope/descriptor";
-import { KeyNotInDescriptorError } from "../protocol/envelope/errors";
 import { readJsonForm } from "../protocol/envelope/json-form";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { quoteToOffer } from "../protocol/envelope/quote-to-offer";
 import type { ResourceRequest } from "../protocol/envelope/resource";
+import { isProtocolError } from "../protocol/errors";
 import type { Offer, OfferTransport } from "../protocol/offer";
 import { isRecord } from "../protocol/rails/is-record";
 import type { Registry } from "../protocol/rails/registry";
 import { readHttp402 } from "../protocol/x402/http";
 import { readMcpPaymentRequired } from "../protocol/x402/mcp";
 import type { DescriptorSource } from "./descriptors";
-import { UnreadableChallengeError } from "./errors";
+import { PaymentError } from "./errors";
 import { knownOptions } from "./known-rails";
 
 export interface ChallengeContext {
@@ -64,7 +64,8 @@ export async function readChallenge(
   const data = challenge.error?.data;
   if (challenge.error !== undefined) {
     if (challenge.error.code !== -32402 || !isRecord(data) || !("quote" in data)) {
-      throw new UnreadableChallengeError(
+      throw new PaymentError(
+        "unreadable-challenge",
         `MCP error ${challenge.error.code} carries no Stipendex quote in data.quote`,
       );
     }
@@ -75,7 +76,8 @@ export async function readChallenge(
     resource: { kind: "mcp", server, tool, argsHash: await argsHash(challenge.arguments) },
     registry: context.registry,
   });
-  if (!offer) throw new UnreadableChallengeError("The MCP result is not an x402 PaymentRequired");
+  if (!offer)
+    throw new PaymentError("unreadable-challenge", "The MCP result is not an x402 PaymentRequired");
   return { offer };
 }
 
@@ -99,7 +101,7 @@ export async function readQuote(
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   } catch (error) {
     // A key rotated since the descriptor was cached: fetch it again, once (§7).
-    if (!(error instanceof KeyNotInDescriptorError)) throw error;
+    if (!isProtocolError(error, "key-not-in-descriptor")) throw error;
     descriptor = await context.descriptors.get(issuer, { requesterOrigin, refresh: true });
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   }
@@ -112,10 +114,10 @@ function unverifiedIssuer(jws: string): string {
   try {
     iss = decodeJwt(jws).iss;
   } catch (cause) {
-    throw new UnreadableChallengeError("The Quote is not a readable JWT", { cause });
+    throw new PaymentError("unreadable-challenge", "The Quote is not a readable JWT", { cause });
   }
   if (typeof iss !== "string")
-    throw new UnreadableChallengeError("The Quote names no issuer (iss)");
+    throw new PaymentError("unreadable-challenge", "The Quote names no issuer (iss)");
   return iss;
 }
 
@@ -131,6 +133,8 @@ function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch (cause) {
-    throw new UnreadableChallengeError(`${JSON.stringify(url)} is not a URL`, { cause });
+    throw new PaymentError("unreadable-challenge", `${JSON.stringify(url)} is not a URL`, {
+      cause,
+    });
   }
 }

@@ -16,7 +16,6 @@ import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
-import { UnknownPaymentError } from "./errors";
 import { fileReceipt, type ReceiptDeps } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
@@ -136,7 +135,7 @@ describe("fileReceipt, Stipendex", () => {
         { paymentId: payment.id, status: 200, receipt: jws },
         "https://evil.example",
       ),
-    ).rejects.toBeInstanceOf(UnknownPaymentError);
+    ).rejects.toMatchObject({ name: "PaymentError", code: "unknown-payment" });
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
   });
 });

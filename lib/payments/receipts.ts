@@ -7,7 +7,7 @@ import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
-import { SettlementFailedError, UnknownPaymentError } from "./errors";
+import { PaymentError, unknownPayment } from "./errors";
 
 export interface ReceiptDeps {
   db: WalletDb;
@@ -28,7 +28,7 @@ export async function fileReceipt(
   origin: string,
 ): Promise<{ state: string }> {
   const payment = await deps.db.payments.get(params.paymentId);
-  if (!payment || payment.origin !== origin) throw new UnknownPaymentError(params.paymentId);
+  if (!payment || payment.origin !== origin) throw unknownPayment(params.paymentId);
   if (payment.state !== "signed") return { state: payment.state };
   if (params.error) {
     const updated = await advancePayment(deps.db, payment.id, {
@@ -74,7 +74,7 @@ async function checkStipendexReceipt(
   const jws = typeof receipt === "string" ? receipt : readJsonForm(receipt, "receipt");
   const quote = payment.offer.quote;
   const wallet = await deps.wallet();
-  if (!quote || !payment.proof) throw new UnknownPaymentError(payment.id);
+  if (!quote || !payment.proof) throw unknownPayment(payment.id);
   const verified = await verifyReceipt(jws, {
     descriptor: await deps.descriptors.get(payment.receiver),
     quoteHash: quote.hash,
@@ -104,7 +104,10 @@ function checkX402Settlement(
     typeof receipt === "string" ? decodeBase64Json(receipt, "payment response header") : receipt;
   const settlement = readSettleResponse(decoded);
   if (!settlement.success) {
-    throw new SettlementFailedError(payment.id, settlement.errorReason ?? "no reason given");
+    throw new PaymentError(
+      "settlement-failed",
+      `Settlement of payment ${payment.id} failed: ${settlement.errorReason ?? "no reason given"}`,
+    );
   }
   return { settled: true, receipt: JSON.stringify(settlement) };
 }

@@ -6,7 +6,7 @@ import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
 import { type Caller, type EngineParts, elicitedKey, optionOf } from "./engine-parts";
-import { PolicyRefusedError, WalletLockedError } from "./errors";
+import { PaymentError } from "./errors";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
 
@@ -22,14 +22,12 @@ export async function signApproved(
   const { offer } = payment;
   const option = optionOf(payment);
   if (offer.quote && offer.quote.expiresAt <= parts.seconds()) {
-    await advancePayment(parts.deps.db, payment.id, {
-      state: "expired",
-      reason: `Quote ${offer.quote.id} expired before it was signed`,
-    });
-    throw new PolicyRefusedError("expired", `Quote ${offer.quote.id} expired before it was signed`);
+    const reason = `Quote ${offer.quote.id} expired before it was signed`;
+    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+    throw new PaymentError("policy-refused", reason, { rule: "expired" });
   }
   const wallet = await parts.deps.wallet();
-  if (!wallet) throw new WalletLockedError();
+  if (!wallet) throw new PaymentError("wallet-locked", "The wallet is locked");
   const settings = await parts.deps.settings();
   let answer: Omit<PaymentAnswer, "paymentId"> | undefined;
   const signer = await parts.signer(wallet);
@@ -51,9 +49,10 @@ export async function signApproved(
     },
   })
     .catch((error: unknown) => {
-      throw new PolicyRefusedError(
-        "budget",
+      throw new PaymentError(
+        "policy-refused",
         error instanceof Error ? error.message : String(error),
+        { rule: "budget" },
       );
     })
     .finally(() => parts.spend.forget());
@@ -96,7 +95,7 @@ export async function payAutomatically(
   if (outcome.kind === "known") return undefined;
   if (outcome.kind === "refused") {
     parts.spend.forget();
-    throw new PolicyRefusedError("budget", outcome.error.message);
+    throw new PaymentError("policy-refused", outcome.error.message, { rule: "budget" });
   }
   parts.spend.committed(outcome.sums);
   return { paymentId: outcome.payment.id, ...signed.answer };

@@ -1,41 +1,18 @@
 import { base64url } from "jose";
-import { StipendexError } from "../errors";
+import { ProtocolError } from "./errors";
 
-/** A value JSON cannot carry (bigint, function, symbol, undefined in an array, Date, Map…). */
-export class UnsupportedJsonValueError extends StipendexError {
-  override name = "UnsupportedJsonValueError";
-  constructor(path: string, kind: string) {
-    super(
-      "unsupported-json-value",
-      `Cannot canonicalize ${kind} at ${path}: it is not a JSON value`,
-    );
-  }
+function unsupportedValue(path: string, kind: string): ProtocolError {
+  return new ProtocolError(
+    "unsupported-json-value",
+    `Cannot canonicalize ${kind} at ${path}: it is not a JSON value`,
+  );
 }
 
-/** NaN and ±Infinity have no JSON form (RFC 8785 §3.2.2.3). */
-export class NonFiniteNumberError extends StipendexError {
-  override name = "NonFiniteNumberError";
-  constructor(path: string, value: number) {
-    super("non-finite-number", `Cannot canonicalize the number ${value} at ${path}: not finite`);
-  }
-}
-
-/** I-JSON (RFC 7493), which RFC 8785 requires, forbids unpaired surrogates. */
-export class LoneSurrogateError extends StipendexError {
-  override name = "LoneSurrogateError";
-  constructor(path: string) {
-    super(
-      "lone-surrogate",
-      `Cannot canonicalize the string at ${path}: it holds an unpaired surrogate`,
-    );
-  }
-}
-
-export class CyclicValueError extends StipendexError {
-  override name = "CyclicValueError";
-  constructor(path: string) {
-    super("cyclic-value", `Cannot canonicalize ${path}: it contains itself`);
-  }
+function loneSurrogate(path: string): ProtocolError {
+  return new ProtocolError(
+    "lone-surrogate",
+    `Cannot canonicalize the string at ${path}: it holds an unpaired surrogate`,
+  );
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -51,40 +28,46 @@ function serialize(value: unknown, path: string, ancestors: Set<object>): string
     case "boolean":
       return value ? "true" : "false";
     case "number":
-      if (!Number.isFinite(value)) throw new NonFiniteNumberError(path, value);
+      if (!Number.isFinite(value)) {
+        throw new ProtocolError(
+          "non-finite-number",
+          `Cannot canonicalize the number ${value} at ${path}: not finite`,
+        );
+      }
       // ECMAScript Number-to-String is exactly RFC 8785's number form (and -0 prints as 0).
       return JSON.stringify(value);
     case "string":
-      if (LONE_SURROGATE.test(value)) throw new LoneSurrogateError(path);
+      if (LONE_SURROGATE.test(value)) throw loneSurrogate(path);
       // JSON.stringify escapes exactly the set RFC 8785 §3.2.2.2 requires, in the same spelling.
       return JSON.stringify(value);
     case "object":
       return serializeContainer(value, path, ancestors);
     default:
-      throw new UnsupportedJsonValueError(path, typeof value);
+      throw unsupportedValue(path, typeof value);
   }
 }
 
 function serializeContainer(value: object, path: string, ancestors: Set<object>): string {
-  if (ancestors.has(value)) throw new CyclicValueError(path);
+  if (ancestors.has(value)) {
+    throw new ProtocolError("cyclic-value", `Cannot canonicalize ${path}: it contains itself`);
+  }
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
       return `[${value.map((item: unknown, i) => serialize(item, `${path}[${i}]`, ancestors)).join(",")}]`;
     }
     if (!isPlainObject(value)) {
-      throw new UnsupportedJsonValueError(path, `an object of class ${value.constructor?.name}`);
+      throw unsupportedValue(path, `an object of class ${value.constructor?.name}`);
     }
     if (Object.getOwnPropertySymbols(value).length > 0) {
-      throw new UnsupportedJsonValueError(path, "an object with symbol keys");
+      throw unsupportedValue(path, "an object with symbol keys");
     }
     // Default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 asks for.
     const keys = Object.keys(value)
       .filter((key) => value[key] !== undefined)
       .sort();
     const members = keys.map((key) => {
-      if (LONE_SURROGATE.test(key))
-        throw new LoneSurrogateError(`${path} key ${JSON.stringify(key)}`);
+      if (LONE_SURROGATE.test(key)) throw loneSurrogate(`${path} key ${JSON.stringify(key)}`);
       return `${JSON.stringify(key)}:${serialize(value[key], `${path}.${key}`, ancestors)}`;
     });
     return `{${members.join(",")}}`;

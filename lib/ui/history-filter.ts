@@ -1,6 +1,6 @@
 import type { PaymentFilter, PaymentStateView } from "../messages";
 import { DAY_MS } from "../wallet/periods";
-import { InvalidDateInputError } from "./errors";
+import { UiError } from "./errors";
 
 /** The history filter form as typed: every field a string, "" meaning "any". */
 export interface FilterForm {
@@ -29,7 +29,10 @@ function utcDayStart(field: string, value: string): number {
   const [, y, m, d] = match ?? [];
   const time = Date.UTC(Number(y), Number(m) - 1, Number(d));
   if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
-    throw new InvalidDateInputError(field, value);
+    throw new UiError(
+      "invalid-date-input",
+      `${field} must be a date like 2025-01-31, got "${value}"`,
+    );
   }
   return time;
 }

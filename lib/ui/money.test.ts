@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { DisplayAmount } from "../messages";
-import { InvalidMoneyInputError } from "./errors";
 import { inputToMicro, microToInput, showAmount, showMicro } from "./money";
 
 const usdc: DisplayAmount = {
@@ -24,9 +23,13 @@ describe("money display", () => {
     expect(inputToMicro("3", "Daily cap")).toBe("3000000");
   });
   it("refuses input that is not an exact 6-decimal amount", () => {
-    expect(() => inputToMicro("1.0000001", "Daily cap")).toThrow(InvalidMoneyInputError);
+    expect(() => inputToMicro("1.0000001", "Daily cap")).toThrow(
+      expect.objectContaining({ name: "UiError", code: "invalid-money-input" }),
+    );
     expect(() => inputToMicro("abc", "Daily cap")).toThrow(/Daily cap must be an amount/);
-    expect(() => inputToMicro("-1", "Daily cap")).toThrow(InvalidMoneyInputError);
+    expect(() => inputToMicro("-1", "Daily cap")).toThrow(
+      expect.objectContaining({ name: "UiError", code: "invalid-money-input" }),
+    );
   });
   it("formats a payment from its atomic amount, not its claimed text", () => {
     expect(showAmount(usdc)).toBe("0.005 USDC");

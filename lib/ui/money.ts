@@ -2,7 +2,7 @@ import type { DisplayAmount } from "../messages";
 import { formatAmount, parseAmount, parseAtomicAmount } from "../protocol/rails/amount";
 import { formatMicro } from "../wallet/micro";
 import { MICRO_DECIMALS } from "../wallet/policy-settings";
-import { InvalidMoneyInputError } from "./errors";
+import { UiError } from "./errors";
 
 /** "1.25 USD" from the wire's "1250000" micro units. */
 export function showMicro(micro: string, currency: string): string {
@@ -19,7 +19,11 @@ export function inputToMicro(text: string, field: string): string {
   try {
     return parseAmount(text.trim(), MICRO_DECIMALS).toString();
   } catch (cause) {
-    throw new InvalidMoneyInputError(field, text, { cause });
+    throw new UiError(
+      "invalid-money-input",
+      `${field} must be an amount like 1.25 with at most 6 decimals, got "${text}"`,
+      { cause },
+    );
   }
 }
 

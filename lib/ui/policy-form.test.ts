@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyView } from "../messages";
-import {
-  InvalidDecimalsInputError,
-  InvalidJwkInputError,
-  InvalidMoneyInputError,
-  MissingFieldError,
-} from "./errors";
+import type { UiErrorCode } from "./errors";
 import { fromPolicyForm, toPolicyForm } from "./policy-form";
+
+const uiError = (code: UiErrorCode) => expect.objectContaining({ name: "UiError", code });
 
 const policy: PolicyView = {
   globalCaps: { USD: { day: "5000000", month: "50000000" }, EUR: { month: "1" } },
@@ -71,21 +68,21 @@ describe("policy form", () => {
   it("names the field that is wrong", () => {
     const form = toPolicyForm(policy);
     form.caps = [{ currency: "USD", day: "1.2345678", month: "" }];
-    expect(() => fromPolicyForm(form)).toThrow(InvalidMoneyInputError);
+    expect(() => fromPolicyForm(form)).toThrow(uiError("invalid-money-input"));
     expect(() => fromPolicyForm(form)).toThrow(/Daily cap \(USD\)/);
     const noOrigin = toPolicyForm(policy);
     noOrigin.origins.push({
       ...(noOrigin.origins[0] as (typeof noOrigin.origins)[0]),
       origin: " ",
     });
-    expect(() => fromPolicyForm(noOrigin)).toThrow(MissingFieldError);
+    expect(() => fromPolicyForm(noOrigin)).toThrow(uiError("missing-field"));
     const badKey = toPolicyForm(policy);
     badKey.registries = [{ name: "Demo", url: "https://reg.example", jwk: "[1]" }];
-    expect(() => fromPolicyForm(badKey)).toThrow(InvalidJwkInputError);
+    expect(() => fromPolicyForm(badKey)).toThrow(uiError("invalid-jwk-input"));
     const badDecimals = toPolicyForm(policy);
     badDecimals.assets = [
       { ...(badDecimals.assets[0] as (typeof badDecimals.assets)[0]), decimals: "6.5" },
     ];
-    expect(() => fromPolicyForm(badDecimals)).toThrow(InvalidDecimalsInputError);
+    expect(() => fromPolicyForm(badDecimals)).toThrow(uiError("invalid-decimals-input"));
   });
 });

@@ -1,5 +1,5 @@
 import type { OriginBudgetView, PolicyView } from "../messages";
-import { InvalidDecimalsInputError, InvalidJwkInputError, MissingFieldError } from "./errors";
+import { UiError } from "./errors";
 import { inputToMicro, microToInput } from "./money";
 
 /** Money fields hold what the person types ("1.25"); "" means "no cap". */
@@ -84,7 +84,7 @@ export function toPolicyForm(policy: PolicyView): PolicyForm {
 
 function required(value: string, field: string): string {
   const trimmed = value.trim();
-  if (!trimmed) throw new MissingFieldError(field);
+  if (!trimmed) throw new UiError("missing-field", `${field} is required`);
   return trimmed;
 }
 
@@ -95,7 +95,10 @@ function parseJwk(row: RegistryRow): unknown {
   } catch {
     // Reported below with the registry's name.
   }
-  throw new InvalidJwkInputError(row.name, row.jwk);
+  throw new UiError(
+    "invalid-jwk-input",
+    `the key of registry "${row.name}" must be a JSON object (a JWK), got "${row.jwk.slice(0, 40)}"`,
+  );
 }
 
 /** The PolicyView for the form; throws a named error naming the first bad field. */
@@ -128,7 +131,10 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
     assets: form.assets.map((row) => {
       const decimals = Number(required(row.decimals, "Asset decimals"));
       if (!/^\d{1,2}$/.test(row.decimals.trim()) || decimals > 36) {
-        throw new InvalidDecimalsInputError(row.asset, row.decimals);
+        throw new UiError(
+          "invalid-decimals-input",
+          `decimals of ${row.asset} must be a whole number 0–36, got "${row.decimals}"`,
+        );
       }
       return {
         network: required(row.network, "Asset network"),

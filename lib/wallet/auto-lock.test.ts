@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { autoLockAt, shouldAutoLock } from "./auto-lock";
-import { InvalidAutoLockError } from "./errors";
 
 const T = Date.UTC(2026, 10, 30, 12, 0, 0);
 
@@ -10,9 +9,13 @@ describe("autoLockAt", () => {
   });
 
   it("refuses zero, negative and fractional minutes, naming the value", () => {
-    expect(() => autoLockAt(T, 0)).toThrow(InvalidAutoLockError);
+    expect(() => autoLockAt(T, 0)).toThrow(
+      expect.objectContaining({ name: "WalletError", code: "invalid-auto-lock" }),
+    );
     expect(() => autoLockAt(T, -5)).toThrow(/got -5/);
-    expect(() => autoLockAt(T, 1.5)).toThrow(InvalidAutoLockError);
+    expect(() => autoLockAt(T, 1.5)).toThrow(
+      expect.objectContaining({ name: "WalletError", code: "invalid-auto-lock" }),
+    );
   });
 });
 

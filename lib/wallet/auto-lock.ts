@@ -1,9 +1,17 @@
-import { InvalidAutoLockError } from "./errors";
+import { WalletError } from "./errors";
+
+/** Refuses an auto-lock delay that is not a whole number of minutes the wallet allows. */
+export function invalidAutoLock(minutes: number): WalletError {
+  return new WalletError(
+    "invalid-auto-lock",
+    `auto-lock minutes must be a positive whole number, got ${minutes}`,
+  );
+}
 
 /** When an idle wallet locks itself: `autoLockMinutes` after the last activity (ms epoch). */
 export function autoLockAt(lastActivityAt: number, autoLockMinutes: number): number {
   if (!Number.isSafeInteger(autoLockMinutes) || autoLockMinutes <= 0) {
-    throw new InvalidAutoLockError(autoLockMinutes);
+    throw invalidAutoLock(autoLockMinutes);
   }
   return lastActivityAt + autoLockMinutes * 60_000;
 }

@@ -1,5 +1,5 @@
 import type { PaymentRecord } from "../db/schema";
-import { BudgetExhaustedError, ChargeNotAllowedError } from "./errors";
+import { WalletError } from "./errors";
 import {
   budgetExhaustedReason,
   capLimits,
@@ -20,7 +20,7 @@ export type Charge = NonNullable<PaymentRecord["charge"]>;
 /** What charging a payment needs to know before reading the sums: its currency, amount and sum keys. */
 export type ChargeTarget =
   | { ok: true; currency: string; micro: bigint; keys: string[] }
-  | { ok: false; error: Error };
+  | { ok: false; error: WalletError };
 
 export function chargeTarget(
   payment: PaymentRecord,
@@ -34,7 +34,11 @@ export function chargeTarget(
     decimals: payment.decimals,
   });
   if (!charge.ok) {
-    return { ok: false, error: new ChargeNotAllowedError(payment.id, charge.rule, charge.reason) };
+    const error = new WalletError("charge-not-allowed", charge.reason, {
+      paymentId: payment.id,
+      rule: charge.rule,
+    });
+    return { ok: false, error };
   }
   const keys = sumKeysToCharge(payment.origin, charge.currency, now);
   return { ok: true, currency: charge.currency, micro: charge.micro, keys };
@@ -52,7 +56,7 @@ export function planCharge(
   spent: ReadonlyMap<string, bigint>,
   settings: PolicySettings,
   now: number,
-): { charge: Charge; sums: Map<string, bigint> } | { error: Error } {
+): { charge: Charge; sums: Map<string, bigint> } | { error: WalletError } {
   const withinSiteBudget = payment.approvedBy !== "person";
   const limits = capLimits(settings, payment.origin, target.currency, now).filter(
     (limit) => withinSiteBudget || limit.rule !== "origin-budget",
@@ -60,9 +64,10 @@ export function planCharge(
   const overrun = exceededCap(limits, spent, target.micro);
   if (overrun !== undefined) {
     return {
-      error: new BudgetExhaustedError(
-        payment.id,
+      error: new WalletError(
+        "budget-exhausted",
         budgetExhaustedReason(overrun, spent, target.micro),
+        { paymentId: payment.id },
       ),
     };
   }

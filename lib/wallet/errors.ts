@@ -1,116 +1,56 @@
-import { StipendexError } from "../errors";
+import { errorGuard, StipendexError } from "../errors";
 
-/** AES-GCM refused to open the vault: the password (or the key derived from it) is wrong. */
-export class WrongPasswordError extends StipendexError {
-  override name = "WrongPasswordError";
-  constructor(options?: { cause?: unknown }) {
-    super("wrong-password", "wrong password: the vault could not be decrypted with it", options);
-  }
-}
+/** Why the wallet layer (vault, keys, ledger, caps) refused something. Each code is stable: the background maps some to wire errors. */
+export type WalletErrorCode =
+  /** AES-GCM refused to open the vault: the password (or the key derived from it) is wrong. */
+  | "wrong-password"
+  /** The session key kept in storage.session does not open the current vault (password changed). */
+  | "session-key-mismatch"
+  /** The stored vault cannot be read, or what it holds is not the wallet's keys. */
+  | "vault-corrupt"
+  /** A private key to import that is not a valid secp256k1 key. */
+  | "invalid-private-key"
+  /** PBKDF2 parameters below the wallet's minimum. */
+  | "weak-kdf-params"
+  /** An auto-lock delay that is not a positive whole number of minutes. */
+  | "invalid-auto-lock"
+  /** No payment record with that id in the ledger. */
+  | "payment-not-found"
+  /** A payment state change the state machine forbids. */
+  | "invalid-transition"
+  /** One Quote, one payment record: a quote id seen before is not recorded (or paid) again. */
+  | "duplicate-quote"
+  /** The payment was already charged: it is never charged twice. */
+  | "quote-already-paid"
+  /** The charge would overrun a cap; the message starts with "budget exhausted". */
+  | "budget-exhausted"
+  /** At charge time the payment's network or asset is no longer one the user allows. */
+  | "charge-not-allowed";
 
-/** The session key kept in storage.session does not open the current vault (password changed). */
-export class SessionKeyMismatchError extends StipendexError {
-  override name = "SessionKeyMismatchError";
-  constructor(options?: { cause?: unknown }) {
-    super(
-      "session-key-mismatch",
-      "the stored session key does not open this vault (was the password changed?); unlock again",
-      options,
-    );
-  }
-}
+/** Every refusal of the wallet layer: one class, told apart by `code`. */
+export class WalletError extends StipendexError {
+  override name = "WalletError";
+  declare readonly code: WalletErrorCode;
+  /** The payment a charge was refused for (budget-exhausted, charge-not-allowed). */
+  readonly paymentId: string | undefined;
+  /** The policy rule that refused the charge (charge-not-allowed). */
+  readonly rule: string | undefined;
 
-export class VaultCorruptError extends StipendexError {
-  override name = "VaultCorruptError";
-  constructor(detail: string, options?: { cause?: unknown }) {
-    super("vault-corrupt", `vault is corrupt: ${detail}`, options);
-  }
-}
-
-export class InvalidPrivateKeyError extends StipendexError {
-  override name = "InvalidPrivateKeyError";
-  constructor(detail: string) {
-    super("invalid-private-key", `invalid EVM private key: ${detail}`);
-  }
-}
-
-export class WeakKdfParamsError extends StipendexError {
-  override name = "WeakKdfParamsError";
-  constructor(iterations: number, minimum: number) {
-    super(
-      "weak-kdf-params",
-      `PBKDF2 iterations must be an integer of at least ${minimum}, got ${iterations}`,
-    );
-  }
-}
-
-export class InvalidAutoLockError extends StipendexError {
-  override name = "InvalidAutoLockError";
-  constructor(minutes: number) {
-    super("invalid-auto-lock", `auto-lock minutes must be a positive whole number, got ${minutes}`);
-  }
-}
-
-export class PaymentNotFoundError extends StipendexError {
-  override name = "PaymentNotFoundError";
-  constructor(id: string) {
-    super("payment-not-found", `no payment with id ${id}`);
-  }
-}
-
-export class InvalidTransitionError extends StipendexError {
-  override name = "InvalidTransitionError";
-  constructor(id: string, from: string, to: string) {
-    super("invalid-transition", `payment ${id} cannot go from "${from}" to "${to}"`);
-  }
-}
-
-/** One Quote, one payment record: a quote id seen before is not recorded (or paid) again. */
-export class DuplicateQuoteError extends StipendexError {
-  override name = "DuplicateQuoteError";
-  constructor(quoteId: string, options?: { cause?: unknown }) {
-    super(
-      "duplicate-quote",
-      `quote ${quoteId} was already recorded; it is never paid twice`,
-      options,
-    );
-  }
-}
-
-export class QuoteAlreadyPaidError extends StipendexError {
-  override name = "QuoteAlreadyPaidError";
   constructor(
-    id: string,
-    quoteId: string | undefined,
-    state: string,
-    options?: { cause?: unknown },
+    code: WalletErrorCode,
+    message: string,
+    options: { cause?: unknown; paymentId?: string; rule?: string } = {},
   ) {
-    super(
-      "quote-already-paid",
-      `payment ${id}${quoteId === undefined ? "" : ` (quote ${quoteId})`} was already charged and is "${state}"`,
-      options,
-    );
+    super(code, message, options);
+    this.paymentId = options.paymentId;
+    this.rule = options.rule;
   }
 }
 
-/** The charge would overrun a cap; `message` starts with "budget exhausted". */
-export class BudgetExhaustedError extends StipendexError {
-  override name = "BudgetExhaustedError";
-  readonly paymentId: string;
-  constructor(paymentId: string, reason: string) {
-    super("budget-exhausted", reason);
-    this.paymentId = paymentId;
-  }
-}
+/** Whether `error` is a WalletError, with one of `codes` when any are given. */
+export const isWalletError = errorGuard(WalletError);
 
-/** At charge time the payment's network or asset is no longer one the user allows. */
-export class ChargeNotAllowedError extends StipendexError {
-  override name = "ChargeNotAllowedError";
-  readonly paymentId: string;
-  readonly rule: string;
-  constructor(paymentId: string, rule: string, reason: string) {
-    super("charge-not-allowed", reason);
-    this.paymentId = paymentId;
-    this.rule = rule;
-  }
+/** The stored vault cannot be used: `detail` says why. */
+export function vaultCorrupt(detail: string, options?: { cause?: unknown }): WalletError {
+  return new WalletError("vault-corrupt", `vault is corrupt: ${detail}`, options);
 }

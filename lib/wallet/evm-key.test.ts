@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { InvalidPrivateKeyError } from "./errors";
+import type { WalletErrorCode } from "./errors";
 import { parseEvmPrivateKey } from "./evm-key";
+
+const walletError = (code: WalletErrorCode) =>
+  expect.objectContaining({ name: "WalletError", code });
 
 const KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
 
@@ -17,7 +20,7 @@ describe("parseEvmPrivateKey", () => {
   });
 
   it("refuses a wrong length, saying how long it was", () => {
-    expect(() => parseEvmPrivateKey(KEY.slice(0, -2))).toThrow(InvalidPrivateKeyError);
+    expect(() => parseEvmPrivateKey(KEY.slice(0, -2))).toThrow(walletError("invalid-private-key"));
     expect(() => parseEvmPrivateKey(KEY.slice(0, -2))).toThrow(/got 62 hex digits/);
   });
 
@@ -34,7 +37,7 @@ describe("parseEvmPrivateKey", () => {
   it("refuses 0 and keys at or above the group order", () => {
     expect(() => parseEvmPrivateKey("0".repeat(64))).toThrow(/outside the secp256k1 range/);
     const n = "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
-    expect(() => parseEvmPrivateKey(n)).toThrow(InvalidPrivateKeyError);
-    expect(() => parseEvmPrivateKey("f".repeat(64))).toThrow(InvalidPrivateKeyError);
+    expect(() => parseEvmPrivateKey(n)).toThrow(walletError("invalid-private-key"));
+    expect(() => parseEvmPrivateKey("f".repeat(64))).toThrow(walletError("invalid-private-key"));
   });
 });

@@ -1,5 +1,5 @@
 import { base64url } from "jose";
-import { WeakKdfParamsError } from "./errors";
+import { WalletError } from "./errors";
 
 /** OWASP 2023 floor for PBKDF2-HMAC-SHA256. */
 export const MIN_PBKDF2_ITERATIONS = 600_000;
@@ -15,7 +15,10 @@ export interface KdfParams {
 /** Fresh parameters with a random salt; refuses anything weaker than the floor. */
 export function newKdfParams(iterations: number = MIN_PBKDF2_ITERATIONS): KdfParams {
   if (!Number.isSafeInteger(iterations) || iterations < MIN_PBKDF2_ITERATIONS) {
-    throw new WeakKdfParamsError(iterations, MIN_PBKDF2_ITERATIONS);
+    throw new WalletError(
+      "weak-kdf-params",
+      `PBKDF2 iterations must be an integer of at least ${MIN_PBKDF2_ITERATIONS}, got ${iterations}`,
+    );
   }
   const salt = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return { name: "PBKDF2", hash: "SHA-256", iterations, salt: base64url.encode(salt) };

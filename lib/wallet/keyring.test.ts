@@ -3,13 +3,6 @@ import { hexToBytes, verifyMessage } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  InvalidPrivateKeyError,
-  SessionKeyMismatchError,
-  VaultCorruptError,
-  WeakKdfParamsError,
-  WrongPasswordError,
-} from "./errors";
-import {
   changePassword,
   createVault,
   exportPrivateKey,
@@ -79,30 +72,32 @@ describe("createVault + unlockVault", () => {
     }
   });
 
-  it("refuses a wrong password with WrongPasswordError and a clear message", async () => {
+  it("refuses a wrong password as wrong-password, with a clear message", async () => {
     const failure = unlockVault(vault, "Tr0ub4dor&3");
-    await expect(failure).rejects.toThrow(WrongPasswordError);
+    await expect(failure).rejects.toMatchObject({ name: "WalletError", code: "wrong-password" });
     await expect(failure).rejects.toThrow("wrong password");
-    await expect(failure).rejects.toMatchObject({ code: "wrong-password" });
   });
 
   it("refuses weak KDF parameters before doing any work", async () => {
-    await expect(createVault(PASSWORD, { iterations: 100_000 })).rejects.toThrow(
-      WeakKdfParamsError,
-    );
+    await expect(createVault(PASSWORD, { iterations: 100_000 })).rejects.toMatchObject({
+      name: "WalletError",
+      code: "weak-kdf-params",
+    });
   });
 
   it("refuses an invalid imported key", async () => {
-    await expect(createVault(PASSWORD, { importKey: "0x1234" })).rejects.toThrow(
-      InvalidPrivateKeyError,
-    );
+    await expect(createVault(PASSWORD, { importKey: "0x1234" })).rejects.toMatchObject({
+      name: "WalletError",
+      code: "invalid-private-key",
+    });
   });
 
   it("refuses a vault whose clear-text address was swapped", async () => {
     const swapped = { ...vault, address: privateKeyToAddress(IMPORTED) };
-    await expect(unlockWithSessionKey(swapped, wallet.sessionKey)).rejects.toThrow(
-      VaultCorruptError,
-    );
+    await expect(unlockWithSessionKey(swapped, wallet.sessionKey)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "vault-corrupt",
+    });
   });
 });
 
@@ -113,7 +108,10 @@ describe("KDF iterations", () => {
     expect((await unlockVault(strong, PASSWORD)).address).toBe(strong.address);
     // Same password, other count: a different key, so unlock really follows the record.
     const lowered = { ...strong, kdf: { ...strong.kdf, iterations: 600_000 } };
-    await expect(unlockVault(lowered, PASSWORD)).rejects.toThrow(WrongPasswordError);
+    await expect(unlockVault(lowered, PASSWORD)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
   });
 });
 
@@ -130,7 +128,10 @@ describe("unlockWithSessionKey", () => {
       ...wallet.sessionKey,
       key: { ...wallet.sessionKey.key, k: base64url.encode(new Uint8Array(32)) },
     };
-    await expect(unlockWithSessionKey(vault, other)).rejects.toThrow(SessionKeyMismatchError);
+    await expect(unlockWithSessionKey(vault, other)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "session-key-mismatch",
+    });
   });
 });
 
@@ -145,17 +146,24 @@ describe("changePassword + exportPrivateKey", () => {
     expect(changed.address).toBe(imported.address);
     expect(changed.walletId).toBe(imported.walletId);
     expect(await exportPrivateKey(changed, "new password")).toBe(IMPORTED);
-    await expect(exportPrivateKey(changed, PASSWORD)).rejects.toThrow(WrongPasswordError);
+    await expect(exportPrivateKey(changed, PASSWORD)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
   });
 
   it("refuses to change the password without the old one", async () => {
-    await expect(changePassword(vault, "guess", "new")).rejects.toThrow(WrongPasswordError);
+    await expect(changePassword(vault, "guess", "new")).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
   });
 
   it("invalidates the old session key", async () => {
     const changed = await changePassword(vault, PASSWORD, "other", { iterations: 600_000 });
-    await expect(unlockWithSessionKey(changed, wallet.sessionKey)).rejects.toThrow(
-      SessionKeyMismatchError,
-    );
+    await expect(unlockWithSessionKey(changed, wallet.sessionKey)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "session-key-mismatch",
+    });
   });
 });

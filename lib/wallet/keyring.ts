@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
-import { SessionKeyMismatchError, VaultCorruptError, WrongPasswordError } from "./errors";
+import { isWalletError, vaultCorrupt, WalletError } from "./errors";
 import { parseEvmPrivateKey } from "./evm-key";
 import { deriveVaultKey, type KdfParams, MIN_PBKDF2_ITERATIONS, newKdfParams } from "./kdf";
 import { generateSigningJwk, loadSigningKey, type WalletSigningKey } from "./signing-key";
@@ -74,12 +74,12 @@ async function materialize(
   const signingKey = await loadSigningKey(secrets.signingKey);
   // The clear-text address and wallet id must belong to the keys inside.
   if (evmAccount.address.toLowerCase() !== vault.address.toLowerCase()) {
-    throw new VaultCorruptError(
+    throw vaultCorrupt(
       `stored address ${vault.address} is not the address of the key inside (${evmAccount.address})`,
     );
   }
   if (signingKey.walletId !== vault.walletId) {
-    throw new VaultCorruptError(`stored wallet id ${vault.walletId} is not the key inside`);
+    throw vaultCorrupt(`stored wallet id ${vault.walletId} is not the key inside`);
   }
   return { address: evmAccount.address, evmAccount, signingKey, sessionKey };
 }
@@ -91,25 +91,33 @@ export async function unlockVault(vault: VaultRecord, password: string): Promise
   return materialize(vault, secrets, await exportSessionKey(key, vault));
 }
 
+function sessionKeyMismatch(options?: { cause?: unknown }): WalletError {
+  return new WalletError(
+    "session-key-mismatch",
+    "the stored session key does not open this vault (was the password changed?); unlock again",
+    options,
+  );
+}
+
 /** Re-opens the vault in a restarted worker from the session key alone (no KDF run). */
 export async function unlockWithSessionKey(
   vault: VaultRecord,
   sessionKey: SessionKey,
 ): Promise<UnlockedWallet> {
-  if (sessionKey.salt !== vault.kdf.salt) throw new SessionKeyMismatchError();
+  if (sessionKey.salt !== vault.kdf.salt) throw sessionKeyMismatch();
   let key: CryptoKey;
   try {
     key = await globalThis.crypto.subtle.importKey("jwk", sessionKey.key, "AES-GCM", false, [
       "decrypt",
     ]);
   } catch (cause) {
-    throw new SessionKeyMismatchError({ cause });
+    throw sessionKeyMismatch({ cause });
   }
   let secrets: VaultSecrets;
   try {
     secrets = await openSecrets(key, vault);
   } catch (error) {
-    if (error instanceof WrongPasswordError) throw new SessionKeyMismatchError({ cause: error });
+    if (isWalletError(error, "wrong-password")) throw sessionKeyMismatch({ cause: error });
     throw error;
   }
   return materialize(vault, secrets, sessionKey);

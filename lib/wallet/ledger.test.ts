@@ -4,14 +4,6 @@ import { openWalletDb, type WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readAllSums } from "./budget-sums";
 import {
-  BudgetExhaustedError,
-  ChargeNotAllowedError,
-  DuplicateQuoteError,
-  InvalidTransitionError,
-  PaymentNotFoundError,
-  QuoteAlreadyPaidError,
-} from "./errors";
-import {
   advancePayment,
   chargeAndSign,
   deleteHistory,
@@ -140,7 +132,10 @@ describe("recordQuote", () => {
       sign: async () => "proof",
       now: NOW,
     });
-    await expect(recordQuote(wdb, input)).rejects.toThrow(DuplicateQuoteError);
+    await expect(recordQuote(wdb, input)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "duplicate-quote",
+    });
     await expect(recordQuote(wdb, input)).rejects.toThrow("quote q1 was already recorded");
     await advancePayment(wdb, second.id, { state: "approved" });
     await expect(
@@ -150,7 +145,7 @@ describe("recordQuote", () => {
         sign: async () => "proof-2",
         now: NOW,
       }),
-    ).rejects.toThrow(QuoteAlreadyPaidError);
+    ).rejects.toMatchObject({ name: "WalletError", code: "quote-already-paid" });
     expect((await wdb.payments.get(second.id))?.state).toBe("refused");
     const x402 = { ...input, offer: offer(1n) };
     await recordQuote(wdb, x402);
@@ -176,19 +171,20 @@ describe("advancePayment", () => {
     });
   });
 
-  it("throws InvalidTransitionError on a forbidden move and leaves the record as it was", async () => {
+  it("throws invalid-transition on a forbidden move and leaves the record as it was", async () => {
     const wdb = freshDb();
     const p = await quoted(wdb);
-    await expect(advancePayment(wdb, p.id, { state: "settled", receipt: "r" })).rejects.toThrow(
-      InvalidTransitionError,
-    );
+    await expect(
+      advancePayment(wdb, p.id, { state: "settled", receipt: "r" }),
+    ).rejects.toMatchObject({ name: "WalletError", code: "invalid-transition" });
     expect((await wdb.payments.get(p.id))?.state).toBe("quoted");
   });
 
-  it("throws PaymentNotFoundError for an unknown id", async () => {
-    await expect(advancePayment(freshDb(), "nope", { state: "approved" })).rejects.toThrow(
-      PaymentNotFoundError,
-    );
+  it("throws payment-not-found for an unknown id", async () => {
+    await expect(advancePayment(freshDb(), "nope", { state: "approved" })).rejects.toMatchObject({
+      name: "WalletError",
+      code: "payment-not-found",
+    });
   });
 
   it("settles a signed payment with its receipt", async () => {
@@ -242,7 +238,10 @@ describe("chargeAndSign", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((r) => r.status === "rejected")) {
-      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(QuoteAlreadyPaidError);
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        name: "WalletError",
+        code: "quote-already-paid",
+      });
     }
     expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(1000n);
   });
@@ -256,7 +255,7 @@ describe("chargeAndSign", () => {
         settings: settings({ amount: 10n, period: "day" }),
         sign: async () => "x",
       }),
-    ).rejects.toThrow(InvalidTransitionError);
+    ).rejects.toMatchObject({ name: "WalletError", code: "invalid-transition" });
     expect(await wdb.budgetSums.count()).toBe(0);
   });
 
@@ -269,7 +268,7 @@ describe("chargeAndSign", () => {
       sign: async () => "SECRET-PROOF",
       now: NOW,
     });
-    await expect(failure).rejects.toThrow(BudgetExhaustedError);
+    await expect(failure).rejects.toMatchObject({ name: "WalletError", code: "budget-exhausted" });
     await expect(failure).rejects.toThrow(/^budget exhausted: this site's daily budget/);
     const stored = await wdb.payments.get(p.id);
     expect(stored?.state).toBe("refused");
@@ -288,7 +287,7 @@ describe("chargeAndSign", () => {
     const s = { ...settings({ amount: 10n ** 9n, period: "day" }), assets: [] };
     await expect(
       chargeAndSign(wdb, { paymentId: p.id, settings: s, sign: async () => "x", now: NOW }),
-    ).rejects.toThrow(ChargeNotAllowedError);
+    ).rejects.toMatchObject({ name: "WalletError", code: "charge-not-allowed" });
     expect((await wdb.payments.get(p.id))?.state).toBe("refused");
   });
 
@@ -317,7 +316,7 @@ describe("chargeAndSign", () => {
     expect(signed).toHaveLength(10);
     expect(refused).toHaveLength(90);
     for (const r of refused) {
-      expect(r.reason).toBeInstanceOf(BudgetExhaustedError);
+      expect(r.reason).toMatchObject({ name: "WalletError", code: "budget-exhausted" });
       expect(String(r.reason.message)).toContain("budget exhausted");
     }
     expect(await wdb.payments.filter((p) => p.state === "signed").count()).toBe(10);
@@ -426,7 +425,7 @@ describe("recordAutoPayment", () => {
     await auto(wdb, 6_000n, { budget: 10_000n });
     const outcome = await auto(wdb, 6_000n, { quoteId: "q3", budget: 10_000n });
     if (outcome.kind !== "refused") return expect.unreachable(outcome.kind);
-    expect(outcome.error).toBeInstanceOf(BudgetExhaustedError);
+    expect(outcome.error).toMatchObject({ name: "WalletError", code: "budget-exhausted" });
     const refused = await wdb.payments.filter((p) => p.state === "refused").toArray();
     expect(refused).toHaveLength(1);
     expect(refused[0]?.proof).toBeUndefined();
@@ -484,7 +483,7 @@ describe("running sums vs recount", () => {
           signedIds.push(p.id);
           counts.signed += 1;
         } catch (error) {
-          expect(error).toBeInstanceOf(BudgetExhaustedError);
+          expect(error).toMatchObject({ name: "WalletError", code: "budget-exhausted" });
           counts.refused += 1;
         }
       } else if (roll < 0.7) {
@@ -502,7 +501,7 @@ describe("running sums vs recount", () => {
           await advancePayment(wdb, id, update, now);
           counts.settled += 1;
         } catch (error) {
-          expect(error).toBeInstanceOf(InvalidTransitionError);
+          expect(error).toMatchObject({ name: "WalletError", code: "invalid-transition" });
           counts.rejectedMoves += 1;
         }
       }

@@ -4,7 +4,7 @@ import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readSums } from "./budget-sums";
 import { type Charge, chargeTarget, planCharge, sumRows } from "./charge";
-import { DuplicateQuoteError, PaymentNotFoundError, QuoteAlreadyPaidError } from "./errors";
+import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
 
@@ -72,7 +72,10 @@ export async function recordQuote(
   const { quoteId, ...record } = newRecord(input, now);
   await db.transaction("rw", db.payments, db.counters, async () => {
     if (quoteId !== undefined && (await db.payments.where("quoteId").equals(quoteId).count()) > 0) {
-      throw new DuplicateQuoteError(quoteId);
+      throw new WalletError(
+        "duplicate-quote",
+        `quote ${quoteId} was already recorded; it is never paid twice`,
+      );
     }
     await addCounted(db, record);
   });
@@ -113,7 +116,7 @@ export async function advancePayment(
 ): Promise<PaymentRecord> {
   return db.transaction("rw", db.payments, async () => {
     const payment = await db.payments.get(id);
-    if (payment === undefined) throw new PaymentNotFoundError(id);
+    if (payment === undefined) throw paymentNotFound(id);
     assertTransition(id, payment.state, update.state);
     const updated: PaymentRecord = { ...payment, ...update, updatedAt: now };
     await db.payments.put(updated);
@@ -132,7 +135,7 @@ export interface ChargeRequest {
   now?: number;
 }
 
-type ChargeOutcome = { payment: PaymentRecord } | { error: Error };
+type ChargeOutcome = { payment: PaymentRecord } | { error: WalletError };
 
 /**
  * Inside a rw transaction over payments and budgetSums: re-checks every cap and
@@ -144,7 +147,7 @@ async function chargeInside(
   payment: PaymentRecord,
   settings: PolicySettings,
   now: number,
-): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: Error }> {
+): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
   const planned = target.ok
     ? planCharge(payment, target, await readSums(db, target.keys), settings, now)
@@ -185,7 +188,7 @@ export async function approveAndCharge(
     db.budgetSums,
     async (): Promise<ChargeOutcome> => {
       const payment = await db.payments.get(request.paymentId);
-      if (payment === undefined) throw new PaymentNotFoundError(request.paymentId);
+      if (payment === undefined) throw paymentNotFound(request.paymentId);
       assertTransition(payment.id, payment.state, "approved");
       const charged = await chargeInside(
         db,
@@ -232,10 +235,10 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
       db.budgetSums,
       async (): Promise<ChargeOutcome> => {
         const payment = await db.payments.get(id);
-        if (payment === undefined) throw new PaymentNotFoundError(id);
+        if (payment === undefined) throw paymentNotFound(id);
         const reserved = payment.state === "approved" && payment.charge !== undefined;
         if (payment.charge !== undefined && !reserved) {
-          throw new QuoteAlreadyPaidError(id, payment.quoteId, payment.state);
+          throw alreadyPaid(id, payment.quoteId, payment.state);
         }
         assertTransition(id, payment.state, "signed");
         let charge = payment.charge;
@@ -271,18 +274,13 @@ async function refuseSecondSignature(
   id: string,
   now: number,
   cause: unknown,
-): Promise<Error> {
+): Promise<WalletError> {
   return db.transaction("rw", db.payments, db.budgetSums, async () => {
     const payment = await db.payments.get(id);
-    if (payment === undefined) throw new PaymentNotFoundError(id);
-    const error = new QuoteAlreadyPaidError(
-      id,
-      payment.offer.quote?.id,
-      "signed by another request",
-      {
-        cause,
-      },
-    );
+    if (payment === undefined) throw paymentNotFound(id);
+    const error = alreadyPaid(id, payment.offer.quote?.id, "signed by another request", {
+      cause,
+    });
     const charge = payment.charge;
     if (charge !== undefined) {
       const spent = await readSums(db, charge.sumKeys);
@@ -299,12 +297,30 @@ async function refuseSecondSignature(
   });
 }
 
+function paymentNotFound(id: string): WalletError {
+  return new WalletError("payment-not-found", `no payment with id ${id}`);
+}
+
+/** A payment already charged, in `state`: it is never charged twice. */
+function alreadyPaid(
+  id: string,
+  quoteId: string | undefined,
+  state: string,
+  options?: { cause?: unknown },
+): WalletError {
+  return new WalletError(
+    "quote-already-paid",
+    `payment ${id}${quoteId === undefined ? "" : ` (quote ${quoteId})`} was already charged and is "${state}"`,
+    options,
+  );
+}
+
 /** What `recordAutoPayment` did. */
 export type AutoPaymentOutcome =
   /** Recorded as signed and charged; `sums` are the running sums it left. */
   | { kind: "signed"; payment: PaymentRecord; sums: Map<string, bigint> }
   /** Recorded as refused (a cap re-checked against the database's sums); nothing kept signed. */
-  | { kind: "refused"; error: Error }
+  | { kind: "refused"; error: WalletError }
   /**
    * The request, an elicitation of it, or its Quote is in the ledger already:
    * nothing written; the usual path (resume, take the elicitation, refuse the

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { PAYMENT_STATES, type PaymentState } from "../payment-states";
-import { InvalidTransitionError } from "./errors";
 import { assertTransition, canTransition } from "./payment-state";
 
 const ALL: readonly PaymentState[] = PAYMENT_STATES;
@@ -39,8 +38,10 @@ describe("assertTransition", () => {
     expect(() => assertTransition("p1", "approved", "signed")).not.toThrow();
   });
 
-  it("throws InvalidTransitionError naming the payment and both states", () => {
-    expect(() => assertTransition("p1", "quoted", "signed")).toThrow(InvalidTransitionError);
+  it("throws invalid-transition naming the payment and both states", () => {
+    expect(() => assertTransition("p1", "quoted", "signed")).toThrow(
+      expect.objectContaining({ name: "WalletError", code: "invalid-transition" }),
+    );
     expect(() => assertTransition("p1", "settled", "failed")).toThrow(
       'payment p1 cannot go from "settled" to "failed"',
     );

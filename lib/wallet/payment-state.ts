@@ -1,5 +1,5 @@
 import type { PaymentState } from "../payment-states";
-import { InvalidTransitionError } from "./errors";
+import { WalletError } from "./errors";
 
 /**
  * quoted → approved | declined → signed → settled | failed | expired.
@@ -23,5 +23,10 @@ export function canTransition(from: PaymentState, to: PaymentState): boolean {
 }
 
 export function assertTransition(id: string, from: PaymentState, to: PaymentState): void {
-  if (!canTransition(from, to)) throw new InvalidTransitionError(id, from, to);
+  if (!canTransition(from, to)) {
+    throw new WalletError(
+      "invalid-transition",
+      `payment ${id} cannot go from "${from}" to "${to}"`,
+    );
+  }
 }

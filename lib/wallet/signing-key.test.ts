@@ -1,6 +1,5 @@
 import { CompactSign, compactVerify, importJWK } from "jose";
 import { describe, expect, it } from "vitest";
-import { VaultCorruptError } from "./errors";
 import { generateSigningJwk, loadSigningKey } from "./signing-key";
 
 /** An engine without Ed25519, as in browsers that predate it: the algorithm is rejected. */
@@ -68,8 +67,9 @@ describe("generateSigningJwk + loadSigningKey", () => {
 
   it("reports a key that does not import as a corrupt vault", async () => {
     const jwk = await generateSigningJwk();
-    await expect(loadSigningKey({ ...jwk, x: "AAAA", d: "AAAA" })).rejects.toThrow(
-      VaultCorruptError,
-    );
+    await expect(loadSigningKey({ ...jwk, x: "AAAA", d: "AAAA" })).rejects.toMatchObject({
+      name: "WalletError",
+      code: "vault-corrupt",
+    });
   });
 });

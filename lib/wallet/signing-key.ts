@@ -1,6 +1,6 @@
 import { calculateJwkThumbprint, calculateJwkThumbprintUri, type JWK } from "jose";
 import { z } from "zod";
-import { VaultCorruptError } from "./errors";
+import { vaultCorrupt } from "./errors";
 
 export type SigningAlg = "EdDSA" | "ES256";
 
@@ -72,7 +72,7 @@ export async function loadSigningKey(
     privateKey = await subtle.importKey("jwk", { ...jwk }, algorithm, false, ["sign"]);
     publicKey = await subtle.importKey("jwk", { ...pub }, algorithm, true, ["verify"]);
   } catch (cause) {
-    throw new VaultCorruptError(`the ${jwk.crv} signing key does not import`, { cause });
+    throw vaultCorrupt(`the ${jwk.crv} signing key does not import`, { cause });
   }
   const thumbprint = await calculateJwkThumbprint(pub, "sha256");
   const walletId = await calculateJwkThumbprintUri(pub, "sha256");

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { STORAGE_KEYS } from "../storage-keys";
-import { VaultCorruptError } from "./errors";
 import { createVault, type UnlockedWallet, unlockVault } from "./keyring";
 import type { VaultRecord } from "./vault";
 import { loadVault, lock, resumeSession, saveSession, saveVault } from "./vault-store";
@@ -25,7 +24,10 @@ describe("loadVault / saveVault", () => {
   it("refuses a stored value that is not a vault", async () => {
     const local = memoryStore();
     await local.set(STORAGE_KEYS.vault, { stipendexVault: 2 });
-    await expect(loadVault(local)).rejects.toThrow(VaultCorruptError);
+    await expect(loadVault(local)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "vault-corrupt",
+    });
   });
 });
 

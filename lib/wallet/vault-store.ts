@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from "../storage-keys";
-import { SessionKeyMismatchError } from "./errors";
+import { isWalletError } from "./errors";
 import type { KeyValueStore } from "./key-value-store";
 import {
   type SessionKey,
@@ -10,7 +10,7 @@ import {
 import { readItem, removeItem, storageItem, writeItem } from "./storage-item";
 import { parseVault, type VaultRecord } from "./vault";
 
-/** storage.local: the encrypted vault (a corrupt one throws VaultCorruptError when read). */
+/** storage.local: the encrypted vault (a corrupt one throws "vault-corrupt" when read). */
 export const VAULT_ITEM = storageItem<VaultRecord>(STORAGE_KEYS.vault, parseVault);
 /** storage.session: the derived key while unlocked (a malformed one reads as absent). */
 export const SESSION_ITEM = storageItem<SessionKey>(STORAGE_KEYS.session, (stored) => {
@@ -56,7 +56,7 @@ export async function resumeSession(
   try {
     return await unlockWithSessionKey(vault, sessionKey);
   } catch (error) {
-    if (!(error instanceof SessionKeyMismatchError)) throw error;
+    if (!isWalletError(error, "session-key-mismatch")) throw error;
     await lock(session);
     return undefined;
   }

@@ -1,6 +1,5 @@
 import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
-import { VaultCorruptError, WrongPasswordError } from "./errors";
 import { newKdfParams } from "./kdf";
 import { generateSigningJwk } from "./signing-key";
 import { openSecrets, parseVault, sealSecrets, type VaultRecord, type VaultSecrets } from "./vault";
@@ -37,22 +36,28 @@ describe("sealSecrets / openSecrets", () => {
     expect(await openSecrets(key, a)).toEqual(secrets);
   });
 
-  it("throws WrongPasswordError under another key", async () => {
+  it("throws wrong-password under another key", async () => {
     const vault = await sealedVault(await aesKey(), await sampleSecrets());
-    await expect(openSecrets(await aesKey(), vault)).rejects.toThrow(WrongPasswordError);
+    await expect(openSecrets(await aesKey(), vault)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
     await expect(openSecrets(await aesKey(), vault)).rejects.toThrow("wrong password");
   });
 
-  it("throws WrongPasswordError when one ciphertext byte is changed (GCM tag)", async () => {
+  it("throws wrong-password when one ciphertext byte is changed (GCM tag)", async () => {
     const key = await aesKey();
     const vault = await sealedVault(key, await sampleSecrets());
     const bytes = base64url.decode(vault.ciphertext);
     bytes[0] = (bytes[0] ?? 0) ^ 1;
     const tampered = { ...vault, ciphertext: base64url.encode(bytes) };
-    await expect(openSecrets(key, tampered)).rejects.toThrow(WrongPasswordError);
+    await expect(openSecrets(key, tampered)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "wrong-password",
+    });
   });
 
-  it("throws VaultCorruptError when the plaintext is not a key pair", async () => {
+  it("throws vault-corrupt when the plaintext is not a key pair", async () => {
     const key = await aesKey();
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const sealed = await crypto.subtle.encrypt(
@@ -65,7 +70,10 @@ describe("sealSecrets / openSecrets", () => {
       cipher: { name: "AES-GCM" as const, iv: base64url.encode(iv) },
       ciphertext: base64url.encode(new Uint8Array(sealed)),
     };
-    await expect(openSecrets(key, vault)).rejects.toThrow(VaultCorruptError);
+    await expect(openSecrets(key, vault)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "vault-corrupt",
+    });
   });
 });
 
@@ -77,10 +85,14 @@ describe("parseVault", () => {
 
   it("refuses records that are not vaults", async () => {
     const vault = await sealedVault(await aesKey(), await sampleSecrets());
-    expect(() => parseVault("nope")).toThrow(VaultCorruptError);
+    expect(() => parseVault("nope")).toThrow(
+      expect.objectContaining({ name: "WalletError", code: "vault-corrupt" }),
+    );
     expect(() => parseVault({ ...vault, kdf: { ...vault.kdf, name: "scrypt" } })).toThrow(
       /vault is corrupt/,
     );
-    expect(() => parseVault({ ...vault, ciphertext: "not base64url!" })).toThrow(VaultCorruptError);
+    expect(() => parseVault({ ...vault, ciphertext: "not base64url!" })).toThrow(
+      expect.objectContaining({ name: "WalletError", code: "vault-corrupt" }),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { base64url } from "jose";
 import type { Address, Hex } from "viem";
 import { z } from "zod";
-import { VaultCorruptError, WrongPasswordError } from "./errors";
+import { vaultCorrupt, WalletError } from "./errors";
 import type { KdfParams } from "./kdf";
 import { type SigningPrivateJwk, signingPrivateJwkSchema } from "./signing-key";
 
@@ -38,7 +38,7 @@ export interface VaultSecrets {
 export function parseVault(value: unknown): VaultRecord {
   const parsed = vaultRecordSchema.safeParse(value);
   if (!parsed.success) {
-    throw new VaultCorruptError(
+    throw vaultCorrupt(
       `the stored record does not match the vault format (${parsed.error.message})`,
     );
   }
@@ -71,19 +71,23 @@ export async function openSecrets(key: CryptoKey, vault: VaultRecord): Promise<V
     );
     plaintext = new Uint8Array(opened);
   } catch (cause) {
-    throw new WrongPasswordError({ cause });
+    throw new WalletError(
+      "wrong-password",
+      "wrong password: the vault could not be decrypted with it",
+      { cause },
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(plaintext));
   } catch (cause) {
-    throw new VaultCorruptError("the decrypted content is not JSON", { cause });
+    throw vaultCorrupt("the decrypted content is not JSON", { cause });
   } finally {
     plaintext.fill(0);
   }
   const secrets = secretsSchema.safeParse(json);
   if (!secrets.success) {
-    throw new VaultCorruptError("the decrypted content is not a pair of wallet keys");
+    throw vaultCorrupt("the decrypted content is not a pair of wallet keys");
   }
   return secrets.data as VaultSecrets;
 }

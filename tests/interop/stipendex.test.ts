@@ -5,7 +5,6 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain";
 import type { Rail } from "../../lib/protocol/envelope/claims";
-import { ReplayedQuoteError } from "../../lib/protocol/envelope/errors";
 import { verifyProof } from "../../lib/protocol/envelope/proof";
 import { signQuote, verifyQuote } from "../../lib/protocol/envelope/quote";
 import { signReceipt, verifyReceipt } from "../../lib/protocol/envelope/receipt";
@@ -138,7 +137,7 @@ describe("Stipendex cycle on the local chain, settled by the official x402 v2 fa
     // The same Proof again: the receiver refuses the used Quote, and the token refuses the payment.
     await expect(
       verifyProof(proof, { quote, receiverId: RECEIVER_ID, replayGuard: guard }),
-    ).rejects.toBeInstanceOf(ReplayedQuoteError);
+    ).rejects.toMatchObject({ name: "ProtocolError", code: "replayed-quote" });
     await expectV2ReplayRefused(chain, facilitator, payment, requirement);
   });
 });

@@ -20,6 +20,6 @@ describe("amountProblem / atomicAmountSchema", () => {
     const result = atomicAmountSchema.safeParse(value);
     expect(result.success).toBe(problem === null);
     if (!result.success)
-      expect(result.error.issues[0]).toMatchObject({ params: { envelopeError: problem } });
+      expect(result.error.issues[0]).toMatchObject({ params: { code: problem } });
   });
 });

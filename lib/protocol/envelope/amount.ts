@@ -2,8 +2,13 @@ import { z } from "zod";
 
 const UINT256_MAX = 2n ** 256n - 1n;
 
-/** The error code an amount problem maps to; read back by `parseClaims`. */
-export type AmountProblem = "amount-not-integer" | "negative-amount" | "amount-out-of-range";
+/** The error codes an amount problem maps to; read back by `parseClaims`. */
+export const AMOUNT_PROBLEMS = [
+  "amount-not-integer",
+  "negative-amount",
+  "amount-out-of-range",
+] as const;
+export type AmountProblem = (typeof AMOUNT_PROBLEMS)[number];
 
 /** Why a value is not an atomic amount (a canonical decimal integer string in uint256), or null. */
 export function amountProblem(value: unknown): AmountProblem | null {
@@ -20,7 +25,7 @@ export const atomicAmountSchema = z.custom<string>().superRefine((value, ctx) =>
     ctx.addIssue({
       code: "custom",
       message: `must be a decimal string of atomic units (uint256), got ${JSON.stringify(value) ?? String(value)}`,
-      params: { envelopeError: problem },
+      params: { code: problem },
     });
   }
 });

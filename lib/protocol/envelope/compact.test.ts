@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ProtocolErrorCode } from "../errors";
 import { MAX_COMPACT_LENGTH, readCompact } from "./compact";
-import { MalformedJwsError } from "./errors";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("readCompact", () => {
   it("accepts three canonical base64url segments", () => {
@@ -17,6 +20,6 @@ describe("readCompact", () => {
     ["whitespace", " eyJhIjoxfQ.eyJhIjoxfQ.AQ"],
     ["too much", `${"A".repeat(MAX_COMPACT_LENGTH)}.AQ.AQ`],
   ])("refuses %s", (_label, value) => {
-    expect(() => readCompact(value)).toThrow(MalformedJwsError);
+    expect(() => readCompact(value)).toThrow(refused("malformed-jws"));
   });
 });

@@ -1,5 +1,5 @@
 import { base64url } from "jose";
-import { MalformedJwsError } from "./errors";
+import { ProtocolError } from "../errors";
 
 /** Generous for any real Quote/Proof; keeps hostile input from costing time or memory. */
 export const MAX_COMPACT_LENGTH = 64 * 1024;
@@ -17,27 +17,34 @@ function preview(text: string): string {
  */
 export function readCompact(value: unknown): string {
   if (typeof value !== "string") {
-    throw new MalformedJwsError(`Expected a compact JWS string, got ${typeof value}`);
+    throw new ProtocolError("malformed-jws", `Expected a compact JWS string, got ${typeof value}`);
   }
   if (value.length > MAX_COMPACT_LENGTH) {
-    throw new MalformedJwsError(
+    throw new ProtocolError(
+      "malformed-jws",
       `Compact JWS is ${value.length} characters, more than ${MAX_COMPACT_LENGTH}`,
     );
   }
   if (!COMPACT_SHAPE.test(value)) {
-    throw new MalformedJwsError(`Not three base64url segments joined by dots: ${preview(value)}`);
+    throw new ProtocolError(
+      "malformed-jws",
+      `Not three base64url segments joined by dots: ${preview(value)}`,
+    );
   }
   for (const [index, segment] of value.split(".").entries()) {
     let canonical: string;
     try {
       canonical = base64url.encode(base64url.decode(segment));
     } catch (cause) {
-      throw new MalformedJwsError(`Segment ${index + 1} is not base64url: ${preview(segment)}`, {
-        cause,
-      });
+      throw new ProtocolError(
+        "malformed-jws",
+        `Segment ${index + 1} is not base64url: ${preview(segment)}`,
+        { cause },
+      );
     }
     if (canonical !== segment) {
-      throw new MalformedJwsError(
+      throw new ProtocolError(
+        "malformed-jws",
         `Segment ${index + 1} is not canonical base64url: ${preview(segment)}`,
       );
     }

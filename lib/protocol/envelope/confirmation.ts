@@ -1,7 +1,7 @@
 import type { JWK } from "jose";
+import { ProtocolError } from "../errors";
 import { type ConfirmationClaims, confirmationClaimsSchema } from "./claims";
 import type { Verified } from "./envelope-jwt";
-import { QuoteHashMismatchError } from "./errors";
 import { QUOTE_MAX_LIFETIME_SECONDS } from "./quote";
 import { signWalletEnvelope, verifyWalletEnvelope, type WalletSigner } from "./wallet-key";
 
@@ -44,7 +44,8 @@ export async function verifyConfirmation(
     clockToleranceSeconds: options.clockToleranceSeconds,
   });
   if (options.quoteHash !== undefined && verified.claims.qh !== options.quoteHash) {
-    throw new QuoteHashMismatchError(
+    throw new ProtocolError(
+      "quote-hash-mismatch",
       `Confirmation qh ${verified.claims.qh} is not the Quote hash ${options.quoteHash}`,
     );
   }

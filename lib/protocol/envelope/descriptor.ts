@@ -1,11 +1,6 @@
 import { z } from "zod";
+import { ProtocolError } from "../errors";
 import { addressSchema, caip2Schema, type Rail } from "./claims";
-import {
-  DescriptorIdMismatchError,
-  InsecureReceiverIdError,
-  InvalidDescriptorError,
-  RailNotInDescriptorError,
-} from "./errors";
 import { parseClaims } from "./parse-claims";
 
 const publicJwkSchema = z
@@ -43,17 +38,22 @@ export function assertReceiverId(id: string): void {
   try {
     url = new URL(id);
   } catch {
-    throw new InsecureReceiverIdError(`Receiver id ${JSON.stringify(id)} is not a URL`);
+    throw new ProtocolError(
+      "insecure-receiver-id",
+      `Receiver id ${JSON.stringify(id)} is not a URL`,
+    );
   }
   if (url.origin !== id) {
-    throw new InsecureReceiverIdError(
+    throw new ProtocolError(
+      "insecure-receiver-id",
       `Receiver id ${JSON.stringify(id)} is not an origin (expected ${JSON.stringify(url.origin)})`,
     );
   }
   const secure =
     url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!secure) {
-    throw new InsecureReceiverIdError(
+    throw new ProtocolError(
+      "insecure-receiver-id",
       `Receiver id ${JSON.stringify(id)} must be https (plain http only on loopback)`,
     );
   }
@@ -64,18 +64,20 @@ export function assertReceiverId(id: string): void {
  * id, and that id is the origin it came from (a full URL is reduced to its origin).
  */
 export function checkDescriptor(descriptor: unknown, fetchedFromOrigin: string): Descriptor {
-  const parsed = parseClaims(descriptorSchema, descriptor, "Descriptor", InvalidDescriptorError);
+  const parsed = parseClaims(descriptorSchema, descriptor, "Descriptor", "invalid-descriptor");
   assertReceiverId(parsed.id);
   let origin: string;
   try {
     origin = new URL(fetchedFromOrigin).origin;
   } catch {
-    throw new DescriptorIdMismatchError(
+    throw new ProtocolError(
+      "descriptor-id-mismatch",
       `Descriptor was fetched from ${JSON.stringify(fetchedFromOrigin)}, which is not a URL`,
     );
   }
   if (parsed.id !== origin) {
-    throw new DescriptorIdMismatchError(
+    throw new ProtocolError(
+      "descriptor-id-mismatch",
       `Descriptor id ${JSON.stringify(parsed.id)} is not the origin it was fetched from (${origin})`,
     );
   }
@@ -93,7 +95,8 @@ export function assertRailsListed(rails: readonly Rail[], descriptor: Descriptor
         entry.payTo.toLowerCase() === rail.payTo.toLowerCase(),
     );
     if (!listed) {
-      throw new RailNotInDescriptorError(
+      throw new ProtocolError(
+        "rail-not-in-descriptor",
         `Quote rail ${index} (${rail.network}, asset ${rail.asset}, payTo ${rail.payTo}) is not listed in the descriptor of ${descriptor.id}`,
       );
     }

@@ -7,8 +7,8 @@ import {
   SignJWT,
 } from "jose";
 import type { z } from "zod";
+import { ProtocolError } from "../errors";
 import { readCompact } from "./compact";
-import { MalformedJwsError } from "./errors";
 import { fromJoseError } from "./jose-error";
 import { objectHash } from "./object-hash";
 import { type SignedType, typHeader, versionTag } from "./object-type";
@@ -49,7 +49,7 @@ export function peekHeader(compact: string, what: string): ProtectedHeaderParame
   try {
     return decodeProtectedHeader(compact);
   } catch (cause) {
-    throw new MalformedJwsError(`${what} header is not a JSON object`, { cause });
+    throw new ProtocolError("malformed-jws", `${what} header is not a JSON object`, { cause });
   }
 }
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  MalformedJsonFormError,
-  MalformedJwsError,
-  ObjectTypeMismatchError,
-  UnknownObjectTypeError,
-} from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { readJsonForm, toJsonForm } from "./json-form";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 const JWS = "eyJhbGciOiJFZERTQSJ9.eyJhIjoxfQ.c2ln";
 
@@ -16,15 +14,15 @@ describe("JSON form", () => {
     expect(readJsonForm({ ...form, iss: "https://evil.example" }, "proof")).toBe(JWS);
   });
 
-  it.each([
-    [null, MalformedJsonFormError],
-    [[JWS], MalformedJsonFormError],
-    [{ jws: JWS }, MalformedJsonFormError],
-    [{ stipendex: "quote/0.1", jws: JWS }, ObjectTypeMismatchError],
-    [{ stipendex: "proof/0.2", jws: JWS }, UnknownObjectTypeError],
-    [{ stipendex: "proof/0.1", jws: 5 }, MalformedJsonFormError],
-    [{ stipendex: "proof/0.1", jws: "a.b" }, MalformedJwsError],
-  ])("refuses %j", (value, ErrorClass) => {
-    expect(() => readJsonForm(value, "proof")).toThrow(ErrorClass);
+  it.each<[unknown, ProtocolErrorCode]>([
+    [null, "malformed-json-form"],
+    [[JWS], "malformed-json-form"],
+    [{ jws: JWS }, "malformed-json-form"],
+    [{ stipendex: "quote/0.1", jws: JWS }, "object-type-mismatch"],
+    [{ stipendex: "proof/0.2", jws: JWS }, "unknown-object-type"],
+    [{ stipendex: "proof/0.1", jws: 5 }, "malformed-json-form"],
+    [{ stipendex: "proof/0.1", jws: "a.b" }, "malformed-jws"],
+  ])("refuses %j with %s", (value, code) => {
+    expect(() => readJsonForm(value, "proof")).toThrow(refused(code));
   });
 });

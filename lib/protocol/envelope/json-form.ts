@@ -1,5 +1,5 @@
+import { ProtocolError } from "../errors";
 import { readCompact } from "./compact";
-import { MalformedJsonFormError, ObjectTypeMismatchError, UnknownObjectTypeError } from "./errors";
 import { OBJECT_TYPES, type ObjectType, versionTag } from "./object-type";
 
 export interface JsonForm<T extends ObjectType = ObjectType> {
@@ -18,29 +18,34 @@ export function toJsonForm<T extends ObjectType>(type: T, jws: string): JsonForm
  */
 export function readJsonForm(value: unknown, type: ObjectType): string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new MalformedJsonFormError(
+    throw new ProtocolError(
+      "malformed-json-form",
       `Expected a { stipendex, jws } object for a ${type}, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
     );
   }
   const { stipendex, jws } = value as Record<string, unknown>;
   if (typeof stipendex !== "string") {
-    throw new MalformedJsonFormError(
+    throw new ProtocolError(
+      "malformed-json-form",
       `The ${type} JSON form has no string "stipendex" marker (got ${typeof stipendex})`,
     );
   }
   if (stipendex !== versionTag(type)) {
     const known = OBJECT_TYPES.map(versionTag) as string[];
     if (known.includes(stipendex)) {
-      throw new ObjectTypeMismatchError(
+      throw new ProtocolError(
+        "object-type-mismatch",
         `Expected "${versionTag(type)}", got a "${stipendex}" JSON form`,
       );
     }
-    throw new UnknownObjectTypeError(
+    throw new ProtocolError(
+      "unknown-object-type",
       `Unknown object type ${JSON.stringify(stipendex.slice(0, 64))}; expected "${versionTag(type)}"`,
     );
   }
   if (typeof jws !== "string") {
-    throw new MalformedJsonFormError(
+    throw new ProtocolError(
+      "malformed-json-form",
       `The ${type} JSON form has no string "jws" (got ${typeof jws})`,
     );
   }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sha256Base64url } from "../canonical-json";
-import { MalformedJwsError } from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { objectHash } from "./object-hash";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("objectHash", () => {
   it("is base64url(SHA-256) of the compact JWS text", async () => {
@@ -11,6 +14,6 @@ describe("objectHash", () => {
   });
 
   it("refuses text that is not a compact JWS", async () => {
-    await expect(objectHash("not a jws")).rejects.toThrow(MalformedJwsError);
+    await expect(objectHash("not a jws")).rejects.toThrow(refused("malformed-jws"));
   });
 });

@@ -1,20 +1,9 @@
 import type { JWK } from "jose";
 import { canonicalize } from "../canonical-json";
+import { ProtocolError } from "../errors";
 import { type ProofClaims, proofClaimsSchema } from "./claims";
 import { type VerifiedConfirmation, verifyConfirmation } from "./confirmation";
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS, type Verified } from "./envelope-jwt";
-import {
-  AudienceMismatchError,
-  AuthorizationWindowError,
-  ConfirmationDeclinedError,
-  ConfirmationHashMismatchError,
-  ConfirmationRequiredError,
-  ExpiredError,
-  PaymentRailMismatchError,
-  ProofRailMismatchError,
-  QuoteHashMismatchError,
-  WalletMismatchError,
-} from "./errors";
 import type { VerifiedQuote } from "./quote";
 import { claimQuoteOnce, type QuoteReplayGuard } from "./replay-guard";
 import { signWalletEnvelope, verifyWalletEnvelope, type WalletSigner } from "./wallet-key";
@@ -37,17 +26,20 @@ export function assertPaymentMatchesRail(claims: ProofClaims): void {
   const { rail } = claims;
   const { to, value, validBefore } = claims.payment.authorization;
   if (to.toLowerCase() !== rail.payTo.toLowerCase()) {
-    throw new PaymentRailMismatchError(
+    throw new ProtocolError(
+      "payment-rail-mismatch",
       `Authorization pays ${to}, the rail's payTo is ${rail.payTo}`,
     );
   }
   if (value !== rail.amount) {
-    throw new PaymentRailMismatchError(
+    throw new ProtocolError(
+      "payment-rail-mismatch",
       `Authorization value ${value} is not the rail amount ${rail.amount}`,
     );
   }
   if (BigInt(claims.exp) > BigInt(validBefore)) {
-    throw new AuthorizationWindowError(
+    throw new ProtocolError(
+      "authorization-window",
       `Proof exp ${claims.exp} is after the authorization's validBefore ${validBefore}`,
     );
   }
@@ -72,19 +64,24 @@ export interface VerifyProofOptions {
 function assertRailCopied(claims: ProofClaims, quote: VerifiedQuote): void {
   const chosen = canonicalize(claims.rail);
   if (!quote.claims.rails.some((rail) => canonicalize(rail) === chosen)) {
-    throw new ProofRailMismatchError(`Proof rail ${chosen} is not a verbatim copy of a Quote rail`);
+    throw new ProtocolError(
+      "proof-rail-mismatch",
+      `Proof rail ${chosen} is not a verbatim copy of a Quote rail`,
+    );
   }
 }
 
 function assertAuthorizationWindow(claims: ProofClaims, now: number, tolerance: number): void {
   const { validAfter, validBefore } = claims.payment.authorization;
   if (BigInt(validBefore) < BigInt(now + MIN_AUTHORIZATION_SECONDS_LEFT)) {
-    throw new AuthorizationWindowError(
+    throw new ProtocolError(
+      "authorization-window",
       `Authorization validBefore ${validBefore} leaves less than ${MIN_AUTHORIZATION_SECONDS_LEFT} s at ${now}`,
     );
   }
   if (BigInt(validAfter) > BigInt(now + tolerance)) {
-    throw new AuthorizationWindowError(
+    throw new ProtocolError(
+      "authorization-window",
       `Authorization validAfter ${validAfter} is after now (${now})`,
     );
   }
@@ -97,7 +94,8 @@ async function verifyEmbeddedConfirmation(
   const { confirmation: embedded, ch } = proof.claims;
   if (embedded === undefined) {
     if (options.quote.claims.profile === "L2") {
-      throw new ConfirmationRequiredError(
+      throw new ProtocolError(
+        "confirmation-required",
         "The Quote asks for profile L2: the Proof must embed its Confirmation",
       );
     }
@@ -110,17 +108,20 @@ async function verifyEmbeddedConfirmation(
     clockToleranceSeconds: options.clockToleranceSeconds,
   });
   if (confirmation.hash !== ch) {
-    throw new ConfirmationHashMismatchError(
+    throw new ProtocolError(
+      "confirmation-hash-mismatch",
       `Proof ch ${ch} is not the embedded Confirmation's hash ${confirmation.hash}`,
     );
   }
   if (confirmation.walletId !== proof.walletId) {
-    throw new WalletMismatchError(
+    throw new ProtocolError(
+      "wallet-mismatch",
       `Confirmation was signed by ${confirmation.walletId}, the Proof by ${proof.walletId}`,
     );
   }
   if (confirmation.claims.decision !== "approve") {
-    throw new ConfirmationDeclinedError(
+    throw new ProtocolError(
+      "confirmation-declined",
       `The embedded Confirmation says ${confirmation.claims.decision}`,
     );
   }
@@ -141,7 +142,8 @@ export async function verifyProof(
   const tolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (quote.claims.iss !== receiverId) {
-    throw new AudienceMismatchError(
+    throw new ProtocolError(
+      "audience-mismatch",
       `The Quote was issued by ${quote.claims.iss}, not by receiver ${receiverId}`,
     );
   }
@@ -154,12 +156,16 @@ export async function verifyProof(
     clockToleranceSeconds: tolerance,
   });
   if (proof.claims.qh !== quote.hash) {
-    throw new QuoteHashMismatchError(
+    throw new ProtocolError(
+      "quote-hash-mismatch",
       `Proof qh ${proof.claims.qh} is not the Quote hash ${quote.hash}`,
     );
   }
   if (quote.claims.exp <= now - tolerance) {
-    throw new ExpiredError(`Quote ${quote.claims.jti} expired at ${quote.claims.exp} (now ${now})`);
+    throw new ProtocolError(
+      "expired",
+      `Quote ${quote.claims.jti} expired at ${quote.claims.exp} (now ${now})`,
+    );
   }
   assertRailCopied(proof.claims, quote);
   assertPaymentMatchesRail(proof.claims);

@@ -7,9 +7,12 @@ import {
   RAIL,
   T,
 } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
-import { TransportMismatchError } from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { signQuote, verifyQuote } from "./quote";
 import { quoteToOffer } from "./quote-to-offer";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("quoteToOffer", () => {
   it("maps a verified Quote to the normalized Offer", async () => {
@@ -41,7 +44,7 @@ describe("quoteToOffer", () => {
       ],
       quote: { jws, id: "q-1", hash: quote.hash, issuedAt: T, expiresAt: T + 120, profile: "L2" },
     });
-    expect(() => quoteToOffer(quote, "mcp")).toThrow(TransportMismatchError);
+    expect(() => quoteToOffer(quote, "mcp")).toThrow(refused("transport-mismatch"));
   });
 
   it("maps an mcp resource without extra members", async () => {

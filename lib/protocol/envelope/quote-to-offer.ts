@@ -1,6 +1,6 @@
+import { ProtocolError } from "../errors";
 import type { Address, Caip2, Offer, OfferResource, OfferTransport, PaymentOption } from "../offer";
 import type { Rail, Resource } from "./claims";
-import { TransportMismatchError } from "./errors";
 import type { VerifiedQuote } from "./quote";
 
 function toResource(resource: Resource): OfferResource {
@@ -31,7 +31,8 @@ export function quoteToOffer(quote: VerifiedQuote, transport: OfferTransport): O
   const { claims } = quote;
   const resource = toResource(claims.resource);
   if (resource.kind !== transport) {
-    throw new TransportMismatchError(
+    throw new ProtocolError(
+      "transport-mismatch",
       `Quote ${claims.jti} is for an ${resource.kind} resource but came over ${transport}`,
     );
   }

@@ -1,7 +1,7 @@
+import { ProtocolError } from "../errors";
 import { type QuoteClaims, quoteClaimsSchema } from "./claims";
 import { assertRailsListed, type Descriptor } from "./descriptor";
 import { signEnvelope, type Verified } from "./envelope-jwt";
-import { LifetimeOutOfRangeError } from "./errors";
 import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
 import { assertResourceMatches, type ResourceRequest } from "./resource";
@@ -17,7 +17,8 @@ export type VerifiedQuote = Verified<QuoteClaims>;
 function assertQuoteRules(claims: QuoteClaims): void {
   const lifetime = claims.exp - claims.iat;
   if (lifetime < QUOTE_MIN_LIFETIME_SECONDS || lifetime > QUOTE_MAX_LIFETIME_SECONDS) {
-    throw new LifetimeOutOfRangeError(
+    throw new ProtocolError(
+      "lifetime-out-of-range",
       `Quote lives ${lifetime} s (iat ${claims.iat}, exp ${claims.exp}); allowed ${QUOTE_MIN_LIFETIME_SECONDS}–${QUOTE_MAX_LIFETIME_SECONDS} s`,
     );
   }

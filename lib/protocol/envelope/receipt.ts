@@ -1,7 +1,7 @@
+import { ProtocolError } from "../errors";
 import { type ReceiptClaims, receiptClaimsSchema } from "./claims";
 import type { Descriptor } from "./descriptor";
 import { signEnvelope, type Verified } from "./envelope-jwt";
-import { ProofHashMismatchError, QuoteHashMismatchError, SettlementMismatchError } from "./errors";
 import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
 
@@ -56,7 +56,8 @@ function assertSettlement(claims: ReceiptClaims, expected: ExpectedSettlement): 
     actual.amount === expected.amount &&
     actual.payer.toLowerCase() === expected.payer.toLowerCase();
   if (!same) {
-    throw new SettlementMismatchError(
+    throw new ProtocolError(
+      "settlement-mismatch",
       `Receipt settlement ${JSON.stringify(actual)} is not the payment made ${JSON.stringify(expected)}`,
     );
   }
@@ -81,12 +82,14 @@ export async function verifyReceipt(
   });
   const { qh, ph } = verified.claims;
   if (qh !== options.quoteHash) {
-    throw new QuoteHashMismatchError(
+    throw new ProtocolError(
+      "quote-hash-mismatch",
       `Receipt qh ${qh} is not the hash of the Quote paid (${options.quoteHash})`,
     );
   }
   if (ph !== options.proofHash) {
-    throw new ProofHashMismatchError(
+    throw new ProtocolError(
+      "proof-hash-mismatch",
       `Receipt ph ${ph} is not the hash of the Proof sent (${options.proofHash})`,
     );
   }

@@ -1,9 +1,9 @@
 import { createLocalJWKSet, type JWK } from "jose";
 import type { z } from "zod";
+import { ProtocolError, type ProtocolErrorCode } from "../errors";
 import { readCompact } from "./compact";
 import type { Descriptor } from "./descriptor";
 import { type EnvelopeCheck, peekHeader, type Verified, verifyEnvelope } from "./envelope-jwt";
-import { type EnvelopeError, KeyNotInDescriptorError, MalformedJwsError } from "./errors";
 
 /** A receiver's signing key; `kid` is how its descriptor lists the public half. */
 export interface ReceiverKey {
@@ -29,20 +29,24 @@ export const RECEIVER_ALGORITHMS = [
 
 export type KeySetCheck<S extends z.ZodType> = Omit<EnvelopeCheck<S>, "key" | "algorithms">;
 
-/** Verifies an object under the key of `keys` that its header names by `kid`. */
+/** Verifies an object under the key of `keys` its header names by `kid`; any other kid is refused with `unknownKid`. */
 export async function verifyUnderKeySet<S extends z.ZodType>(
   input: unknown,
   keys: readonly JWK[],
   owner: string,
   check: KeySetCheck<S>,
-  UnknownKid: new (message: string) => EnvelopeError = KeyNotInDescriptorError,
+  unknownKid: ProtocolErrorCode = "key-not-in-descriptor",
 ): Promise<Verified<z.output<S>>> {
   const { kid } = peekHeader(readCompact(input), check.type);
   if (typeof kid !== "string") {
-    throw new MalformedJwsError(`The ${check.type} header has no "kid" naming its signing key`);
+    throw new ProtocolError(
+      "malformed-jws",
+      `The ${check.type} header has no "kid" naming its signing key`,
+    );
   }
   if (!keys.some((key) => key.kid === kid)) {
-    throw new UnknownKid(
+    throw new ProtocolError(
+      unknownKid,
       `The ${check.type} kid ${JSON.stringify(kid)} is not among the keys of ${owner}`,
     );
   }

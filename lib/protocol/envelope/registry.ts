@@ -1,7 +1,6 @@
 import type { JWK } from "jose";
 import { checkDescriptor, type Descriptor, descriptorSchema } from "./descriptor";
 import { signEnvelope } from "./envelope-jwt";
-import { UntrustedRegistryKeyError } from "./errors";
 import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyUnderKeySet } from "./receiver-key";
 
@@ -48,7 +47,7 @@ export async function verifyRegistryDescriptor(
       now: options.now,
       clockToleranceSeconds: options.clockToleranceSeconds,
     },
-    UntrustedRegistryKeyError,
+    "untrusted-registry-key",
   );
   return checkDescriptor(verified.claims, options.fetchedFromOrigin);
 }

@@ -1,4 +1,4 @@
-import { ReplayedQuoteError } from "./errors";
+import { ProtocolError } from "../errors";
 
 /** Remembers which Quotes were used; the wallet's ledger and receivers each keep one. */
 export interface QuoteReplayGuard {
@@ -27,13 +27,16 @@ export class MemoryQuoteReplayGuard implements QuoteReplayGuard {
   }
 }
 
-/** Claims a Quote once or throws ReplayedQuoteError. */
+/** Claims a Quote once or throws a "replayed-quote" ProtocolError. */
 export async function claimQuoteOnce(
   guard: QuoteReplayGuard,
   quote: { claims: { iss: string; jti: string; exp: number } },
 ): Promise<void> {
   const { iss, jti, exp } = quote.claims;
   if (!(await guard.claim(iss, jti, exp))) {
-    throw new ReplayedQuoteError(`Quote ${JSON.stringify(jti)} from ${iss} was already used`);
+    throw new ProtocolError(
+      "replayed-quote",
+      `Quote ${JSON.stringify(jti)} from ${iss} was already used`,
+    );
   }
 }

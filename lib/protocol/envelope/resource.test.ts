@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { argsHash } from "../canonical-json";
-import { ResourceMismatchError } from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { assertResourceMatches } from "./resource";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("assertResourceMatches", () => {
   it("binds HTTP method and exact URL", async () => {
@@ -19,10 +22,10 @@ describe("assertResourceMatches", () => {
         method: "POST",
         url: "https://a.example/x?q=2",
       }),
-    ).rejects.toThrow(ResourceMismatchError);
+    ).rejects.toThrow(refused("resource-mismatch"));
     await expect(
       assertResourceMatches(resource, { kind: "mcp", server: "https://a.example/x", tool: "t" }),
-    ).rejects.toThrow(ResourceMismatchError);
+    ).rejects.toThrow(refused("resource-mismatch"));
   });
 
   it("binds MCP server, tool and canonical argument hash", async () => {

@@ -1,6 +1,6 @@
 import { argsHash } from "../canonical-json";
+import { ProtocolError } from "../errors";
 import type { Resource } from "./claims";
-import { ResourceMismatchError } from "./errors";
 
 /** The call the client actually made, as the wallet saw it. */
 export type ResourceRequest =
@@ -19,14 +19,16 @@ export async function assertResourceMatches(
   if (request.kind === "http") {
     const http = "http" in resource ? resource.http : undefined;
     if (http?.method === request.method.toUpperCase() && http.url === request.url) return;
-    throw new ResourceMismatchError(
+    throw new ProtocolError(
+      "resource-mismatch",
       `Quote resource ${quoted} is not the request ${request.method} ${request.url}`,
     );
   }
   const mcp = "mcp" in resource ? resource.mcp : undefined;
   const hash = await argsHash(request.arguments);
   if (mcp?.server === request.server && mcp.tool === request.tool && mcp.argsHash === hash) return;
-  throw new ResourceMismatchError(
+  throw new ProtocolError(
+    "resource-mismatch",
     `Quote resource ${quoted} is not the call of tool ${JSON.stringify(request.tool)} on ${request.server} with argsHash ${hash}`,
   );
 }

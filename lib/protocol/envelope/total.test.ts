@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { RAIL } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
-import { TotalMismatchError } from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { assertTotalMatchesRails } from "./total";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("assertTotalMatchesRails", () => {
   it.each(["0.005", "0.0050", "00.005"])(
@@ -21,7 +24,7 @@ describe("assertTotalMatchesRails", () => {
     ["wrong currency", { amount: "0.005", currency: "EUR" }, RAIL],
     ["more precision than decimals", { amount: "0.0050001", currency: "USD" }, RAIL],
   ])("refuses %s", (_label, total, rail) => {
-    expect(() => assertTotalMatchesRails(total, [rail])).toThrow(TotalMismatchError);
+    expect(() => assertTotalMatchesRails(total, [rail])).toThrow(refused("total-mismatch"));
   });
 
   it("leaves non-stablecoin rails to the registry and handles whole units", () => {

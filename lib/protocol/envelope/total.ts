@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
+import { ProtocolError } from "../errors";
 import type { Rail } from "./claims";
-import { TotalMismatchError } from "./errors";
 
 /** Stablecoins whose display total must equal the rail amount exactly (§7), by symbol. */
 const STABLECOIN_CURRENCY: Readonly<Record<string, string>> = {
@@ -43,7 +43,8 @@ export function assertTotalMatchesRails(
     if (currency === undefined) continue;
     if (!totalMatchesAmount(total, BigInt(rail.amount), rail.decimals, currency)) {
       const railValue = formatUnits(BigInt(rail.amount), rail.decimals);
-      throw new TotalMismatchError(
+      throw new ProtocolError(
+        "total-mismatch",
         `Quote total ${total.amount} ${total.currency} disagrees with rail ${index}: ${rail.amount} atomic ${rail.symbol} with ${rail.decimals} decimals is ${railValue} ${currency}`,
       );
     }

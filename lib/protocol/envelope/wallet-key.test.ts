@@ -1,7 +1,10 @@
 import { calculateJwkThumbprint, generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
-import { MalformedJwsError, UnsupportedAlgorithmError } from "./errors";
+import type { ProtocolErrorCode } from "../errors";
 import { walletIdentity, walletSigner } from "./wallet-key";
+
+const refused = (code: ProtocolErrorCode) =>
+  expect.objectContaining({ name: "ProtocolError", code });
 
 describe("walletSigner / walletIdentity", () => {
   it.each([
@@ -19,8 +22,8 @@ describe("walletSigner / walletIdentity", () => {
 
   it("refuses other key types and unusable JWKs", async () => {
     await expect(walletSigner(await generateKeyPair("ES384"))).rejects.toThrow(
-      UnsupportedAlgorithmError,
+      refused("unsupported-algorithm"),
     );
-    await expect(walletIdentity({ kty: "OKP" })).rejects.toThrow(MalformedJwsError);
+    await expect(walletIdentity({ kty: "OKP" })).rejects.toThrow(refused("malformed-jws"));
   });
 });

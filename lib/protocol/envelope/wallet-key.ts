@@ -6,6 +6,7 @@ import {
   type JWK,
 } from "jose";
 import type { z } from "zod";
+import { ProtocolError } from "../errors";
 import { readCompact } from "./compact";
 import {
   type EnvelopeCheck,
@@ -14,7 +15,6 @@ import {
   type Verified,
   verifyEnvelope,
 } from "./envelope-jwt";
-import { KidMismatchError, MalformedJwsError, UnsupportedAlgorithmError } from "./errors";
 import { versionTag } from "./object-type";
 import { parseClaims } from "./parse-claims";
 
@@ -45,7 +45,9 @@ export async function walletIdentity(publicJwk: JWK): Promise<WalletIdentity> {
       id: await calculateJwkThumbprintUri(publicJwk, "sha256"),
     };
   } catch (cause) {
-    throw new MalformedJwsError("The wallet key (jwk) is not a usable public JWK", { cause });
+    throw new ProtocolError("malformed-jws", "The wallet key (jwk) is not a usable public JWK", {
+      cause,
+    });
   }
 }
 
@@ -53,7 +55,8 @@ function walletAlg(key: CryptoKey): WalletAlg {
   const algorithm = key.algorithm as { name: string; namedCurve?: string };
   if (algorithm.name === "Ed25519") return "EdDSA";
   if (algorithm.name === "ECDSA" && algorithm.namedCurve === "P-256") return "ES256";
-  throw new UnsupportedAlgorithmError(
+  throw new ProtocolError(
+    "unsupported-algorithm",
     `Wallet keys are Ed25519 or P-256, not ${algorithm.name} ${algorithm.namedCurve ?? ""}`.trim(),
   );
 }
@@ -83,11 +86,12 @@ export async function verifyWalletEnvelope<S extends z.ZodType>(
   const header = peekHeader(readCompact(input), what);
   const jwk = header.jwk;
   if (typeof jwk !== "object" || jwk === null) {
-    throw new MalformedJwsError(`The ${what} carries no "jwk" (wallet objects must)`);
+    throw new ProtocolError("malformed-jws", `The ${what} carries no "jwk" (wallet objects must)`);
   }
   const identity = await walletIdentity(jwk);
   if (header.kid !== identity.kid) {
-    throw new KidMismatchError(
+    throw new ProtocolError(
+      "kid-mismatch",
       `The ${what} kid ${JSON.stringify(header.kid) ?? "nothing"} is not the jwk thumbprint ${identity.kid}`,
     );
   }

@@ -1,7 +1,7 @@
 import { getAddress, isHex, type LocalAccount, toHex } from "viem";
+import { ProtocolError, quote } from "../errors";
 import type { Address, Hex, PaymentOption } from "../offer";
 import { assertSaneAmount } from "./amount";
-import { InvalidNonceError, InvalidTimeoutError, WrongChainIdError } from "./errors";
 import { resolveNetwork } from "./networks";
 
 /** The x402 `exact` EVM payload: numbers as decimal strings, as the official packages send them. */
@@ -34,11 +34,17 @@ export const MAX_TIMEOUT_SECONDS = 86_400;
 
 function checkOption(option: PaymentOption): void {
   if (resolveNetwork(option.network).chainId !== option.chainId) {
-    throw new WrongChainIdError(option.network, option.chainId);
+    throw new ProtocolError(
+      "wrong-chain-id",
+      `chain id ${quote(option.chainId)} does not match network ${option.network}`,
+    );
   }
   const timeout = option.maxTimeoutSeconds;
   if (!Number.isInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_SECONDS) {
-    throw new InvalidTimeoutError(timeout, MAX_TIMEOUT_SECONDS);
+    throw new ProtocolError(
+      "invalid-timeout",
+      `maxTimeoutSeconds must be a whole number from 1 to ${MAX_TIMEOUT_SECONDS}, got ${quote(timeout)}`,
+    );
   }
   assertSaneAmount(option.amount, option.decimals);
 }
@@ -54,7 +60,10 @@ export async function signTransferWithAuthorization(
 ): Promise<ExactEvmPayload> {
   checkOption(option);
   if (nonce !== undefined && !(isHex(nonce, { strict: true }) && nonce.length === 66)) {
-    throw new InvalidNonceError(nonce);
+    throw new ProtocolError(
+      "invalid-nonce",
+      `EIP-3009 nonce must be 32 bytes of hex, got ${quote(nonce)}`,
+    );
   }
   const seconds = Math.floor(now);
   const message = {

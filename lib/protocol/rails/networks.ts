@@ -1,5 +1,5 @@
+import { ProtocolError, quote } from "../errors";
 import type { Caip2 } from "../offer";
-import { UnknownNetworkError } from "./errors";
 
 export interface Network {
   caip2: Caip2;
@@ -37,5 +37,8 @@ export function resolveNetwork(id: unknown): Network {
     );
     if (found) return found;
   }
-  throw new UnknownNetworkError(id);
+  throw new ProtocolError(
+    "unknown-network",
+    `unknown network ${quote(id)}: not an EVM chain this wallet knows`,
+  );
 }

@@ -1,16 +1,16 @@
 import { getAddress, isAddress } from "viem";
-import { InvalidTokenError, MissingDecimalsError, UnknownAssetError } from "./errors";
+import { ProtocolError, quote } from "../errors";
 import { isRecord } from "./is-record";
 import { type Network, resolveNetwork } from "./networks";
 import { KNOWN_TOKENS, type Token } from "./tokens";
 
 export interface Registry {
-  /** A network by CAIP-2 id or x402 v1 name; throws UnknownNetworkError. */
+  /** A network by CAIP-2 id or x402 v1 name; throws "unknown-network". */
   network(id: unknown): Network;
   /**
    * A token on a network by contract address (any letter case) or, when exactly one token
    * there has that symbol, by symbol (seed 004 servers send `asset: "USDT0"`).
-   * Throws UnknownAssetError.
+   * Throws "unknown-asset".
    */
   token(network: Network, asset: unknown): Token;
   tokens(): readonly Token[];
@@ -18,20 +18,24 @@ export interface Registry {
 
 const MAX_DECIMALS = 36;
 
+function invalidToken(field: string, value: unknown): ProtocolError {
+  return new ProtocolError("invalid-token", `token entry has an invalid ${field}: ${quote(value)}`);
+}
+
 function nonEmpty(entry: Record<string, unknown>, field: string, value: unknown): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 64) {
-    throw new InvalidTokenError(field, entry[field] ?? value);
+    throw invalidToken(field, entry[field] ?? value);
   }
   return value;
 }
 
 /** Check a token that came from storage or a test at runtime (local chains, user-added tokens). */
 export function readToken(entry: unknown): Token {
-  if (!isRecord(entry)) throw new InvalidTokenError("entry", entry);
+  if (!isRecord(entry)) throw invalidToken("entry", entry);
   const network = resolveNetwork(entry.network);
   const address = entry.address;
   if (typeof address !== "string" || !isAddress(address)) {
-    throw new InvalidTokenError("address", address);
+    throw invalidToken("address", address);
   }
   const decimals = entry.decimals;
   if (
@@ -40,7 +44,10 @@ export function readToken(entry: unknown): Token {
     decimals < 0 ||
     decimals > MAX_DECIMALS
   ) {
-    throw new MissingDecimalsError(network.caip2, address, decimals);
+    throw new ProtocolError(
+      "missing-decimals",
+      `token ${quote(address)} on ${network.caip2} has no usable decimals (got ${quote(decimals)}); amounts cannot be read`,
+    );
   }
   const eip712 = isRecord(entry.eip712) ? entry.eip712 : {};
   const token: Token = {
@@ -79,7 +86,10 @@ export function createRegistry(extraTokens: readonly unknown[] = []): Registry {
         const only = bySymbol.length === 1 ? bySymbol[0] : undefined;
         if (only) return only;
       }
-      throw new UnknownAssetError(network.caip2, asset);
+      throw new ProtocolError(
+        "unknown-asset",
+        `unknown asset ${quote(asset)} on ${network.caip2}: no token with that address`,
+      );
     },
     tokens: () => all,
   };

@@ -1,5 +1,5 @@
+import { ProtocolError } from "../errors";
 import type { Offer } from "../offer";
-import { NotX402PaymentRequiredError } from "./errors";
 import { type HeaderReader, X402_HEADERS } from "./headers";
 import { type ReadContext, readPaymentRequired } from "./payment-required";
 import { decodeBase64Json, parseJsonText } from "./wire";
@@ -17,6 +17,11 @@ export function readHttp402(
     const decoded = decodeBase64Json(header, `${X402_HEADERS.paymentRequired} header`);
     return readPaymentRequired(decoded, "http", context);
   }
-  if (response.body.trim() === "") throw new NotX402PaymentRequiredError("402 response");
+  if (response.body.trim() === "") {
+    throw new ProtocolError(
+      "not-x402-payment-required",
+      "402 response carries no x402 PaymentRequired",
+    );
+  }
   return readPaymentRequired(parseJsonText(response.body, "402 body"), "http", context);
 }

@@ -9,7 +9,6 @@ import {
   v2Requirement,
 } from "../../../tests/unit-support/protocol/x402/test-fixtures";
 import { StipendexError } from "../../errors";
-import { NoPayableOptionError } from "./errors";
 import { readPaymentRequired } from "./payment-required";
 
 describe("readPaymentRequired", () => {
@@ -67,14 +66,11 @@ describe("readPaymentRequired", () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(NoPayableOptionError);
-    const error = caught as NoPayableOptionError;
-    expect(error.skipped.map((s) => [s.index, s.error.code])).toEqual([
-      [0, "unsupported-scheme"],
-      [1, "unknown-asset"],
-      [2, "unsupported-transfer-method"],
-    ]);
-    expect(error.message).toContain('accepts[0]: unsupported-scheme: accepts[0].scheme is "upto"');
+    expect(caught).toMatchObject({ name: "ProtocolError", code: "no-payable-option" });
+    const { message } = caught as StipendexError;
+    expect(message).toContain('accepts[0]: unsupported-scheme: accepts[0].scheme is "upto"');
+    expect(message).toContain("; accepts[1]: unknown-asset: unknown asset");
+    expect(message).toContain("; accepts[2]: unsupported-transfer-method: accepts[2].extra");
   });
 
   it("pays a local-chain token given at runtime", () => {
@@ -91,7 +87,9 @@ describe("readPaymentRequired", () => {
         { ...v2Requirement, network: "eip155:31337", asset: token.address, extra: token.eip712 },
       ],
     };
-    expect(() => readPaymentRequired(value, "http", readContext())).toThrow(NoPayableOptionError);
+    expect(() => readPaymentRequired(value, "http", readContext())).toThrow(
+      expect.objectContaining({ name: "ProtocolError", code: "no-payable-option" }),
+    );
     expect(readPaymentRequired(value, "http", readContext([token])).options[0]?.chainId).toBe(
       31337,
     );

@@ -1,14 +1,9 @@
-import { StipendexError } from "../../errors";
+import { z } from "zod";
+import { isProtocolError, ProtocolError } from "../errors";
 import type { Offer, OfferResource, OfferTransport, PaymentOption } from "../offer";
-import { isRecord } from "../rails/is-record";
 import type { Registry } from "../rails/registry";
-import {
-  MalformedPaymentRequiredError,
-  NoPayableOptionError,
-  type SkippedOption,
-  UnsupportedX402VersionError,
-} from "./errors";
 import { readRequirement } from "./requirement";
+import { jsonObjectSchema, readX402 } from "./schema";
 
 /** What the wallet knows about the call that was answered with a 402, from the browser. */
 export interface ReadContext {
@@ -21,9 +16,29 @@ export interface ReadContext {
 /** A server listing hundreds of options is not one the wallet needs to read. */
 const MAX_ACCEPTS = 32;
 
-function text(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
+/** The entries are read one by one, so that one the wallet cannot pay does not hide the rest. */
+const acceptsSchema = z.array(z.unknown(), { error: "not an array" }).max(MAX_ACCEPTS, {
+  error: (issue) =>
+    `${Array.isArray(issue.input) ? issue.input.length : "too many"} entries, more than ${MAX_ACCEPTS}`,
+});
+
+/** A decoded PaymentRequired by version; members it does not name are kept. */
+const paymentRequiredSchema = z.discriminatedUnion(
+  "x402Version",
+  [
+    // Seed 004 prints a 402 body without x402Version: read as version 1, and said so.
+    z.looseObject({ x402Version: z.literal(1).optional(), accepts: acceptsSchema }),
+    z.looseObject({
+      x402Version: z.literal(2),
+      accepts: acceptsSchema,
+      resource: jsonObjectSchema.optional(),
+    }),
+  ],
+  { error: "only 1 and 2 are read" },
+);
+
+/** A `description` a server gave as a string; any other is left out. */
+const describedSchema = z.object({ description: z.string() });
 
 /** Read a decoded x402 PaymentRequired (v1 or v2) into an Offer of the options the wallet can pay. */
 export function readPaymentRequired(
@@ -31,55 +46,43 @@ export function readPaymentRequired(
   transport: OfferTransport,
   context: ReadContext,
 ): Offer {
-  if (!isRecord(value)) {
-    throw new MalformedPaymentRequiredError("PaymentRequired", "is not an object", value);
-  }
-  // Seed 004 prints a 402 body without x402Version: read as version 1, and say so.
-  const version = value.x402Version === undefined ? 1 : value.x402Version;
-  if (version !== 1 && version !== 2) {
-    throw new UnsupportedX402VersionError("PaymentRequired", version);
-  }
-  const defaults =
-    value.x402Version === undefined ? [{ field: "x402Version", value: "1" }] : undefined;
-  const accepts = value.accepts;
-  if (!Array.isArray(accepts)) {
-    throw new MalformedPaymentRequiredError("accepts", "is not an array", accepts);
-  }
-  if (accepts.length > MAX_ACCEPTS) {
-    throw new MalformedPaymentRequiredError(
-      "accepts",
-      `has more than ${MAX_ACCEPTS} entries`,
-      accepts.length,
-    );
-  }
-  const resource = value.resource;
-  if (version === 2 && resource !== undefined && !isRecord(resource)) {
-    throw new MalformedPaymentRequiredError("resource", "is not an object", resource);
-  }
+  const read = <S extends z.ZodType>(schema: S) =>
+    readX402(schema, value, "PaymentRequired", "malformed-payment-required", {
+      x402Version: "unsupported-x402-version",
+    });
+  const paymentRequired = read(jsonObjectSchema);
+  const parsed = read(paymentRequiredSchema);
+  const version = parsed.x402Version ?? 1;
   const options: PaymentOption[] = [];
-  const skipped: SkippedOption[] = [];
-  accepts.forEach((entry, index) => {
+  const skipped: string[] = [];
+  parsed.accepts.forEach((entry, index) => {
     try {
       options.push(readRequirement(entry, version, index, context.registry));
     } catch (error) {
-      if (!(error instanceof StipendexError)) throw error;
-      skipped.push({ index, error });
+      if (!isProtocolError(error)) throw error;
+      skipped.push(`accepts[${index}]: ${error.code}: ${error.message}`);
     }
   });
   const first = options[0];
-  if (!first) throw new NoPayableOptionError(skipped);
-  const description =
-    version === 2
-      ? text(isRecord(resource) ? resource.description : undefined)
-      : text(first.raw.description);
+  if (!first) {
+    throw new ProtocolError(
+      "no-payable-option",
+      `no payment option this wallet can pay${skipped.length ? `; ${skipped.join("; ")}` : ": accepts is empty"}`,
+    );
+  }
+  const described = describedSchema.safeParse(
+    parsed.x402Version === 2 ? parsed.resource : first.raw,
+  );
   return {
     protocol: version === 1 ? "x402-v1" : "x402-v2",
     transport,
     receiver: context.receiver,
     resource: context.resource,
-    description: description ?? "",
+    description: described.data?.description ?? "",
     options,
-    ...(defaults ? { defaults } : {}),
-    x402: { version, paymentRequired: value },
+    ...(parsed.x402Version === undefined
+      ? { defaults: [{ field: "x402Version", value: "1" }] }
+      : {}),
+    x402: { version, paymentRequired },
   };
 }

@@ -1,9 +1,10 @@
+import { z } from "zod";
+import { ProtocolError } from "../errors";
 import type { Offer, PaymentOption } from "../offer";
 import type { ExactEvmPayload } from "../rails/eip3009";
-import { isRecord } from "../rails/is-record";
-import { OptionNotOfferedError } from "./errors";
 import { X402_HEADERS } from "./headers";
 import { MCP_PAYMENT_META } from "./mcp";
+import { jsonObjectSchema } from "./schema";
 import { encodeBase64Json } from "./wire";
 
 export interface PaymentPayloadV1 {
@@ -25,6 +26,16 @@ export interface PaymentPayloadV2 {
 
 export type X402PaymentPayload = PaymentPayloadV1 | PaymentPayloadV2;
 
+/** What a v2 answer echoes of the PaymentRequired: its `resource` and `extensions`, when objects. */
+const echoedSchema = z.object({
+  resource: jsonObjectSchema.optional().catch(undefined),
+  extensions: jsonObjectSchema.optional().catch(undefined),
+});
+
+function notOffered(detail: string): ProtocolError {
+  return new ProtocolError("option-not-offered", `cannot answer: ${detail}`);
+}
+
 /**
  * Wrap a signed EIP-3009 payload for the server, the way the official x402 client does: v1
  * names scheme and network; v2 echoes the requirement as `accepted` with the server's
@@ -35,24 +46,22 @@ export function buildPaymentPayload(
   option: PaymentOption,
   payload: ExactEvmPayload,
 ): X402PaymentPayload {
-  if (!offer.x402) throw new OptionNotOfferedError("the offer is not an x402 offer");
+  if (!offer.x402) throw notOffered("the offer is not an x402 offer");
   if (!offer.options.includes(option)) {
-    throw new OptionNotOfferedError("the chosen option is not one of this offer's options");
+    throw notOffered("the chosen option is not one of this offer's options");
   }
   if (offer.x402.version === 1) {
-    const network = option.raw.network;
-    if (typeof network !== "string") {
-      throw new OptionNotOfferedError("the chosen requirement has no network string");
-    }
-    return { x402Version: 1, scheme: "exact", network, payload };
+    const network = z.string().safeParse(option.raw.network);
+    if (!network.success) throw notOffered("the chosen requirement has no network string");
+    return { x402Version: 1, scheme: "exact", network: network.data, payload };
   }
-  const { resource, extensions } = offer.x402.paymentRequired;
+  const { resource, extensions } = echoedSchema.parse(offer.x402.paymentRequired);
   return {
     x402Version: 2,
-    ...(isRecord(resource) ? { resource } : {}),
+    ...(resource ? { resource } : {}),
     accepted: option.raw,
     payload,
-    ...(isRecord(extensions) ? { extensions } : {}),
+    ...(extensions ? { extensions } : {}),
   };
 }
 

@@ -1,52 +1,70 @@
 import { getAddress, isAddress } from "viem";
+import { z } from "zod";
+import type { ProtocolErrorCode } from "../errors";
 import type { AppliedDefault, PaymentOption } from "../offer";
 import { assertSaneAmount, parseAtomicAmount } from "../rails/amount";
 import { MAX_TIMEOUT_SECONDS } from "../rails/eip3009";
-import { InvalidAddressError, InvalidTimeoutError } from "../rails/errors";
-import { isRecord } from "../rails/is-record";
 import type { Registry } from "../rails/registry";
-import type { Token } from "../rails/tokens";
-import {
-  DomainMissingError,
-  MalformedPaymentRequiredError,
-  UnsupportedSchemeError,
-  UnsupportedTransferMethodError,
-} from "./errors";
+import { jsonObjectSchema, readX402 } from "./schema";
 
 /** Seed 004's servers allow 60 s ("We default to a 60-second window"): short, as a wallet should sign. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 
-function domainField(extra: Record<string, unknown>, key: "name" | "version", at: string): string {
-  const value = extra[key];
-  if (typeof value !== "string" || value.length === 0) {
-    throw new DomainMissingError(`${at}.extra.${key}`, value);
-  }
-  return value;
-}
+/** The fields refused with a code of their own; any other problem is malformed-payment-required. */
+const FIELD_CODES: Readonly<Record<string, ProtocolErrorCode>> = {
+  scheme: "unsupported-scheme",
+  "extra.assetTransferMethod": "unsupported-transfer-method",
+  payTo: "invalid-address",
+  maxTimeoutSeconds: "invalid-timeout",
+  "extra.name": "domain-missing",
+  "extra.version": "domain-missing",
+};
 
-/**
- * The EIP-712 domain to sign with: the requirement's own, or, when it names
- * neither field, the registry's domain for that token (a half-given domain is
- * refused: it is a server's mistake, not an omission).
- */
-function domainOf(
-  extra: Record<string, unknown>,
-  token: Token,
-  at: string,
-): { name: string; version: string; defaulted: boolean } {
-  if (extra.name === undefined && extra.version === undefined) {
-    return { ...token.eip712, defaulted: true };
-  }
-  return {
-    name: domainField(extra, "name", at),
-    version: domainField(extra, "version", at),
-    defaulted: false,
-  };
-}
+/** `exact` is the one scheme this wallet pays. */
+const schemeSchema = z.looseObject({
+  scheme: z.literal("exact", { error: 'this wallet pays only "exact"' }),
+});
+
+/** `extra` is optional, but when given an object; the asset must move by EIP-3009. */
+const transferSchema = z.looseObject({
+  extra: z
+    .looseObject(
+      {
+        assetTransferMethod: z
+          .literal("eip3009", { error: 'this wallet signs only EIP-3009 ("eip3009")' })
+          .optional(),
+      },
+      { error: "not an object" },
+    )
+    .optional(),
+});
+
+const notAnAddress = { error: "not an EVM address" };
+const badTimeout = { error: `not a whole number from 1 to ${MAX_TIMEOUT_SECONDS}` };
+
+/** Who is paid, and how long the signature may be used (a null timeout takes the default). */
+const payeeSchema = z.looseObject({
+  payTo: z.string(notAnAddress).refine((payTo) => isAddress(payTo), notAnAddress),
+  maxTimeoutSeconds: z
+    .int(badTimeout)
+    .min(1, badTimeout)
+    .max(MAX_TIMEOUT_SECONDS, badTimeout)
+    .nullish(),
+});
+
+const domainMissing = { error: "the EIP-712 domain needs a non-empty name and version" };
+const domainField = z.string(domainMissing).min(1, domainMissing);
+
+/** An EIP-712 domain the requirement names itself. */
+const domainSchema = z.looseObject({
+  extra: z.looseObject({ name: domainField, version: domainField }),
+});
 
 /**
  * Read one entry of `accepts` into a PaymentOption, or throw the named reason it cannot be
  * paid. v1 names the amount `maxAmountRequired`; v2 (and seed 004's trimmed v1) `amount`.
+ * Fields are checked in this order so the reason given is the telling one: a Solana option is
+ * refused for its network, not for a payTo that is no EVM address.
  */
 export function readRequirement(
   entry: unknown,
@@ -55,40 +73,27 @@ export function readRequirement(
   registry: Registry,
 ): PaymentOption {
   const at = `accepts[${index}]`;
-  if (!isRecord(entry)) throw new MalformedPaymentRequiredError(at, "is not an object", entry);
-  if (entry.scheme !== "exact") throw new UnsupportedSchemeError(`${at}.scheme`, entry.scheme);
-  const network = registry.network(entry.network);
-  const extra = entry.extra === undefined ? {} : entry.extra;
-  if (!isRecord(extra))
-    throw new MalformedPaymentRequiredError(`${at}.extra`, "is not an object", extra);
-  const method = extra.assetTransferMethod;
-  if (method !== undefined && method !== "eip3009") {
-    throw new UnsupportedTransferMethodError(`${at}.extra.assetTransferMethod`, method);
-  }
-  const token = registry.token(network, entry.asset);
+  const read = <S extends z.ZodType>(schema: S) =>
+    readX402(schema, entry, at, "malformed-payment-required", FIELD_CODES);
+  const requirement = read(jsonObjectSchema);
+  read(schemeSchema);
+  const network = registry.network(requirement.network);
+  const extra = read(transferSchema).extra ?? {};
+  const token = registry.token(network, requirement.asset);
   const amountField =
-    version === 1 && "maxAmountRequired" in entry ? "maxAmountRequired" : "amount";
-  const amount = parseAtomicAmount(entry[amountField], `${at}.${amountField}`);
+    version === 1 && "maxAmountRequired" in requirement ? "maxAmountRequired" : "amount";
+  const amount = parseAtomicAmount(requirement[amountField], `${at}.${amountField}`);
   assertSaneAmount(amount, token.decimals, `${at}.${amountField}`);
-  const payTo = entry.payTo;
-  if (typeof payTo !== "string" || !isAddress(payTo)) {
-    throw new InvalidAddressError(`${at}.payTo`, payTo);
-  }
+  const payee = read(payeeSchema);
   const defaults: AppliedDefault[] = [];
-  const timeout = entry.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (entry.maxTimeoutSeconds === undefined) {
+  if (payee.maxTimeoutSeconds === undefined) {
     defaults.push({ field: `${at}.maxTimeoutSeconds`, value: `${DEFAULT_TIMEOUT_SECONDS} s` });
   }
-  if (
-    typeof timeout !== "number" ||
-    !Number.isInteger(timeout) ||
-    timeout < 1 ||
-    timeout > MAX_TIMEOUT_SECONDS
-  ) {
-    throw new InvalidTimeoutError(timeout, MAX_TIMEOUT_SECONDS);
-  }
-  const eip712 = domainOf(extra, token, at);
-  if (eip712.defaulted) {
+  // A domain the requirement leaves out is the registry's for that token; half a domain is
+  // refused: it is a server's mistake, not an omission.
+  const defaulted = extra.name === undefined && extra.version === undefined;
+  const eip712 = defaulted ? token.eip712 : read(domainSchema).extra;
+  if (defaulted) {
     defaults.push({
       field: `${at}.extra.name/version`,
       value: `${eip712.name} / ${eip712.version} (the wallet's own for ${token.symbol})`,
@@ -102,10 +107,10 @@ export function readRequirement(
     amount,
     decimals: token.decimals,
     symbol: token.symbol,
-    payTo: getAddress(payTo),
-    maxTimeoutSeconds: timeout,
+    payTo: getAddress(payee.payTo),
+    maxTimeoutSeconds: payee.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     eip712: { name: eip712.name, version: eip712.version },
-    raw: entry,
+    raw: requirement,
     ...(defaults.length > 0 ? { defaults } : {}),
   };
 }

@@ -46,7 +46,7 @@ describe("readSettleResponse", () => {
     [{ ...settled, transaction: 5 }, "transaction"],
     [{ ...settled, network: undefined }, "network"],
     [{ ...settled, amount: "-1" }, "amount"],
-    [[], "(root)"],
+    [[], "SettleResponse is []"],
   ])("names the bad field %#", (value, field) => {
     expect(() => readSettleResponse(value)).toThrow(
       expect.objectContaining({

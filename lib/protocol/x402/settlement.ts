@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MalformedSettleResponseError } from "./errors";
 import { type HeaderReader, X402_HEADERS } from "./headers";
+import { readX402 } from "./schema";
 import { decodeBase64Json } from "./wire";
 
 const settleResponseSchema = z.object({
@@ -20,15 +20,7 @@ const settleResponseSchema = z.object({
 export type SettleResponse = z.infer<typeof settleResponseSchema>;
 
 export function readSettleResponse(value: unknown): SettleResponse {
-  const result = settleResponseSchema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.join(".") || "(root)";
-  const field = issue?.path.reduce<unknown>(
-    (node, key) => (typeof node === "object" && node !== null ? Reflect.get(node, key) : undefined),
-    value,
-  );
-  throw new MalformedSettleResponseError(path, issue?.path.length ? field : value);
+  return readX402(settleResponseSchema, value, "SettleResponse", "malformed-settle-response");
 }
 
 /** `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1), or undefined when neither is sent. */
