@@ -61,4 +61,25 @@ describe("asInvalidQuote", () => {
     const rpc = new RpcError(ErrorCode.InvalidParams, "bad");
     expect(asInvalidQuote(rpc)).toBe(rpc);
   });
+
+  it.each([
+    new PaymentError("unreadable-challenge", "no price"),
+    new PaymentError("decimals-mismatch", "10000 meant as 0.01"),
+    new WalletError("duplicate-quote", "seen before"),
+    new WalletError("quote-already-paid", "paid"),
+  ])("blames the price for %s", (error) => {
+    expect(toWireError(asInvalidQuote(error)).code).toBe(ErrorCode.InvalidQuote);
+  });
+
+  it.each([
+    new WalletError("invalid-transition", "signed -> quoted"),
+    new WalletError("payment-not-found", "no p1"),
+    new WalletError("vault-corrupt", "unreadable vault"),
+  ])("does not blame the price for the wallet's own failure %s", (error) => {
+    expect(asInvalidQuote(error)).toBe(error);
+    expect(toWireError(error)).toMatchObject({
+      code: ErrorCode.Internal,
+      data: { reason: error.code },
+    });
+  });
 });

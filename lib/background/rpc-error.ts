@@ -1,6 +1,7 @@
 import { StipendexError } from "../errors";
 import { ErrorCode, type WireError } from "../messages";
 import type { PaymentErrorCode } from "../payments/errors";
+import { ProtocolError } from "../protocol/errors";
 import type { WalletErrorCode } from "../wallet/errors";
 
 /** The background's own refusals that a wallet page tells apart, by `data.reason` on the wire. */
@@ -51,18 +52,28 @@ const CODE_BY_REASON: Readonly<Record<string, ErrorCode>> = {
   "invalid-private-key": ErrorCode.InvalidParams,
 } satisfies Partial<Record<PaymentErrorCode | WalletErrorCode, ErrorCode>>;
 
+/** Refusals outside the protocol layer that are still the price's fault. */
+const PRICE_FAULTS: ReadonlySet<string> = new Set([
+  "unreadable-challenge",
+  "descriptor-unavailable",
+  "decimals-mismatch",
+  "total-disagrees-with-rail",
+  "elicitation-schema",
+  "duplicate-quote",
+  "quote-already-paid",
+] satisfies (PaymentErrorCode | WalletErrorCode)[]);
+
 /**
- * Anything else a payment request fails with is the price's fault (malformed,
- * unsigned, expired, replayed, unknown token, …): InvalidQuote, with its reason.
+ * What a payment request fails with because of the price (malformed,
+ * unsigned, expired, replayed, unknown token, …): InvalidQuote, with its
+ * reason. The wallet's own failures (a ledger or vault problem) stay what
+ * they are: Internal on the wire, not blamed on the receiver.
  */
 export function asInvalidQuote(error: unknown): unknown {
-  if (
-    !(error instanceof StipendexError) ||
-    error instanceof RpcError ||
-    error.code in CODE_BY_REASON
-  ) {
-    return error;
-  }
+  const priceFault =
+    error instanceof ProtocolError ||
+    (error instanceof StipendexError && PRICE_FAULTS.has(error.code));
+  if (!priceFault) return error;
   return new RpcError(ErrorCode.InvalidQuote, error.message, { data: { reason: error.code } });
 }
 

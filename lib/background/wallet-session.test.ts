@@ -128,6 +128,7 @@ describe("WalletSession", () => {
       await expect(wallet.setAutoLock(minutes)).rejects.toMatchObject({
         name: "WalletError",
         code: "invalid-auto-lock",
+        message: `auto-lock minutes must be a whole number from 1 to 10080 (a week), got ${minutes}`,
       });
     }
     expect(await settings.get(STORAGE_KEYS.autoLockMinutes)).toBe(6);

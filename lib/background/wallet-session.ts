@@ -1,7 +1,7 @@
 import type { WalletState } from "../messages";
 import { PaymentError } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
-import { autoLockAt, invalidAutoLock } from "../wallet/auto-lock";
+import { autoLockAt, invalidAutoLock, MAX_AUTO_LOCK_MINUTES } from "../wallet/auto-lock";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import {
   changePassword,
@@ -110,7 +110,7 @@ export class WalletSession {
   }
 
   async setAutoLock(minutes: number): Promise<WalletState> {
-    if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > 7 * 24 * 60) {
+    if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > MAX_AUTO_LOCK_MINUTES) {
       throw invalidAutoLock(minutes);
     }
     await writeItem(this.deps.settings, AUTO_LOCK_ITEM, minutes);

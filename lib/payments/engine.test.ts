@@ -382,6 +382,29 @@ describe("PaymentEngine.pay, asking the person", () => {
   });
 });
 
+describe("PaymentEngine.pay, failures that are not refusals", () => {
+  it("passes a signing failure on as what it is, not as a budget refusal, and charges nothing", async () => {
+    const h = await makeHarness();
+    const wallet = await h.wallet.current();
+    if (!wallet) return expect.unreachable("the harness wallet is locked");
+    wallet.evmAccount.signTypedData = async () => {
+      throw new Error("The signer is unavailable");
+    };
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "s", challenge }, CALLER);
+    paid.catch(() => undefined);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    await expect(paid).rejects.toThrow("The signer is unavailable");
+    await expect(paid).rejects.not.toMatchObject({ code: "policy-refused" });
+    const payment = await onlyPayment(h);
+    expect(payment.proof).toBeUndefined();
+    expect(payment.charge).toBeUndefined();
+    expect(await h.db.budgetSums.count()).toBe(0);
+  });
+});
+
 describe("PaymentEngine.pay, refusals", () => {
   it("refuses over the daily cap without asking or signing", async () => {
     const h = await makeHarness({ policy: { globalCaps: { USD: { day: "4999" } } } });
@@ -721,9 +744,10 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const [id] = await pendingIds(h);
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
     await paidByOther;
+    // Not a budget refusal: the Quote was paid (a page sees InvalidQuote, see rpc-error.ts).
     await expect(h.engine.pay({ requestId: "p", challenge }, CALLER)).rejects.toMatchObject({
-      name: "PaymentError",
-      code: "policy-refused",
+      name: "WalletError",
+      code: "quote-already-paid",
     });
     expect((await readAllSums(h.db)).get(dayKey)).toBe(0n);
   });

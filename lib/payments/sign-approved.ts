@@ -1,6 +1,7 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PaymentAnswer } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
+import { isWalletError } from "../wallet/errors";
 import { advancePayment, chargeAndSign, recordAutoPayment } from "../wallet/ledger";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
@@ -49,11 +50,10 @@ export async function signApproved(
     },
   })
     .catch((error: unknown) => {
-      throw new PaymentError(
-        "policy-refused",
-        error instanceof Error ? error.message : String(error),
-        { rule: "budget" },
-      );
+      // A cap that refuses the charge is the policy's refusal; anything else (a Quote another
+      // request paid, a signer failure) is not a budget and keeps its own code.
+      if (!isWalletError(error, "budget-exhausted", "charge-not-allowed")) throw error;
+      throw new PaymentError("policy-refused", error.message, { rule: "budget" });
     })
     .finally(() => parts.spend.forget());
   return { paymentId: signed.id, ...(answer ?? answerFor(offer, signed.proof ?? "")) };

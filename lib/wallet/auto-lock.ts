@@ -1,10 +1,13 @@
 import { WalletError } from "./errors";
 
+/** The longest idle time the person may choose: a week. */
+export const MAX_AUTO_LOCK_MINUTES = 7 * 24 * 60;
+
 /** Refuses an auto-lock delay that is not a whole number of minutes the wallet allows. */
 export function invalidAutoLock(minutes: number): WalletError {
   return new WalletError(
     "invalid-auto-lock",
-    `auto-lock minutes must be a positive whole number, got ${minutes}`,
+    `auto-lock minutes must be a whole number from 1 to ${MAX_AUTO_LOCK_MINUTES} (a week), got ${minutes}`,
   );
 }
 

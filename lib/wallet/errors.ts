@@ -12,7 +12,7 @@ export type WalletErrorCode =
   | "invalid-private-key"
   /** PBKDF2 parameters below the wallet's minimum. */
   | "weak-kdf-params"
-  /** An auto-lock delay that is not a positive whole number of minutes. */
+  /** An auto-lock delay that is not a whole number of minutes from 1 to a week. */
   | "invalid-auto-lock"
   /** No payment record with that id in the ledger. */
   | "payment-not-found"
