@@ -47,6 +47,14 @@ export interface PaymentRecord {
   reason?: string;
   /** Set in the transaction that charged the budget; the sums it was added to. */
   charge?: { currency: string; micro: string; sumKeys: string[]; chargedAt: number };
+  /** A charge given back (the authorization expired unused on chain): what it was, and when. */
+  releasedCharge?: {
+    currency: string;
+    micro: string;
+    sumKeys: string[];
+    chargedAt: number;
+    releasedAt: number;
+  };
 }
 
 /** A running total per scope and period, e.g. key "global:USD:day:2026-11-30" (see wallet/limits.ts). */

@@ -11,6 +11,8 @@ import {
   recordAutoPayment,
   recordQuote,
   recordRefusal,
+  releaseUncollectable,
+  UNCOLLECTABLE_REASON,
 } from "./ledger";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
@@ -346,27 +348,28 @@ function seeded(seed: number): () => number {
   };
 }
 
-describe("recordAutoPayment", () => {
-  const auto = (
-    wdb: WalletDb,
-    amount: bigint,
-    extra: { quoteId?: string; requestKey?: string; elicitedBy?: string; budget?: bigint } = {},
-  ) =>
-    recordAutoPayment(wdb, {
-      payment: {
-        origin: AGENT,
-        receiver: "https://api.example",
-        offer: offer(amount, extra.quoteId),
-        option: option(amount),
-        ...(extra.requestKey === undefined ? {} : { requestKey: extra.requestKey }),
-      },
-      confirmation: "conf-jws",
-      proof: "proof-jws",
-      settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
-      ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
-      now: NOW,
-    });
+/** An automatic payment recorded as signed and charged (or refused over `budget`). */
+const auto = (
+  wdb: WalletDb,
+  amount: bigint,
+  extra: { quoteId?: string; requestKey?: string; elicitedBy?: string; budget?: bigint } = {},
+) =>
+  recordAutoPayment(wdb, {
+    payment: {
+      origin: AGENT,
+      receiver: "https://api.example",
+      offer: offer(amount, extra.quoteId),
+      option: option(amount),
+      ...(extra.requestKey === undefined ? {} : { requestKey: extra.requestKey }),
+    },
+    confirmation: "conf-jws",
+    proof: "proof-jws",
+    settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
+    ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
+    now: NOW,
+  });
 
+describe("recordAutoPayment", () => {
   it("stores a new payment signed, charged, counted and holding its Quote id, in one transaction", async () => {
     // Dexie binds the connection's transaction() when it opens: spy on the prototype first.
     const opened: string[] = [];
@@ -432,6 +435,48 @@ describe("recordAutoPayment", () => {
     expect(refused[0]?.quoteId).toBeUndefined();
     expect(await paymentCount(wdb)).toBe(2);
     expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 6_000n)).toBe(true);
+  });
+});
+
+describe("releaseUncollectable", () => {
+  it("expires a signed payment and takes its charge out of every sum, once however often asked", async () => {
+    const wdb = freshDb();
+    const kept = await auto(wdb, 2_000n, { quoteId: "q1" });
+    const released = await auto(wdb, 5_000n, { quoteId: "q2" });
+    if (kept.kind !== "signed" || released.kind !== "signed") return expect.unreachable("unsigned");
+    const before = await readAllSums(wdb);
+    expect([...before.values()].every((sum) => sum === 7_000n)).toBe(true);
+
+    const expired = await releaseUncollectable(wdb, released.payment.id, NOW + 1);
+    expect(expired).toMatchObject({
+      state: "expired",
+      reason: UNCOLLECTABLE_REASON,
+      releasedCharge: { micro: "5000", releasedAt: NOW + 1 },
+    });
+    expect(expired?.charge).toBeUndefined();
+    const after = await readAllSums(wdb);
+    expect([...after.values()].every((sum) => sum === 2_000n)).toBe(true);
+    expect(await recount(wdb)).toEqual(after);
+
+    expect(await releaseUncollectable(wdb, released.payment.id, NOW + 2)).toBeUndefined();
+    expect(await readAllSums(wdb)).toEqual(after);
+  });
+
+  it("releases a payment the receiver refused after signing, and nothing that was never charged", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
+    if (signed.kind !== "signed") return expect.unreachable(signed.kind);
+    await advancePayment(wdb, signed.payment.id, { state: "failed", reason: "insufficient_funds" });
+    expect(await releaseUncollectable(wdb, signed.payment.id, NOW)).toMatchObject({
+      state: "expired",
+    });
+    expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 0n)).toBe(true);
+
+    const refused = await auto(wdb, 2_000_000n, { quoteId: "q2", budget: 1_000n });
+    if (refused.kind !== "refused") return expect.unreachable(refused.kind);
+    const [entry] = await wdb.payments.filter((p) => p.state === "refused").toArray();
+    expect(await releaseUncollectable(wdb, entry?.id ?? "", NOW)).toBeUndefined();
+    expect((await wdb.payments.get(entry?.id ?? ""))?.state).toBe("refused");
   });
 });
 

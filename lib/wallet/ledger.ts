@@ -1,6 +1,7 @@
 import Dexie from "dexie";
 import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
+import type { PaymentState } from "../payment-states";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readSums } from "./budget-sums";
 import { type Charge, chargeTarget, planCharge, sumRows } from "./charge";
@@ -281,21 +282,65 @@ async function refuseSecondSignature(
     const error = alreadyPaid(id, payment.offer.quote?.id, "signed by another request", {
       cause,
     });
-    const charge = payment.charge;
-    if (charge !== undefined) {
-      const spent = await readSums(db, charge.sumKeys);
-      await db.budgetSums.bulkPut(
-        charge.sumKeys.map((key) => {
-          const left = (spent.get(key) ?? 0n) - BigInt(charge.micro);
-          return { key, amount: (left > 0n ? left : 0n).toString(), updatedAt: now };
-        }),
-      );
-    }
+    if (payment.charge !== undefined) await giveBack(db, payment.charge, now);
     const { charge: _released, ...rest } = payment;
     await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
     return error;
   });
 }
+
+/** Takes a charge back out of every running sum it was added to, never below zero (inside a rw transaction). */
+async function giveBack(
+  db: WalletDb,
+  charge: NonNullable<PaymentRecord["charge"]>,
+  now: number,
+): Promise<void> {
+  const spent = await readSums(db, charge.sumKeys);
+  await db.budgetSums.bulkPut(
+    charge.sumKeys.map((key) => {
+      const left = (spent.get(key) ?? 0n) - BigInt(charge.micro);
+      return { key, amount: (left > 0n ? left : 0n).toString(), updatedAt: now };
+    }),
+  );
+}
+
+/** Why a released payment is not charged, as history shows it. */
+export const UNCOLLECTABLE_REASON =
+  "Expired — not charged: its authorization's time ran out and the chain shows it was never used";
+
+/**
+ * A signed payment whose authorization can no longer be collected (the
+ * caller checked: `validBefore` has passed and the token says the nonce was
+ * never used) becomes expired, and its charge leaves every budget and cap it
+ * counted against, in one transaction: once, however often it is asked.
+ * Undefined when there was nothing to release (already released, never
+ * charged, or not a signed payment).
+ */
+export async function releaseUncollectable(
+  db: WalletDb,
+  id: string,
+  now: number,
+): Promise<PaymentRecord | undefined> {
+  return db.transaction("rw", db.payments, db.budgetSums, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw paymentNotFound(id);
+    const { charge, ...rest } = payment;
+    if (charge === undefined || !RELEASABLE.has(payment.state)) return undefined;
+    await giveBack(db, charge, now);
+    const released: PaymentRecord = {
+      ...rest,
+      state: "expired",
+      reason: UNCOLLECTABLE_REASON,
+      releasedCharge: { ...charge, releasedAt: now },
+      updatedAt: now,
+    };
+    await db.payments.put(released);
+    return released;
+  });
+}
+
+/** States whose charge stands until the chain says the authorization can never be collected. */
+const RELEASABLE: ReadonlySet<PaymentState> = new Set(["signed", "failed", "settled"]);
 
 function paymentNotFound(id: string): WalletError {
   return new WalletError("payment-not-found", `no payment with id ${id}`);

@@ -28,6 +28,9 @@ describe("canTransition", () => {
         "signed>settled",
         "signed>failed",
         "signed>expired",
+        "failed>settled",
+        "failed>expired",
+        "settled>expired",
       ].sort(),
     );
   });

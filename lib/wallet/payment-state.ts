@@ -4,8 +4,10 @@ import { WalletError } from "./errors";
 /**
  * quoted → approved | declined → signed → settled | failed | expired.
  * Also: a quote or approval may be refused (policy or the ledger's cap re-check) or
- * expire while a person is still deciding. declined, refused, settled, failed and
- * expired are final.
+ * expire while a person is still deciding. After signing, the chain has the last
+ * word: a payment the receiver refused (failed) may still be collected (settled),
+ * and one whose authorization ran out unused expires even if a receiver claimed to
+ * have settled it. declined, refused and expired are final.
  */
 const NEXT: Record<PaymentState, readonly PaymentState[]> = {
   quoted: ["approved", "declined", "refused", "expired"],
@@ -13,8 +15,8 @@ const NEXT: Record<PaymentState, readonly PaymentState[]> = {
   signed: ["settled", "failed", "expired"],
   declined: [],
   refused: [],
-  settled: [],
-  failed: [],
+  settled: ["expired"],
+  failed: ["settled", "expired"],
   expired: [],
 };
 
