@@ -5,16 +5,17 @@ import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain
 import { settleAuthorization } from "../../demo/receiver/settle";
 import { usdcOption } from "../../tests/unit-support/payments/offers";
 import { signTransferWithAuthorization } from "../protocol/rails/eip3009";
-import { authorizationUsed, checkSettlement, type SignedTransfer } from "./settlement-check";
+import { authorizationFate } from "./authorization-use";
+import { checkSettlement, type SignedTransfer } from "./settlement-check";
 
-describe("authorizationUsed and checkSettlement, against a local chain", () => {
+describe("checkSettlement and authorizationFate, against a local chain", () => {
   let chain: LocalChain;
   beforeAll(async () => {
     chain = await startLocalChain({ ...BASE_SEPOLIA, payers: 1 });
   }, 60_000);
   afterAll(() => chain?.stop());
 
-  async function signed(value: bigint) {
+  async function signed(value: bigint, nowSeconds = Math.floor(Date.now() / 1000)) {
     const payer = chain.accounts.payers[0];
     if (!payer) throw new Error("no funded payer");
     const option = usdcOption({
@@ -25,7 +26,7 @@ describe("authorizationUsed and checkSettlement, against a local chain", () => {
     const payment = await signTransferWithAuthorization(
       privateKeyToAccount(payer.privateKey),
       option,
-      { now: Math.floor(Date.now() / 1000) },
+      { now: nowSeconds },
     );
     const transfer: SignedTransfer = {
       token: chain.token.address,
@@ -34,15 +35,14 @@ describe("authorizationUsed and checkSettlement, against a local chain", () => {
       value,
       nonce: payment.authorization.nonce as Hex,
     };
-    return { payment, transfer };
+    const validBefore = BigInt(payment.authorization.validBefore);
+    return { payment, transfer, validBefore };
   }
 
-  it("sees a nonce unused until the transfer settles, and the settlement as this payment", async () => {
+  it("checks a settlement as this payment, and no other", async () => {
     const { payment, transfer } = await signed(2_500n);
-    expect(await authorizationUsed(chain.rpcUrl, transfer)).toBe(false);
     const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
     const { transaction } = await settleAuthorization(facilitator, chain.token.address, payment);
-    expect(await authorizationUsed(chain.rpcUrl, transfer)).toBe(true);
     expect(await checkSettlement(chain.rpcUrl, transaction, transfer)).toMatchObject({
       kind: "confirmed",
     });
@@ -64,5 +64,28 @@ describe("authorizationUsed and checkSettlement, against a local chain", () => {
       kind: "unknown",
       reason: `No transaction ${made} on this chain`,
     });
+  });
+
+  it("tells an open authorization from a used one (with its transaction) and one expired unused", async () => {
+    const open = await signed(700n);
+    expect(
+      await authorizationFate(chain.rpcUrl, { ...open.transfer, validBefore: open.validBefore }),
+    ).toEqual({ kind: "open" });
+
+    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
+    const { transaction } = await settleAuthorization(
+      facilitator,
+      chain.token.address,
+      open.payment,
+    );
+    expect(
+      await authorizationFate(chain.rpcUrl, { ...open.transfer, validBefore: open.validBefore }),
+    ).toEqual({ kind: "used", transaction });
+
+    // Signed an hour ago with a minute to live: the chain's clock is past it, the nonce unused.
+    const late = await signed(700n, Math.floor(Date.now() / 1000) - 3600);
+    expect(
+      await authorizationFate(chain.rpcUrl, { ...late.transfer, validBefore: late.validBefore }),
+    ).toMatchObject({ kind: "expired-unused" });
   });
 });

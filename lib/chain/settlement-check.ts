@@ -2,7 +2,6 @@ import {
   BaseError,
   createPublicClient,
   erc20Abi,
-  getAddress,
   type Hex,
   http,
   isAddressEqual,
@@ -12,9 +11,8 @@ import {
 } from "viem";
 import type { Address } from "../protocol/offer";
 
-/** What an EIP-3009 token says about authorizations (its state and the event it logs on use). */
+/** The event an EIP-3009 token logs when an authorization is used. */
 const EIP3009_ABI = parseAbi([
-  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
 ]);
 
@@ -40,24 +38,6 @@ const client = (url: string, fetchFn?: typeof fetch) =>
   createPublicClient({
     transport: http(url, { timeout: 8_000, retryCount: 0, ...(fetchFn ? { fetchFn } : {}) }),
   });
-
-/**
- * Whether the token has used this authorization's nonce (a transfer went
- * through with it, or it was canceled): once true, the authorization can
- * never move money again; while false after `validBefore`, it never will.
- */
-export async function authorizationUsed(
-  url: string,
-  transfer: SignedTransfer,
-  options: { fetchFn?: typeof fetch } = {},
-): Promise<boolean> {
-  return client(url, options.fetchFn).readContract({
-    address: transfer.token,
-    abi: EIP3009_ABI,
-    functionName: "authorizationState",
-    args: [getAddress(transfer.from), transfer.nonce],
-  });
-}
 
 /**
  * Checks a settlement a receiver claims: transaction `hash` succeeded, the

@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { PaymentState } from "../payment-states";
-import type { Address, Caip2, Offer, OfferResource } from "../protocol/offer";
+import type { Address, Caip2, Hex, Offer, OfferResource } from "../protocol/offer";
 import { countDexieTransactions } from "./transaction-count";
 
 /** One payment the wallet was asked to make, whatever became of it. */
@@ -47,6 +47,8 @@ export interface PaymentRecord {
   reason?: string;
   /** Set in the transaction that charged the budget; the sums it was added to. */
   charge?: { currency: string; micro: string; sumKeys: string[]; chargedAt: number };
+  /** What the chain says about this payment's settlement, once the wallet has asked it. */
+  settlement?: SettlementRecord;
   /** A charge given back (the authorization expired unused on chain): what it was, and when. */
   releasedCharge?: {
     currency: string;
@@ -55,6 +57,24 @@ export interface PaymentRecord {
     chargedAt: number;
     releasedAt: number;
   };
+}
+
+/** A settlement as checked on chain (lib/payments/settlement-tracker.ts). */
+export interface SettlementRecord {
+  /**
+   * confirmed: the transaction used this authorization and moved the quoted amount to the payee;
+   * used: the token says the authorization was used, in a transaction the wallet did not find;
+   * unconfirmed: the receiver claims a transaction the chain does not (yet) show;
+   * mismatch: the claimed transaction is not this payment (reverted, other transfers).
+   */
+  status: "confirmed" | "used" | "unconfirmed" | "mismatch";
+  /** The transaction hash, claimed or found. */
+  transaction?: Hex;
+  /** Block number as a decimal string, when confirmed. */
+  blockNumber?: string;
+  /** What did not check out, in words. */
+  problem?: string;
+  checkedAt: number;
 }
 
 /** A running total per scope and period, e.g. key "global:USD:day:2026-11-30" (see wallet/limits.ts). */
