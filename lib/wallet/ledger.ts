@@ -1,6 +1,6 @@
 import Dexie from "dexie";
 import { nativeTransaction, requested } from "../db/native-transaction";
-import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
+import type { BudgetSum, Counter, PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import type { PaymentState } from "../payment-states";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readSums } from "./budget-sums";
@@ -302,6 +302,35 @@ async function giveBack(
       return { key, amount: (left > 0n ? left : 0n).toString(), updatedAt: now };
     }),
   );
+}
+
+/**
+ * Files what the chain says about a payment's settlement. A confirmed or used
+ * authorization settles a signed or failed payment (the receiver collected
+ * after all); other findings are kept beside the state. A payment already
+ * released stays expired: the chain said unused past its last valid second.
+ */
+export async function recordSettlement(
+  db: WalletDb,
+  id: string,
+  settlement: SettlementRecord,
+): Promise<PaymentRecord> {
+  return db.transaction("rw", db.payments, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw paymentNotFound(id);
+    if (payment.state === "expired") return payment;
+    const collected = settlement.status === "confirmed" || settlement.status === "used";
+    const state = collected ? "settled" : payment.state;
+    if (state !== payment.state) assertTransition(id, payment.state, state);
+    const updated: PaymentRecord = {
+      ...payment,
+      state,
+      settlement,
+      updatedAt: settlement.checkedAt,
+    };
+    await db.payments.put(updated);
+    return updated;
+  });
 }
 
 /** Why a released payment is not charged, as history shows it. */
