@@ -2,10 +2,12 @@ import { createPageHandlers, createUiHandlers } from "@/lib/background/handlers"
 import { servePagePort } from "@/lib/background/page-port";
 import { createRouter } from "@/lib/background/router";
 import { createWalletServices } from "@/lib/background/wallet-services";
+import { parseRpcEndpoints } from "@/lib/chain/rpc-endpoints";
 import { openWalletDb } from "@/lib/db/schema";
 import { storageAreaStore } from "@/lib/wallet/key-value-store";
 
 const AUTO_LOCK_ALARM = "stipendex-auto-lock";
+const SETTLEMENT_ALARM = "stipendex-settlements";
 const CONFIRM_WINDOW = { width: 440, height: 760 };
 /** The toolbar badge counting approvals that wait (amber-700: white text reads on it). */
 const BADGE_COLOR = "#b45309";
@@ -44,6 +46,11 @@ export default defineBackground(() => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);
       if (at !== undefined) browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
     },
+    scheduleSettlementCheck: async (at) => {
+      await browser.alarms.clear(SETTLEMENT_ALARM);
+      if (at !== undefined) browser.alarms.create(SETTLEMENT_ALARM, { when: at });
+    },
+    builtRpcEndpoints: parseRpcEndpoints(import.meta.env.WXT_DEMO_RPC),
     injectMcpHook: async ({ tabId, frameId }) => {
       await browser.scripting.executeScript({
         target: { tabId, frameIds: [frameId] },
@@ -55,6 +62,8 @@ export default defineBackground(() => {
     extensionBaseUrl,
     now: () => Date.now(),
   });
+  // A pass that fails (the database closing with the worker) is retried by the next alarm or start.
+  const trackSettlements = () => void services.settlements.run().catch(() => undefined);
   const route = createRouter({
     extensionId: browser.runtime.id,
     extensionBaseUrl,
@@ -69,5 +78,8 @@ export default defineBackground(() => {
   );
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.wallet.lock();
+    if (alarm.name === SETTLEMENT_ALARM) trackSettlements();
   });
+  // A worker that starts looks at what was left unsettled (and re-arms the alarm).
+  trackSettlements();
 });

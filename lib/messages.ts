@@ -236,6 +236,8 @@ export interface PolicyView {
   networks: string[];
   assets: { network: string; asset: string; decimals: number; symbol: string; currency: string }[];
   trustedRegistries: { name: string; url: string; jwk: unknown }[];
+  /** JSON-RPC endpoints the person chose, by network ("eip155:8453"); others use the defaults. */
+  rpcEndpoints?: Record<string, string>;
   /**
    * Grows with every change. A save carrying an older revision is refused
    * (another change was made since the page read it); a save without one replaces.
@@ -305,6 +307,8 @@ export interface Diagnostics {
 export interface UiMethods {
   ui_status: { params: undefined; result: StatusResult };
   ui_getDiagnostics: { params: undefined; result: Diagnostics };
+  /** One pass of the settlement tracker now (history asks when it opens). */
+  ui_checkSettlements: { params: undefined; result: null };
   ui_getState: { params: undefined; result: WalletState };
   ui_createWallet: {
     params: { password: string; importPrivateKey?: string };

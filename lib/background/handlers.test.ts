@@ -28,6 +28,8 @@ function services(h: Harness): WalletServices {
     policy: h.policy,
     wallet: h.wallet,
     injectMcpHook: h.injectMcpHook,
+    endpointFor: h.endpointFor,
+    settlements: h.settlements,
     extensionBaseUrl: EXTENSION,
     now: () => h.clock.ms,
   };

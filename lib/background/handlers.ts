@@ -6,6 +6,7 @@ import type { PaymentEngine } from "../payments/engine";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
+import type { Caip2 } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
@@ -15,6 +16,7 @@ import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
+import type { SettlementSchedule } from "./settlement-schedule";
 import type { WalletPlatform } from "./wallet-services";
 import type { WalletSession } from "./wallet-session";
 
@@ -27,6 +29,9 @@ export interface WalletServices {
   approvals: ApprovalQueue;
   policy: PolicyStore;
   wallet: WalletSession;
+  /** The JSON-RPC endpoint the wallet reads a network from, when it has one. */
+  endpointFor(network: Caip2): Promise<string | undefined>;
+  settlements: SettlementSchedule;
   injectMcpHook: WalletPlatform["injectMcpHook"];
   extensionBaseUrl: string;
   now(): number;
@@ -47,7 +52,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
     },
     stipendex_receipt: async (params, context) => {
       const wallet = await s.wallet.current();
-      return fileReceipt(
+      const filed = await fileReceipt(
         {
           db: s.db,
           descriptors: s.descriptors,
@@ -58,6 +63,9 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
         params,
         context.origin,
       );
+      // The claimed settlement (or the refusal) is checked on chain now, not at the next alarm.
+      void s.settlements.run().catch(() => undefined);
+      return filed;
     },
     stipendex_elicit: async (params, context) =>
       s.engine.elicit(params, context).catch((error: unknown) => {
@@ -89,6 +97,10 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
     ui_getDiagnostics: async () => diagnostics(),
+    ui_checkSettlements: async () => {
+      await s.settlements.run();
+      return null;
+    },
     ui_getState: () => s.wallet.state(),
     ui_createWallet: async (params) => {
       if (await s.wallet.hasWallet()) {

@@ -73,7 +73,7 @@ describe("toSettings / toView", () => {
       perCallMax: 200_000n,
     });
     expect(settings.globalCaps).toEqual({ USD: { day: 7_000_000n }, EUR: { month: 9n } });
-    expect(toView(settings, custom.trustedRegistries)).toEqual(custom);
+    expect(toView(settings, custom)).toEqual(custom);
   });
 });
 
@@ -210,6 +210,22 @@ describe("PolicyStore", () => {
       "https://c.example",
     ]);
     expect(view.trustedRegistries).toEqual(custom.trustedRegistries);
+  });
+
+  it("keeps the person's RPC endpoints through a change of the payment settings", async () => {
+    const store = new PolicyStore(freshDb());
+    const rpcEndpoints = { "eip155:84532": "http://127.0.0.1:8545" };
+    await store.save({ ...custom, rpcEndpoints });
+    await store.update((settings) => ({
+      ...settings,
+      origins: { ...settings.origins, "https://a.example": customBudget },
+    }));
+    expect((await store.view()).rpcEndpoints).toEqual(rpcEndpoints);
+    await expect(
+      store.save({ ...custom, rpcEndpoints: { "eip155:1": "ftp://node.example" } }),
+    ).rejects.toMatchObject({
+      message: "Invalid settings: rpcEndpoints.eip155:1 must be an http(s) URL",
+    });
   });
 
   it("refuses a save from a page that read an older revision, keeping the change made since", async () => {

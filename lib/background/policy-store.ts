@@ -49,6 +49,12 @@ export const policySchema = z.object({
     }),
   ),
   trustedRegistries: z.array(z.object({ name: z.string(), url: z.string(), jwk: z.unknown() })),
+  rpcEndpoints: z
+    .record(
+      z.string().regex(/^eip155:\d+$/),
+      z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048),
+    )
+    .optional(),
   revision: z.int().min(0).optional(),
 });
 
@@ -150,10 +156,10 @@ export function toSettings(view: PolicyView): PolicySettings {
   };
 }
 
-export function toView(
-  settings: PolicySettings,
-  trustedRegistries: PolicyView["trustedRegistries"],
-): PolicyView {
+/** The parts of a policy the payment settings do not hold: kept as they are through a change. */
+type Unpriced = Pick<PolicyView, "trustedRegistries" | "rpcEndpoints">;
+
+export function toView(settings: PolicySettings, kept: Unpriced): PolicyView {
   return {
     globalCaps: Object.fromEntries(
       Object.entries(settings.globalCaps).map(([currency, caps]) => [
@@ -180,7 +186,8 @@ export function toView(
     receivers: { allow: [...settings.receivers.allow], deny: [...settings.receivers.deny] },
     networks: [...settings.networks],
     assets: settings.assets.map((a) => ({ ...a })),
-    trustedRegistries,
+    trustedRegistries: kept.trustedRegistries,
+    ...(kept.rpcEndpoints ? { rpcEndpoints: { ...kept.rpcEndpoints } } : {}),
   };
 }
 
@@ -239,9 +246,7 @@ export class PolicyStore {
 
   /** Changes the settings as they are now, in one transaction (e.g. "always allow" for a site). */
   async update(change: (settings: PolicySettings) => PolicySettings): Promise<PolicySettings> {
-    const saved = await this.write((current) =>
-      toView(change(toSettings(current)), current.trustedRegistries),
-    );
+    const saved = await this.write((current) => toView(change(toSettings(current)), current));
     return toSettings(saved);
   }
 

@@ -1,12 +1,16 @@
+import { rpcEndpointFor } from "../chain/rpc-endpoints";
 import type { WalletDb } from "../db/schema";
 import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
 import { createDescriptorSource } from "../payments/descriptors";
 import { PaymentEngine } from "../payments/engine";
+import { trackSettlements } from "../payments/settlement-tracker";
+import type { Caip2 } from "../protocol/offer";
 import { createRegistry } from "../protocol/rails/registry";
 import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
 import type { WalletServices } from "./handlers";
 import { PolicyStore } from "./policy-store";
 import { entryOf, readPricingBook } from "./pricing-book";
+import { SettlementSchedule } from "./settlement-schedule";
 import { WalletSession } from "./wallet-session";
 
 /** What the wallet needs from the browser it runs in; tests pass in-memory equivalents. */
@@ -21,6 +25,10 @@ export interface WalletPlatform {
   window: ApprovalWindow;
   /** Arms (or, with undefined, disarms) the auto-lock alarm. */
   scheduleLock(at: number | undefined): Promise<void>;
+  /** Arms (or, with undefined, disarms) the alarm of the next settlement check. */
+  scheduleSettlementCheck(at: number | undefined): Promise<void>;
+  /** JSON-RPC endpoints this build brings (the demo chain's, from WXT_DEMO_RPC), by network. */
+  builtRpcEndpoints: Partial<Record<Caip2, string>>;
   /** Runs the page hook's MCP half (entrypoints/mcp-hook.ts) in one frame's page world. */
   injectMcpHook(frame: { tabId: number; frameId: number }): Promise<void>;
   extensionBaseUrl: string;
@@ -55,6 +63,19 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     fetch: platform.fetch,
     now,
   });
+  const endpointFor = async (network: Caip2) =>
+    rpcEndpointFor(network, (await policy.view()).rpcEndpoints ?? {}, platform.builtRpcEndpoints);
+  const settlements = new SettlementSchedule({
+    track: () =>
+      trackSettlements({
+        db,
+        endpointFor,
+        now,
+        fetchFn: platform.fetch,
+        released: () => engine.chargesChanged(),
+      }),
+    schedule: platform.scheduleSettlementCheck,
+  });
   return {
     db,
     session,
@@ -64,6 +85,8 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     approvals,
     policy,
     wallet,
+    endpointFor,
+    settlements,
     injectMcpHook: platform.injectMcpHook,
     extensionBaseUrl: platform.extensionBaseUrl,
     now,

@@ -131,6 +131,11 @@ export class PaymentEngine {
   elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
     return elicit(this.parts, params, caller);
   }
+
+  /** Charges changed outside the engine (one was given back): the sums it keeps in memory are stale. */
+  chargesChanged(): void {
+    this.parts.spend.forget();
+  }
 }
 
 /** The person (or the closed confirmation window) said no; `reason` as recorded, when it was. */

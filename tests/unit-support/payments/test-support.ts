@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { WalletServices } from "../../../lib/background/handlers";
 import type { PolicyStore } from "../../../lib/background/policy-store";
 import { createWalletServices } from "../../../lib/background/wallet-services";
 import type { WalletSession } from "../../../lib/background/wallet-session";
@@ -131,6 +132,8 @@ export interface Harness {
   unlocked: UnlockedWallet;
   approvals: ApprovalQueue;
   engine: PaymentEngine;
+  endpointFor: WalletServices["endpointFor"];
+  settlements: WalletServices["settlements"];
   windows: ReturnType<typeof recordingWindow>;
   scheduled: (number | undefined)[];
   /** Frames the MCP hook was run in. */
@@ -172,20 +175,23 @@ export async function makeHarness(
   };
   // What a (re)started background worker builds: the same wiring as entrypoints/background.ts.
   const services = () => {
-    const { wallet, approvals, engine, registry, descriptors, policy } = createWalletServices({
-      db,
-      local,
-      session,
-      fetch: fetchImpl,
-      window: windows.window,
-      scheduleLock: async (at) => {
-        scheduled.push(at);
-      },
-      injectMcpHook,
-      extensionBaseUrl: "chrome-extension://wallet/",
-      now: () => clock.ms,
-    });
-    return { wallet, approvals, engine, registry, descriptors, policy };
+    const { wallet, approvals, engine, registry, descriptors, policy, endpointFor, settlements } =
+      createWalletServices({
+        db,
+        local,
+        session,
+        fetch: fetchImpl,
+        window: windows.window,
+        scheduleLock: async (at) => {
+          scheduled.push(at);
+        },
+        injectMcpHook,
+        scheduleSettlementCheck: async () => undefined,
+        builtRpcEndpoints: {},
+        extensionBaseUrl: "chrome-extension://wallet/",
+        now: () => clock.ms,
+      });
+    return { wallet, approvals, engine, registry, descriptors, policy, endpointFor, settlements };
   };
   const started = services();
   if (options.policy) {

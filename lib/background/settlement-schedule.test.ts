@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { SettlementSchedule } from "./settlement-schedule";
+
+describe("SettlementSchedule", () => {
+  it("runs one pass at a time, one more for what was asked meanwhile, then arms the next", async () => {
+    let passes = 0;
+    let release: () => void = () => undefined;
+    const armed: (number | undefined)[] = [];
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        passes++;
+        if (passes === 1) await new Promise<void>((resolve) => (release = resolve));
+        return 1_000 * passes;
+      },
+      schedule: async (at) => {
+        armed.push(at);
+      },
+    });
+    const first = schedule.run();
+    const second = schedule.run();
+    const third = schedule.run();
+    release();
+    await Promise.all([first, second, third]);
+    expect(passes).toBe(2);
+    expect(armed).toEqual([2_000]);
+    await schedule.run();
+    expect(passes).toBe(3);
+    expect(armed).toEqual([2_000, 3_000]);
+  });
+});

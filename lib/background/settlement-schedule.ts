@@ -1,0 +1,37 @@
+/**
+ * Runs the settlement tracker one pass at a time (a request for a pass while
+ * one runs gets one more pass after it), then arms the alarm for the next.
+ */
+export class SettlementSchedule {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly deps: {
+      /** One pass; resolves with when to look again, if ever. */
+      track(): Promise<number | undefined>;
+      /** Arms (or, with undefined, disarms) the alarm of the next pass. */
+      schedule(at: number | undefined): Promise<void>;
+    },
+  ) {}
+
+  run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        let next: number | undefined;
+        do {
+          this.again = false;
+          next = await this.deps.track();
+        } while (this.again);
+        await this.deps.schedule(next);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+}
