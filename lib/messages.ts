@@ -147,6 +147,25 @@ export interface WalletState {
   autoLockMinutes: number;
 }
 
+/** One token the wallet holds, as the popup and the confirmation window show it. */
+export interface BalanceRow {
+  network: string;
+  /** The network as a person names it ("Base Sepolia"). */
+  networkName: string;
+  testnet: boolean;
+  asset: string;
+  symbol: string;
+  decimals: number;
+  /** What one unit is worth ("USD"), when the wallet knows. */
+  currency?: string;
+  /** Atomic units on chain, decimal string; absent when it could not be read. */
+  amount?: string;
+  /** Atomic units signed away but not yet collected (or released): still the payee's to take. */
+  pending: string;
+  /** Why the balance could not be read, in words. */
+  problem?: string;
+}
+
 /** An amount as the person should read it. */
 export interface DisplayAmount {
   /** Atomic units, decimal string. */
@@ -307,6 +326,8 @@ export interface Diagnostics {
 export interface UiMethods {
   ui_status: { params: undefined; result: StatusResult };
   ui_getDiagnostics: { params: undefined; result: Diagnostics };
+  /** The paying address's balance of every token on an enabled network, read from each network's RPC. */
+  ui_getBalances: { params: undefined; result: { address: string; balances: BalanceRow[] } };
   /** One pass of the settlement tracker now (history asks when it opens). */
   ui_checkSettlements: { params: undefined; result: null };
   ui_getState: { params: undefined; result: WalletState };

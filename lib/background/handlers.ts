@@ -1,8 +1,11 @@
+import { getAddress } from "viem";
 import type { WalletDb } from "../db/schema";
 import { ErrorCode, PROVIDER_VERSION } from "../messages";
 import type { ApprovalQueue } from "../payments/approvals";
+import { balanceRows } from "../payments/balance-view";
 import type { DescriptorSource } from "../payments/descriptors";
 import type { PaymentEngine } from "../payments/engine";
+import { noWallet } from "../payments/errors";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
@@ -97,6 +100,12 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
     ui_getDiagnostics: async () => diagnostics(),
+    ui_getBalances: async () => {
+      const { address } = await s.wallet.state();
+      if (!address) throw noWallet();
+      const balances = await balanceRows(s, getAddress(address), await s.policy.settings());
+      return { address, balances };
+    },
     ui_checkSettlements: async () => {
       await s.settlements.run();
       return null;

@@ -27,6 +27,7 @@ const filter = z.object({
 const schemas: { [M in UiMethod]: z.ZodType<UiMethods[M]["params"]> } = {
   ui_status: none,
   ui_getDiagnostics: none,
+  ui_getBalances: none,
   ui_checkSettlements: none,
   ui_getState: none,
   ui_createWallet: z.object({

@@ -1,5 +1,5 @@
 import type { WalletState } from "../messages";
-import { PaymentError } from "../payments/errors";
+import { noWallet, walletLocked } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
 import { autoLockAt, invalidAutoLock, MAX_AUTO_LOCK_MINUTES } from "../wallet/auto-lock";
 import type { KeyValueStore } from "../wallet/key-value-store";
@@ -137,19 +137,14 @@ export class WalletSession {
   /** Throws unless unlocked. */
   async require(): Promise<UnlockedWallet> {
     const wallet = await this.current();
-    if (!wallet) throw new PaymentError("wallet-locked", "The wallet is locked");
+    if (!wallet) throw walletLocked();
     return wallet;
   }
 
   /** The stored vault, which exists once a wallet was created or imported. */
   private async savedVault(): Promise<VaultRecord> {
     const vault = await loadVault(this.deps.local);
-    if (!vault) {
-      throw new PaymentError(
-        "no-wallet",
-        "No wallet yet: create or import one in the wallet's popup",
-      );
-    }
+    if (!vault) throw noWallet();
     return vault;
   }
 

@@ -18,6 +18,7 @@ const network: Network = {
   caip2: "eip155:84532",
   chainId: 84532,
   names: ["base-sepolia"],
+  label: "Base Sepolia",
   testnet: true,
 };
 const input: ApprovalViewInput = {

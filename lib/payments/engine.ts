@@ -12,7 +12,7 @@ import {
   EngineParts,
   elicitedKey,
 } from "./engine-parts";
-import { PaymentError } from "./errors";
+import { noWallet, PaymentError } from "./errors";
 import { bindPayee } from "./payee";
 import { readChallenge } from "./read-challenge";
 import { payAutomatically, signApproved } from "./sign-approved";
@@ -38,12 +38,7 @@ export class PaymentEngine {
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = `${callerKey(caller)} ${params.requestId}`;
     const known = () => this.deps.db.payments.where("requestKey").equals(requestKey).first();
-    if (!(await this.deps.hasWallet())) {
-      throw new PaymentError(
-        "no-wallet",
-        "No wallet yet: create or import one in the wallet's popup",
-      );
-    }
+    if (!(await this.deps.hasWallet())) throw noWallet();
     let read: Awaited<ReturnType<typeof readChallenge>>;
     try {
       read = await readChallenge(params.challenge, this.deps.challenge, caller.origin);

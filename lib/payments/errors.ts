@@ -53,6 +53,16 @@ export class PaymentError extends StipendexError {
 /** Whether `error` is a PaymentError, with one of `codes` when any are given. */
 export const isPaymentError = errorGuard(PaymentError);
 
+/** The wallet is locked, and nobody unlocked it in time. */
+export function walletLocked(): PaymentError {
+  return new PaymentError("wallet-locked", "The wallet is locked");
+}
+
+/** There is no wallet to pay from yet. */
+export function noWallet(): PaymentError {
+  return new PaymentError("no-wallet", "No wallet yet: create or import one in the wallet's popup");
+}
+
 /** A payment or approval `id` this page may not use. */
 export function unknownPayment(id: string): PaymentError {
   return new PaymentError("unknown-payment", `No payment ${JSON.stringify(id)} for this page`);

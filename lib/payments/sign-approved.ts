@@ -7,7 +7,7 @@ import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
 import { type Caller, type EngineParts, elicitedKey, optionOf } from "./engine-parts";
-import { PaymentError } from "./errors";
+import { PaymentError, walletLocked } from "./errors";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
 
@@ -28,7 +28,7 @@ export async function signApproved(
     throw new PaymentError("policy-refused", reason, { rule: "expired" });
   }
   const wallet = await parts.deps.wallet();
-  if (!wallet) throw new PaymentError("wallet-locked", "The wallet is locked");
+  if (!wallet) throw walletLocked();
   const settings = await parts.deps.settings();
   let answer: Omit<PaymentAnswer, "paymentId"> | undefined;
   const signer = await parts.signer(wallet);

@@ -6,24 +6,31 @@ export interface Network {
   chainId: number;
   /** x402 v1 names that mean this chain; the first is the one shown. */
   names: readonly string[];
+  /** The chain's name as people write it ("Base Sepolia"). */
+  label: string;
   testnet: boolean;
 }
 
-function network(chainId: number, names: readonly string[], testnet: boolean): Network {
-  return { caip2: `eip155:${chainId}`, chainId, names, testnet };
+function network(
+  chainId: number,
+  names: readonly string[],
+  label: string,
+  testnet: boolean,
+): Network {
+  return { caip2: `eip155:${chainId}`, chainId, names, label, testnet };
 }
 
 /** EVM chains the wallet pays on. The local chain is for the demo and end-to-end tests. */
 export const NETWORKS: readonly Network[] = [
-  network(8453, ["base"], false),
-  network(84532, ["base-sepolia"], true),
-  network(1, ["ethereum"], false),
-  network(137, ["polygon"], false),
-  network(42161, ["arbitrum"], false),
-  network(43114, ["avalanche"], false),
-  network(43113, ["avalanche-fuji"], true),
-  network(196, ["x-layer"], false),
-  network(31337, ["localhost", "anvil"], true),
+  network(8453, ["base"], "Base", false),
+  network(84532, ["base-sepolia"], "Base Sepolia", true),
+  network(1, ["ethereum"], "Ethereum", false),
+  network(137, ["polygon"], "Polygon", false),
+  network(42161, ["arbitrum"], "Arbitrum One", false),
+  network(43114, ["avalanche"], "Avalanche C-Chain", false),
+  network(43113, ["avalanche-fuji"], "Avalanche Fuji", true),
+  network(196, ["x-layer"], "X Layer", false),
+  network(31337, ["localhost", "anvil"], "Local chain", true),
 ];
 
 const CAIP2_EVM = /^eip155:([1-9][0-9]{0,15})$/;

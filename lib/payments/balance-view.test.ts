@@ -1,0 +1,58 @@
+import { publicActions } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_SEPOLIA, eip3009TokenAbi, type LocalChain, startLocalChain } from "../../demo/chain";
+import {
+  AGENT,
+  CALLER,
+  makeHarness,
+  TEST_AUTO_BUDGET,
+  x402HttpChallenge,
+} from "../../tests/unit-support/payments/test-support";
+import { balanceRows } from "./balance-view";
+
+describe("balanceRows, against a local chain", () => {
+  let chain: LocalChain;
+  beforeAll(async () => {
+    chain = await startLocalChain({ ...BASE_SEPOLIA, payers: 1 });
+  }, 60_000);
+  afterAll(() => chain?.stop());
+
+  it("shows each enabled token's balance beside what signed payments may still take", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    h.clock.ms = Date.now();
+    const deployer = chain.walletClient(chain.accounts.deployer).extend(publicActions);
+    await deployer.waitForTransactionReceipt({
+      hash: await deployer.writeContract({
+        address: chain.token.address,
+        abi: eip3009TokenAbi,
+        functionName: "mint",
+        args: [h.unlocked.address, 2_500_000n],
+      }),
+    });
+    await h.engine.pay({ requestId: "p", challenge: x402HttpChallenge(2) }, CALLER);
+    const settings = await h.policy.settings();
+    const rows = await balanceRows(
+      {
+        db: h.db,
+        endpointFor: async (network) => (network === "eip155:84532" ? chain.rpcUrl : undefined),
+      },
+      h.unlocked.address,
+      settings,
+    );
+    const sepolia = rows.find((row) => row.network === "eip155:84532");
+    expect(sepolia).toMatchObject({
+      networkName: "Base Sepolia",
+      testnet: true,
+      symbol: "USDC",
+      decimals: 6,
+      amount: "2500000",
+      pending: "10000",
+    });
+    const elsewhere = rows.filter((row) => row.network !== "eip155:84532");
+    expect(elsewhere.length).toBeGreaterThan(0);
+    for (const row of elsewhere) {
+      expect(row).toMatchObject({ pending: "0", problem: `No RPC endpoint for ${row.network}` });
+      expect(row.amount).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import Dexie from "dexie";
+import { readBalances } from "../chain/balances";
+import type { WalletDb } from "../db/schema";
+import type { BalanceRow } from "../messages";
+import type { Address, Caip2 } from "../protocol/offer";
+import { NETWORKS } from "../protocol/rails/networks";
+import type { PolicySettings } from "../wallet/policy-settings";
+
+export interface BalanceDeps {
+  db: WalletDb;
+  endpointFor(network: Caip2): Promise<string | undefined>;
+  fetchFn?: typeof fetch;
+}
+
+/**
+ * The paying address's balance of each token the settings count, on each
+ * enabled network, beside what is signed away but not yet collected (those
+ * authorizations can still take it): what the person can still spend.
+ */
+export async function balanceRows(
+  deps: BalanceDeps,
+  owner: Address,
+  settings: Pick<PolicySettings, "networks" | "assets">,
+): Promise<BalanceRow[]> {
+  const tokens = settings.assets.filter((asset) => settings.networks.includes(asset.network));
+  const endpoints = new Map(
+    await Promise.all(
+      [...new Set(tokens.map((token) => token.network))].map(
+        async (network) => [network, await deps.endpointFor(network)] as const,
+      ),
+    ),
+  );
+  const [read, pending] = await Promise.all([
+    readBalances(owner, tokens, (network) => endpoints.get(network), {
+      ...(deps.fetchFn ? { fetchFn: deps.fetchFn } : {}),
+    }),
+    pendingAmounts(deps.db),
+  ]);
+  return read.map((balance, i) => {
+    const token = tokens[i];
+    const network = NETWORKS.find((known) => known.caip2 === balance.network);
+    return {
+      network: balance.network,
+      networkName: network?.label ?? balance.network,
+      testnet: network?.testnet ?? true,
+      asset: balance.asset,
+      symbol: balance.symbol,
+      decimals: balance.decimals,
+      ...(token?.currency ? { currency: token.currency } : {}),
+      ...(balance.amount === undefined
+        ? { problem: balance.problem }
+        : { amount: balance.amount.toString() }),
+      pending: (pending.get(tokenKey(balance.network, balance.asset)) ?? 0n).toString(),
+    };
+  });
+}
+
+const tokenKey = (network: string, asset: string) => `${network} ${asset.toLowerCase()}`;
+
+/** Per token: what signed payments still charged (not collected, not released) may take. */
+async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
+  const open = await Promise.all(
+    (["signed", "failed"] as const).map((state) =>
+      db.payments
+        .where("[state+createdAt]")
+        .between([state, Dexie.minKey], [state, Dexie.maxKey])
+        .filter((payment) => payment.charge !== undefined)
+        .toArray(),
+    ),
+  );
+  const sums = new Map<string, bigint>();
+  for (const payment of open.flat()) {
+    const key = tokenKey(payment.network, payment.asset);
+    sums.set(key, (sums.get(key) ?? 0n) + BigInt(payment.amount));
+  }
+  return sums;
+}
