@@ -14,6 +14,7 @@ import { activeTabOrigin } from "@/lib/ui/tab-origin";
 import { Button, ErrorNote, LINK_CLASS } from "../shared/controls";
 import { Shell } from "../shared/Shell";
 import { WalletGate, WalletIdentity } from "../shared/WalletGate";
+import { BalanceCard } from "./BalanceCard";
 import { SiteAutoApprove } from "./SiteAutoApprove";
 
 interface PopupData {
@@ -159,6 +160,7 @@ export function PopupView() {
               <WalletIdentity wallet={wallet} />
               <Button onClick={lock}>Lock</Button>
             </div>
+            <BalanceCard />
             <Dashboard />
             <a className={LINK_CLASS} href="/options.html" target="_blank" rel="noreferrer">
               Spend history and settings

@@ -174,10 +174,12 @@ interface Snapshot {
   spend: SpendSummary[];
   payee: bigint;
   payer: bigint;
+  /** What the wallet's popup says the payer can still spend of the demo token. */
+  spendable: bigint;
 }
 
 export async function snapshot(rig: PaymentRig, origin: string): Promise<Snapshot> {
-  const [{ rows }, spend, payee, payer] = await Promise.all([
+  const [{ rows }, spend, payee, payer, spendable] = await Promise.all([
     rig.wallet({
       method: "ui_listPayments",
       params: { filter: {}, offset: 0, limit: 500 },
@@ -185,8 +187,21 @@ export async function snapshot(rig: PaymentRig, origin: string): Promise<Snapsho
     rig.wallet({ method: "ui_getSpend", params: { origin } }),
     rig.demo.chain.balanceOf(rig.demo.chain.accounts.payee.address),
     rig.demo.chain.balanceOf(rig.payer),
+    walletSpendable(rig),
   ]);
-  return { rows, spend, payee, payer };
+  return { rows, spend, payee, payer, spendable };
+}
+
+/** The demo token's balance as the wallet reads it from the demo chain, less what is signed and uncollected. */
+async function walletSpendable(rig: PaymentRig): Promise<bigint> {
+  const { address, balances } = await rig.wallet({ method: "ui_getBalances", params: undefined });
+  assert.equal(address.toLowerCase(), rig.payer.toLowerCase());
+  const token = rig.demo.chain.token.address.toLowerCase();
+  const row = balances.find(
+    (b) => b.network === `eip155:${rig.demo.chain.chainId}` && b.asset.toLowerCase() === token,
+  );
+  assert.ok(row?.amount !== undefined, `the wallet read no demo token balance: ${row?.problem}`);
+  return BigInt(row.amount) - BigInt(row.pending);
 }
 
 /** Rows recorded since `before`, newest first, once each has left the transient states. */
@@ -266,6 +281,12 @@ export async function assertSettled(
   const after = await snapshot(rig, origin);
   assert.equal(after.payee - before.payee, total, "payee balance up by exactly the price");
   assert.equal(before.payer - after.payer, total, "payer balance down by exactly the price");
+  assert.equal(before.spendable - after.spendable, total, "the wallet's balance down by the price");
+  assert.equal(
+    after.spendable,
+    after.payer,
+    "the wallet's balance is the chain's, nothing pending",
+  );
   return rows;
 }
 
@@ -431,6 +452,14 @@ export function demoRig<B extends PaymentBrowser>(
       browser = await open(demo, payer.privateKey);
       origin = new URL(demo.urls.agent).origin;
       rig = { demo, payer: payer.address, ...browser };
+      // The wallet reads balances and settlements from the demo chain, as `npm start` builds it
+      // to; the other networks are switched off (their public endpoints are out of reach here).
+      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
+      const network = `eip155:${demo.chain.chainId}`;
+      await browser.wallet({
+        method: "ui_setPolicy",
+        params: { ...policy, networks: [network], rpcEndpoints: { [network]: demo.chain.rpcUrl } },
+      });
     },
     { timeout: timeoutMs },
   );

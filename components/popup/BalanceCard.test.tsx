@@ -1,0 +1,58 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
+import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
+import { BalanceCard } from "./BalanceCard";
+
+const usdc = {
+  network: "eip155:84532",
+  networkName: "Base Sepolia",
+  testnet: true,
+  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  symbol: "USDC",
+  decimals: 6,
+  currency: "USD",
+  pending: "0",
+};
+
+describe("BalanceCard", () => {
+  beforeEach(() => fakeBrowser.reset());
+  afterEach(cleanup);
+
+  it("leads with what can be spent, then each token, and tucks away the networks not read", async () => {
+    installFakeBackground({
+      ui_getBalances: () => ({
+        address: "0xDF1874d08Ea988801ebc9e46880200d5Ef6c11B0",
+        balances: [
+          { ...usdc, amount: "2500000", pending: "10000" },
+          {
+            ...usdc,
+            network: "eip155:8453",
+            networkName: "Base",
+            testnet: false,
+            problem: "Could not read the balance from mainnet.base.org: timeout",
+          },
+        ],
+      }),
+    });
+    render(<BalanceCard />);
+    expect((await screen.findByTestId("balance-total")).textContent).toBe("2.49 USD");
+    const rows = within(screen.getByRole("list", { name: "Balance per token" })).getAllByRole(
+      "listitem",
+    );
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "2.49 USDC on Base Sepolia (test network) · 0.01 signed, not yet collected",
+    ]);
+    expect(screen.getByText("1 network not read")).toBeTruthy();
+    expect(
+      screen.getByText(/USDC on Base: Could not read the balance from mainnet\.base\.org/),
+    ).toBeTruthy();
+  });
+
+  it("says so when the wallet cannot answer", async () => {
+    installFakeBackground({});
+    render(<BalanceCard />);
+    expect(await screen.findByRole("alert")).toBeTruthy();
+  });
+});
