@@ -23,6 +23,8 @@ export interface DemoPorts {
   x402v2?: number;
   facilitator?: number;
   agent?: number;
+  /** The local chain's JSON-RPC (anvil). */
+  chain?: number;
 }
 
 export interface DemoUrls {
@@ -62,7 +64,9 @@ export async function startDemo(
   options: { chain?: LocalChain; ports?: DemoPorts } = {},
 ): Promise<Demo> {
   const ports = options.ports ?? {};
-  const chain = options.chain ?? (await startLocalChain(BASE_SEPOLIA));
+  const chain =
+    options.chain ??
+    (await startLocalChain({ ...BASE_SEPOLIA, ...(ports.chain ? { port: ports.chain } : {}) }));
   const started: Listening[] = [];
   const stop = async () => {
     await Promise.all(started.map((s) => s.close()));

@@ -15,6 +15,7 @@ export const DEFAULT_PORTS: Required<DemoPorts> = {
   x402v2: 4023,
   facilitator: 4024,
   agent: 4020,
+  chain: 4025,
 };
 
 const ENV_NAMES: Record<keyof DemoPorts, string> = {
@@ -23,6 +24,7 @@ const ENV_NAMES: Record<keyof DemoPorts, string> = {
   x402v2: "DEMO_PORT_X402V2",
   facilitator: "DEMO_PORT_FACILITATOR",
   agent: "DEMO_PORT_AGENT",
+  chain: "DEMO_PORT_CHAIN",
 };
 
 function port(source: string, value: string): number {

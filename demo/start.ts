@@ -2,17 +2,27 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { BASE_SEPOLIA } from "./chain";
 import { startDemo } from "./server";
 import { DEFAULT_PORTS, parseStartOptions } from "./start-options";
 
 const CHROMIUM = "/usr/lib/chromium/chromium";
 const EXTENSION_DIR = resolve(import.meta.dirname, "..", ".output", "chrome-mv3");
 
+/** The demo chain's endpoint as a build names it (see lib/chain/rpc-endpoints.ts). */
+function demoRpc(chainPort: number): string {
+  return `eip155:${BASE_SEPOLIA.chainId}=http://127.0.0.1:${chainPort}`;
+}
+
 async function main(): Promise<void> {
   const options = parseStartOptions(process.argv.slice(2), process.env);
   if (options.build) {
     console.log("Building the extension (npx wxt build)…");
-    const built = spawnSync("npx", ["wxt", "build"], { stdio: "inherit" });
+    // The wallet this builds reads balances and settlements from the demo chain, with no setting to make.
+    const built = spawnSync("npx", ["wxt", "build"], {
+      stdio: "inherit",
+      env: { ...process.env, WXT_DEMO_RPC: demoRpc(options.ports.chain) },
+    });
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
   const demo = await startDemo({ ports: options.ports });
