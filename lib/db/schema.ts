@@ -45,6 +45,8 @@ export interface PaymentRecord {
   receipt?: string;
   /** Why it was declined, refused, failed or expired. */
   reason?: string;
+  /** A receiver's refusal in its own words (its error code or the token's revert text), as it said it. */
+  receiverSaid?: string;
   /** Set in the transaction that charged the budget; the sums it was added to. */
   charge?: { currency: string; micro: string; sumKeys: string[]; chargedAt: number };
   /** What the chain says about this payment's settlement, once the wallet has asked it. */

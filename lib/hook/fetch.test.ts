@@ -178,6 +178,26 @@ describe("installFetchHook: HTTP 402", () => {
     ]);
   });
 
+  it("reports an x402 v2 refusal with the PAYMENT-REQUIRED header that says why", async () => {
+    let calls = 0;
+    const { win, receipts } = setup(
+      () =>
+        calls++ === 0
+          ? new Response(quoteBody, { status: 402 })
+          : new Response("{}", {
+              status: 402,
+              headers: { "payment-required": "eyJlcnJvciI6Im5vIn0=" },
+            }),
+      () => pay,
+    );
+    await win.fetch("/x");
+    expect(receipts[0]?.error).toEqual({
+      code: 402,
+      message: "{}",
+      data: { paymentRequired: "eyJlcnJvciI6Im5vIn0=" },
+    });
+  });
+
   it("leaves 402s without a price alone", async () => {
     const { win, challenges } = setup(
       () => new Response("no", { status: 402 }),

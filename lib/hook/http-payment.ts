@@ -61,11 +61,21 @@ export async function payHttp402(
   const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);
   const refusal =
     retry.status === 402 ? await readCapped(retry.clone(), MAX_CHALLENGE_BYTES) : undefined;
+  // x402 v2 says why in the header of the 402 it answers a refused payment with.
+  const paymentRequired = retry.headers.get("payment-required");
   wallet.receipt({
     paymentId: answer.paymentId,
     status: retry.status,
     receipt: receipt ?? null,
-    ...(refusal === undefined ? {} : { error: { code: 402, message: refusal } }),
+    ...(refusal === undefined
+      ? {}
+      : {
+          error: {
+            code: 402,
+            message: refusal,
+            ...(paymentRequired === null ? {} : { data: { paymentRequired } }),
+          },
+        }),
   });
   return retry.status === 402 ? response : retry;
 }

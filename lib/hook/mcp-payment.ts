@@ -165,12 +165,19 @@ function receiptOf(
     return { paymentId, status, receipt: null, error: { code: -32603, message: "No answer" } };
   }
   const error = paymentErrorOf(message);
-  if (error || x402PaymentResultOf(message)) {
+  const refused = error ? undefined : x402PaymentResultOf(message);
+  if (error || refused) {
+    // The wallet reads the receiver's reason from what it sent (see payments/refusal.ts).
+    const said = refused?.structuredContent ?? refused?.content;
     return {
       paymentId,
       status,
       receipt: null,
-      error: error ?? { code: -32402, message: "Payment refused (x402)" },
+      error: error ?? {
+        code: -32402,
+        message: "Payment refused (x402)",
+        ...(said === undefined ? {} : { data: said }),
+      },
     };
   }
   const result = isObject(message.result) ? message.result : {};

@@ -16,7 +16,7 @@ import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
-import { fileReceipt, type ReceiptDeps } from "./receipts";
+import { fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
 
@@ -108,7 +108,7 @@ describe("fileReceipt, Stipendex", () => {
     },
   );
 
-  it("fails a payment the retried call still refused, with the server's message", async () => {
+  it("fails a payment the retried call still refused: the server's words as said, plainly, still charged", async () => {
     const { h, payment } = await paidStipendex();
     const filed = await fileReceipt(
       deps(h),
@@ -121,9 +121,12 @@ describe("fileReceipt, Stipendex", () => {
       AGENT,
     );
     expect(filed).toEqual({ state: "failed" });
-    expect((await h.db.payments.get(payment.id))?.reason).toBe(
-      "The receiver refused the payment: authorization already used",
+    const failed = await h.db.payments.get(payment.id);
+    expect(failed?.reason).toBe(
+      `The receiver refused the payment: this authorization was already used or canceled. ${STAYS_CHARGED}`,
     );
+    expect(failed?.receiverSaid).toBe("authorization already used");
+    expect(failed?.charge).toBeDefined();
   });
 
   it("answers another origin as if the payment did not exist", async () => {

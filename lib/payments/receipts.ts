@@ -8,6 +8,11 @@ import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { PaymentError, unknownPayment } from "./errors";
+import { readRefusal } from "./refusal";
+
+/** Why a refused payment still counts against the limits, as history says it. */
+export const STAYS_CHARGED =
+  "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
 
 export interface ReceiptDeps {
   db: WalletDb;
@@ -31,9 +36,11 @@ export async function fileReceipt(
   if (!payment || payment.origin !== origin) throw unknownPayment(params.paymentId);
   if (payment.state !== "signed") return { state: payment.state };
   if (params.error) {
+    const refusal = readRefusal(params.error);
     const updated = await advancePayment(deps.db, payment.id, {
       state: "failed",
-      reason: `The receiver refused the payment: ${params.error.message}`.slice(0, 2000),
+      reason: `${refusal.plain} ${STAYS_CHARGED}`,
+      receiverSaid: refusal.said,
     });
     return { state: updated.state };
   }

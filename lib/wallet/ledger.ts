@@ -106,7 +106,7 @@ export type PaymentUpdate =
   | { state: "declined"; reason: string; confirmation?: string }
   | { state: "refused"; reason: string }
   | { state: "settled"; receipt: string }
-  | { state: "failed"; reason: string; receipt?: string }
+  | { state: "failed"; reason: string; receipt?: string; receiverSaid?: string }
   | { state: "expired"; reason: string };
 
 export async function advancePayment(

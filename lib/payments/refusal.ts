@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { WireError } from "../messages";
+import { decodeBase64Json } from "../protocol/x402/wire";
+
+/** A receiver's refusal of a signed payment: its own words, and what they mean. */
+export interface Refusal {
+  /** The reason the receiver gave (a code such as "insufficient_funds", or the token's revert text). */
+  said: string;
+  /** What it means, in plain words. */
+  plain: string;
+}
+
+const withError = z.object({ error: z.string().min(1), detail: z.string().optional() });
+
+/**
+ * Reads why a receiver refused a payment on every path: a Stipendex 402 body
+ * or -32402 `data` (`error`, `detail`), an x402 v1 body `error`, the x402 v2
+ * `PAYMENT-REQUIRED` header's `error`, an x402 MCP `isError` result. What it
+ * said is kept as said (bounded); what it means is said plainly.
+ */
+export function readRefusal(error: WireError): Refusal {
+  const said = (saidBy(error) ?? error.message).slice(0, 500);
+  return { said, plain: plainly(said) };
+}
+
+function saidBy(error: WireError): string | undefined {
+  const candidates: unknown[] = [];
+  if (isRecord(error.data)) {
+    if (typeof error.data.paymentRequired === "string") {
+      candidates.push(tryDecode(error.data.paymentRequired));
+    }
+    candidates.push(error.data);
+  }
+  // x402 over MCP: the result's structuredContent, or its first text block as JSON.
+  if (Array.isArray(error.data)) {
+    const text = isRecord(error.data[0]) ? error.data[0].text : undefined;
+    if (typeof text === "string") candidates.push(tryJson(text));
+  }
+  candidates.push(tryJson(error.message));
+  for (const candidate of candidates) {
+    const read = withError.safeParse(candidate);
+    if (read.success) {
+      const { error: code, detail } = read.data;
+      return detail && detail !== code ? `${code}: ${detail}` : code;
+    }
+  }
+  return undefined;
+}
+
+/** The token failures the x402 seed lists, and the other reasons receivers give, in words. */
+const MEANINGS: [RegExp, string][] = [
+  [/insufficient/i, "the paying address does not hold enough of the token"],
+  [/invalid.?signature|signature/i, "the receiver could not verify the payment's signature"],
+  [
+    /nonce.*used|already.?used|authorization.?used|cancel/i,
+    "this authorization was already used or canceled",
+  ],
+  [/valid.?after|not.?yet.?valid/i, "the authorization was not valid yet"],
+  [/quote.?expired/i, "its price (the Quote) had expired"],
+  [/expired|valid.?before/i, "the authorization had expired"],
+  [/receiver|recipient|pay.?to/i, "the payment was addressed to another account"],
+  [/parse|malformed|invalid.?payload/i, "the receiver could not read the payment"],
+];
+
+function plainly(said: string): string {
+  const meaning = MEANINGS.find(([pattern]) => pattern.test(said))?.[1];
+  return meaning
+    ? `The receiver refused the payment: ${meaning}.`
+    : "The receiver refused the payment.";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function tryDecode(header: string): unknown {
+  try {
+    return decodeBase64Json(header, "PAYMENT-REQUIRED");
+  } catch {
+    return undefined;
+  }
+}
