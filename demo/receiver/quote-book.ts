@@ -16,6 +16,8 @@ export interface QuoteRequest {
   /** Atomic units of the rail's asset. */
   amount: bigint;
   profile?: "L1" | "L2";
+  /** The authorization's window, when not the rail's. */
+  maxTimeoutSeconds?: number;
 }
 
 /** How long a demo Quote lives: inside envelope.md's 30–600 s. */
@@ -45,7 +47,12 @@ export class QuoteBook {
       resource: request.resource,
       description: request.description,
       total: displayTotal(this.rail, request.amount),
-      rails: [quoteRail(this.rail, request.amount)],
+      rails: [
+        {
+          ...quoteRail(this.rail, request.amount),
+          ...(request.maxTimeoutSeconds ? { maxTimeoutSeconds: request.maxTimeoutSeconds } : {}),
+        },
+      ],
       ...(request.profile ? { profile: request.profile } : {}),
     };
     const { stipendex: _marker, ...input } = claims;

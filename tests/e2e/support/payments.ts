@@ -305,6 +305,46 @@ export async function payThroughWindow(rig: PaymentRig, origin: string, path: Pa
   assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
 }
 
+/** Today's spend over all sites in test USD (the demo chain's tokens). */
+function todaySpent(spend: SpendSummary[]): bigint {
+  return BigInt(spend.find((summary) => summary.currency === testCurrency("USD"))?.today ?? "0");
+}
+
+/**
+ * A receiver that refuses a payment it was sent (the demo's `?refuse=` switch): history
+ * keeps its reason and the charge stands; once the authorization's window has passed on
+ * chain unused, history says expired, not charged, and today's spend is what it was.
+ */
+export async function refusedThenReleased(rig: PaymentRig, origin: string) {
+  const before = await snapshot(rig, origin);
+  const url = `${rig.demo.urls.stipendex}/api/search?q=refused&refuse=insufficient_funds`;
+  const [status] = await Promise.all([
+    rig.agent.evaluate(`fetch(${JSON.stringify(url)}).then((response) => response.status)`),
+    rig.nextConfirmWindow().then((window) => window.click("Approve")),
+  ]);
+  assert.equal(status, 402, "the page gets the receiver's refusal");
+  const [refused] = await newRows(rig, before, 1, "failed");
+  assert.ok(refused);
+  assert.match(refused.reason ?? "", /does not hold enough of the token.*stays charged/);
+  const charged = await rig.wallet({ method: "ui_getSpend", params: { origin } });
+  assert.equal(todaySpent(charged) - todaySpent(before.spend), 5_000n, "charged while collectable");
+  assert.equal(await rig.demo.chain.balanceOf(rig.payer), before.payer, "nothing moved");
+
+  // Past the window by the chain's clock: a block after it, then the wallet's check (its alarm, or history opening).
+  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  await rig.demo.chain.testClient.mine({ blocks: 1 });
+  await rig.wallet({ method: "ui_checkSettlements", params: undefined });
+  const { rows } = await rig.wallet({
+    method: "ui_listPayments",
+    params: { filter: {}, offset: 0, limit: 500 },
+  });
+  const released = rows.find((row) => row.id === refused.id);
+  assert.equal(released?.state, "expired");
+  assert.match(released?.reason ?? "", /^Expired — not charged/);
+  const after = await rig.wallet({ method: "ui_getSpend", params: { origin } });
+  assert.equal(todaySpent(after), todaySpent(before.spend), "today's spend is back to what it was");
+}
+
 /** What the site spent in test USD, the currency the demo chain's tokens count in. */
 function siteSpent(spend: SpendSummary[]): bigint {
   const test = spend.find((summary) => summary.currency === testCurrency("USD"));
@@ -500,6 +540,9 @@ export function describePayments(
 
     it("a Quote above the price its tool announced is flagged in the window", () =>
       flagAboveHint(get().rig, get().origin));
+
+    it("a payment the receiver refuses keeps its reason, stays charged, and is released once it expires unused", () =>
+      refusedThenReleased(get().rig, get().origin));
 
     describe("under a budget", () => {
       before(() =>
