@@ -186,7 +186,9 @@ export type ApprovalWarning =
   | "above-price-hint"
   | "server-did-not-declare-payments"
   | "testnet"
-  | "mainnet";
+  | "mainnet"
+  /** The paying address does not hold enough of the token for this payment (never auto-approved). */
+  | "insufficient-balance";
 
 /** A payment (or an MCP payment elicitation) waiting for the person's decision. */
 export interface PendingApproval {
@@ -195,6 +197,8 @@ export interface PendingApproval {
   createdAt: number;
   /** The requesting page's (or frame's) origin as the browser reported it. */
   origin: string;
+  /** The token's spendable balance now and after this payment (atomic units; after may be negative), when read. */
+  balance?: { available: string; after: string };
   /** When a frame asks: the site of the tab it is embedded in. */
   topOrigin?: string;
   /** Set when "always allow" cannot give `origin` a budget, saying why (plain http outside loopback). */

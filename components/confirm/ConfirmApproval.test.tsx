@@ -77,6 +77,18 @@ describe("ConfirmApproval", () => {
     expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
   });
 
+  it("shows the balance now and after, and flags a payment it cannot cover", () => {
+    renderApproval({
+      ...APPROVAL,
+      balance: { available: "3000", after: "-2000" },
+      warnings: [...APPROVAL.warnings, "insufficient-balance"],
+    });
+    expect(screen.getByTestId("balance").textContent).toMatch(
+      /^0\.003 \S+, then -0\.002 \S+ after this payment$/,
+    );
+    expect(screen.getByText(/^Not enough funds/)).toBeTruthy();
+  });
+
   it("shows in its details each field the price left out and the default the wallet used", () => {
     renderApproval({ defaults: [{ field: "x402Version", value: "1" }] });
     expect(screen.getByTestId("defaults").textContent).toBe("x402Version: 1");

@@ -224,6 +224,19 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             </details>
           </Row>
         )}
+        {approval.balance && (
+          <Row term="Your balance">
+            <span data-testid="balance">
+              {formatAmount(BigInt(approval.balance.available), approval.amount.decimals)}{" "}
+              {approval.amount.symbol}, then{" "}
+              <strong>
+                {formatAmount(BigInt(approval.balance.after), approval.amount.decimals)}{" "}
+                {approval.amount.symbol}
+              </strong>{" "}
+              after this payment
+            </span>
+          </Row>
+        )}
         <Row term="Remaining after">
           <ul data-testid="remaining">
             {Object.entries(approval.remaining).map(([limit, left]) => (

@@ -9,6 +9,8 @@ const TEXT: Record<ApprovalWarning, string> = {
     "This server never said it takes Stipendex payments (it did not declare them when connecting).",
   testnet: "Testnet: test money, not real funds.",
   mainnet: "Mainnet: this spends real money.",
+  "insufficient-balance":
+    "Not enough funds: the paying address holds less of this token than this payment (after what is already signed). The receiver will refuse it.",
 };
 
 /** Warnings that stand out above everything else; testnet is information, the rest alarm. */

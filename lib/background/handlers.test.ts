@@ -29,6 +29,7 @@ function services(h: Harness): WalletServices {
     wallet: h.wallet,
     injectMcpHook: h.injectMcpHook,
     endpointFor: h.endpointFor,
+    balances: h.balances,
     settlements: h.settlements,
     extensionBaseUrl: EXTENSION,
     now: () => h.clock.ms,

@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import type { WalletDb } from "../db/schema";
 import { ErrorCode, PROVIDER_VERSION } from "../messages";
 import type { ApprovalQueue } from "../payments/approvals";
+import type { BalanceBook } from "../payments/balance-book";
 import { balanceRows } from "../payments/balance-view";
 import type { DescriptorSource } from "../payments/descriptors";
 import type { PaymentEngine } from "../payments/engine";
@@ -32,6 +33,7 @@ export interface WalletServices {
   approvals: ApprovalQueue;
   policy: PolicyStore;
   wallet: WalletSession;
+  balances: BalanceBook;
   /** The JSON-RPC endpoint the wallet reads a network from, when it has one. */
   endpointFor(network: Caip2): Promise<string | undefined>;
   settlements: SettlementSchedule;

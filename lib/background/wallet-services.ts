@@ -1,6 +1,10 @@
+import { getAddress } from "viem";
+import { readBalances } from "../chain/balances";
 import { rpcEndpointFor } from "../chain/rpc-endpoints";
 import type { WalletDb } from "../db/schema";
 import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
+import { BalanceBook } from "../payments/balance-book";
+import { pendingAmounts, tokenKey } from "../payments/balance-view";
 import { createDescriptorSource } from "../payments/descriptors";
 import { PaymentEngine } from "../payments/engine";
 import { trackSettlements } from "../payments/settlement-tracker";
@@ -49,6 +53,20 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     scheduleLock: platform.scheduleLock,
   });
   const approvals = new ApprovalQueue(session, platform.window);
+  const endpointFor = async (network: Caip2) =>
+    rpcEndpointFor(network, (await policy.view()).rpcEndpoints ?? {}, platform.builtRpcEndpoints);
+  const balances = new BalanceBook({
+    now,
+    read: async (network, asset) => {
+      const { address } = await wallet.state();
+      const url = await endpointFor(network);
+      if (!address || !url) return undefined;
+      const token = { network, asset, symbol: "", decimals: 0 };
+      const [read] = await readBalances(getAddress(address), [token], () => url);
+      if (read?.amount === undefined) return undefined;
+      return read.amount - ((await pendingAmounts(db)).get(tokenKey(network, asset)) ?? 0n);
+    },
+  });
   const engine = new PaymentEngine({
     db,
     registry,
@@ -61,18 +79,19 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     serverReport: async (server) => entryOf(await readPricingBook(session), server),
     trustedRegistries: async () => (await policy.view()).trustedRegistries,
     fetch: platform.fetch,
+    balances,
     now,
   });
-  const endpointFor = async (network: Caip2) =>
-    rpcEndpointFor(network, (await policy.view()).rpcEndpoints ?? {}, platform.builtRpcEndpoints);
   const settlements = new SettlementSchedule({
     track: () =>
       trackSettlements({
         db,
         endpointFor,
         now,
-        fetchFn: platform.fetch,
-        released: () => engine.chargesChanged(),
+        released: () => {
+          engine.chargesChanged();
+          balances.forget();
+        },
       }),
     schedule: platform.scheduleSettlementCheck,
   });
@@ -85,6 +104,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     approvals,
     policy,
     wallet,
+    balances,
     endpointFor,
     settlements,
     injectMcpHook: platform.injectMcpHook,

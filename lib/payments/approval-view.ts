@@ -26,6 +26,8 @@ export interface ApprovalViewInput {
   historyWarnings: readonly ApprovalWarning[];
   /** The trust registry that lists the receiver, when one does. */
   registry?: string;
+  /** The token's spendable balance, when the wallet could read it. */
+  available?: bigint;
 }
 
 /** What the confirmation window shows of a request, but whether the wallet is locked (known when it is listed). */
@@ -74,7 +76,21 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
     currency: charge.ok ? charge.currency : option.symbol,
     total: shownTotal(offer, option),
     remaining: describeRemaining(input.decision.remaining),
-    warnings: [...input.historyWarnings, ...serverWarnings(offer, server)],
+    ...(input.available === undefined
+      ? {}
+      : {
+          balance: {
+            available: input.available.toString(),
+            after: (input.available - option.amount).toString(),
+          },
+        }),
+    warnings: [
+      ...input.historyWarnings,
+      ...serverWarnings(offer, server),
+      ...(input.available !== undefined && input.available < option.amount
+        ? (["insufficient-balance"] as const)
+        : []),
+    ],
     ...(hint
       ? {
           priceHint: {

@@ -1,11 +1,12 @@
 import { publicActions } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BASE_SEPOLIA, eip3009TokenAbi, type LocalChain, startLocalChain } from "../../demo/chain";
 import {
   AGENT,
   CALLER,
   makeHarness,
   TEST_AUTO_BUDGET,
+  until,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
 import { balanceRows } from "./balance-view";
@@ -54,5 +55,39 @@ describe("balanceRows, against a local chain", () => {
       expect(row).toMatchObject({ pending: "0", problem: `No RPC endpoint for ${row.network}` });
       expect(row.amount).toBeUndefined();
     }
+  });
+
+  it("never pays automatically what the balance cannot cover: the window asks, flags it, shows before and after", async () => {
+    // A chain of its own: the harnesses share one wallet key, funded by the test above.
+    const chain = await startLocalChain({ ...BASE_SEPOLIA, payers: 1 });
+    onTestFinished(() => chain.stop());
+    const h = await makeHarness({
+      policy: {
+        origins: { [AGENT]: TEST_AUTO_BUDGET },
+        rpcEndpoints: { "eip155:84532": chain.rpcUrl },
+      },
+    });
+    h.clock.ms = Date.now();
+    const deployer = chain.walletClient(chain.accounts.deployer).extend(publicActions);
+    await deployer.waitForTransactionReceipt({
+      hash: await deployer.writeContract({
+        address: chain.token.address,
+        abi: eip3009TokenAbi,
+        functionName: "mint",
+        args: [h.unlocked.address, 3_000n],
+      }),
+    });
+    // The wallet has read the balance (a cold first read may take longer than a payment waits for it).
+    expect(await h.balances.current("eip155:84532", chain.token.address, 5_000)).toMatchObject({
+      available: 3_000n,
+    });
+    const paid = h.engine.pay({ requestId: "short", challenge: x402HttpChallenge(2) }, CALLER);
+    paid.catch(() => undefined);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const [asked] = await h.approvals.pending();
+    expect(asked?.warnings).toContain("insufficient-balance");
+    expect(asked?.balance).toEqual({ available: "3000", after: "-7000" });
+    await h.approvals.decide({ approvalId: asked?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
   });
 });

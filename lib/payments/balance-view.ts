@@ -55,10 +55,11 @@ export async function balanceRows(
   });
 }
 
-const tokenKey = (network: string, asset: string) => `${network} ${asset.toLowerCase()}`;
+/** The key `pendingAmounts` files a token under. */
+export const tokenKey = (network: string, asset: string) => `${network} ${asset.toLowerCase()}`;
 
-/** Per token: what signed payments still charged (not collected, not released) may take. */
-async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
+/** Per token (see tokenKey): what signed payments still charged (not collected, not released) may take. */
+export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
   const open = await Promise.all(
     (["signed", "failed"] as const).map((state) =>
       db.payments

@@ -104,6 +104,7 @@ async function askPerson(
     amount: option.amount,
     testnet: network.testnet,
   });
+  const balance = await parts.deps.balances.current(option.network, option.asset);
   const registry = offer.quote
     ? await registryListing(
         await parts.deps.challenge.descriptors.get(offer.receiver, {
@@ -126,6 +127,7 @@ async function askPerson(
       ...context,
       historyWarnings,
       ...(registry ? { registry } : {}),
+      ...(balance ? { available: balance.available } : {}),
     }),
   );
 }
@@ -139,7 +141,10 @@ export async function decide(
   server: ServerContext,
 ): Promise<PolicyDecision> {
   const now = parts.deps.now();
-  const spent = await parts.spend.spentFor(settings, origin, option, now);
+  const [spent, balance] = await Promise.all([
+    parts.spend.spentFor(settings, origin, option, now),
+    parts.deps.balances.current(option.network, option.asset),
+  ]);
   return decidePayment(settings, {
     origin,
     receiver,
@@ -147,6 +152,7 @@ export async function decide(
     spent,
     now,
     aboveHint: server.aboveHint,
+    ...(balance ? { available: balance.available } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { resolveCharge } from "../wallet/limits";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { SpendMirror } from "../wallet/spend-mirror";
 import type { ApprovalQueue } from "./approvals";
+import type { BalanceBook } from "./balance-book";
 import { PaymentError, unknownPayment } from "./errors";
 import type { ChallengeContext } from "./read-challenge";
 import type { TrustedRegistry } from "./trust";
@@ -28,6 +29,8 @@ export interface EngineDeps {
   /** Registries the person trusts, and how to fetch a receiver's entry in one. */
   trustedRegistries(): Promise<readonly TrustedRegistry[]>;
   fetch: typeof fetch;
+  /** Spendable balances per token: looked at (never waited for) on the hot path, read for the window. */
+  balances: BalanceBook;
   now(): number;
 }
 

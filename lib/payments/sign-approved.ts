@@ -56,6 +56,7 @@ export async function signApproved(
       throw new PaymentError("policy-refused", error.message, { rule: "budget" });
     })
     .finally(() => parts.spend.forget());
+  parts.deps.balances.spent(option.network, option.asset, option.amount);
   return { paymentId: signed.id, ...(answer ?? answerFor(offer, signed.proof ?? "")) };
 }
 
@@ -98,5 +99,6 @@ export async function payAutomatically(
     throw new PaymentError("policy-refused", outcome.error.message, { rule: "budget" });
   }
   parts.spend.committed(outcome.sums);
+  parts.deps.balances.spent(option.network, option.asset, option.amount);
   return { paymentId: outcome.payment.id, ...signed.answer };
 }

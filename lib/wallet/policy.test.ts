@@ -65,6 +65,15 @@ describe("decidePayment", () => {
     });
   });
 
+  it("asks instead of paying automatically what the known balance cannot cover; an unknown one is no reason", () => {
+    expect(decidePayment(settings(), input(5_000n, { available: 5_000n })).action).toBe("auto");
+    expect(decidePayment(settings(), input(5_000n, { available: 4_999n }))).toMatchObject({
+      action: "ask",
+      rule: "insufficient-balance",
+    });
+    expect(decidePayment(settings(), input(5_000n)).action).toBe("auto");
+  });
+
   it("never auto-approves for a new origin", () => {
     const decision = decidePayment(settings(), input(1n, { origin: "https://new.example" }));
     expect(decision).toMatchObject({ action: "ask", rule: "origin-no-budget" });

@@ -22,6 +22,7 @@ export type PolicyRule =
   | "receiver-not-allowed"
   | "origin-above-auto-approve"
   | "origin-above-price-hint"
+  | "insufficient-balance"
   | "origin-auto-approve";
 
 export interface PolicyInput {
@@ -34,6 +35,8 @@ export interface PolicyInput {
   now: number;
   /** MCP: the price is above what its tool's tools/list announced. */
   aboveHint?: boolean;
+  /** The token's spendable balance (atomic units), when the wallet could read it. */
+  available?: bigint;
 }
 
 export interface PolicyDecision {
@@ -131,6 +134,12 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     return ask(
       "origin-above-auto-approve",
       `${price} is above the ${formatMicro(budget.autoApproveUpTo, currency)} ${origin} may spend without asking`,
+    );
+  }
+  if (input.available !== undefined && input.available < input.option.amount) {
+    return ask(
+      "insufficient-balance",
+      `the paying address holds less than ${price} of this token: the receiver would refuse it`,
     );
   }
   return {

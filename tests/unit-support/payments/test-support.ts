@@ -133,6 +133,7 @@ export interface Harness {
   approvals: ApprovalQueue;
   engine: PaymentEngine;
   endpointFor: WalletServices["endpointFor"];
+  balances: WalletServices["balances"];
   settlements: WalletServices["settlements"];
   windows: ReturnType<typeof recordingWindow>;
   scheduled: (number | undefined)[];
@@ -175,23 +176,42 @@ export async function makeHarness(
   };
   // What a (re)started background worker builds: the same wiring as entrypoints/background.ts.
   const services = () => {
-    const { wallet, approvals, engine, registry, descriptors, policy, endpointFor, settlements } =
-      createWalletServices({
-        db,
-        local,
-        session,
-        fetch: fetchImpl,
-        window: windows.window,
-        scheduleLock: async (at) => {
-          scheduled.push(at);
-        },
-        injectMcpHook,
-        scheduleSettlementCheck: async () => undefined,
-        builtRpcEndpoints: {},
-        extensionBaseUrl: "chrome-extension://wallet/",
-        now: () => clock.ms,
-      });
-    return { wallet, approvals, engine, registry, descriptors, policy, endpointFor, settlements };
+    const {
+      wallet,
+      approvals,
+      engine,
+      registry,
+      descriptors,
+      policy,
+      endpointFor,
+      settlements,
+      balances,
+    } = createWalletServices({
+      db,
+      local,
+      session,
+      fetch: fetchImpl,
+      window: windows.window,
+      scheduleLock: async (at) => {
+        scheduled.push(at);
+      },
+      injectMcpHook,
+      scheduleSettlementCheck: async () => undefined,
+      builtRpcEndpoints: {},
+      extensionBaseUrl: "chrome-extension://wallet/",
+      now: () => clock.ms,
+    });
+    return {
+      wallet,
+      approvals,
+      engine,
+      registry,
+      descriptors,
+      policy,
+      endpointFor,
+      settlements,
+      balances,
+    };
   };
   const started = services();
   if (options.policy) {
