@@ -1,6 +1,6 @@
-import { publicActions } from "viem";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { BASE_SEPOLIA, eip3009TokenAbi, type LocalChain, startLocalChain } from "../../demo/chain";
+import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain";
+import { mintTo } from "../../tests/unit-support/chain/mint";
 import {
   AGENT,
   CALLER,
@@ -21,15 +21,7 @@ describe("balanceRows, against a local chain", () => {
   it("shows each enabled token's balance beside what signed payments may still take", async () => {
     const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
     h.clock.ms = Date.now();
-    const deployer = chain.walletClient(chain.accounts.deployer).extend(publicActions);
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: chain.token.address,
-        abi: eip3009TokenAbi,
-        functionName: "mint",
-        args: [h.unlocked.address, 2_500_000n],
-      }),
-    });
+    await mintTo(chain, h.unlocked.address, 2_500_000n);
     await h.engine.pay({ requestId: "p", challenge: x402HttpChallenge(2) }, CALLER);
     const settings = await h.policy.settings();
     const rows = await balanceRows(
@@ -68,15 +60,7 @@ describe("balanceRows, against a local chain", () => {
       },
     });
     h.clock.ms = Date.now();
-    const deployer = chain.walletClient(chain.accounts.deployer).extend(publicActions);
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: chain.token.address,
-        abi: eip3009TokenAbi,
-        functionName: "mint",
-        args: [h.unlocked.address, 3_000n],
-      }),
-    });
+    await mintTo(chain, h.unlocked.address, 3_000n);
     // The wallet has read the balance (a cold first read may take longer than a payment waits for it).
     expect(await h.balances.current("eip155:84532", chain.token.address, 5_000)).toMatchObject({
       available: 3_000n,

@@ -1,7 +1,8 @@
 import { type Hex, publicActions } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_SEPOLIA, eip3009TokenAbi, type LocalChain, startLocalChain } from "../../demo/chain";
+import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain";
 import { settleAuthorization } from "../../demo/receiver/settle";
+import { mintTo } from "../../tests/unit-support/chain/mint";
 import {
   AGENT,
   CALLER,
@@ -29,15 +30,7 @@ describe("trackSettlements, against a local chain", () => {
     const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
     // Authorizations are valid by the chain's clock, which is the real one.
     h.clock.ms = Date.now();
-    const deployer = chain.walletClient(chain.accounts.deployer).extend(publicActions);
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: chain.token.address,
-        abi: eip3009TokenAbi,
-        functionName: "mint",
-        args: [h.unlocked.address, 1_000_000n],
-      }),
-    });
+    await mintTo(chain, h.unlocked.address, 1_000_000n);
     const track = ({ withEndpoint = true } = {}) => {
       let released = 0;
       return trackSettlements({

@@ -175,18 +175,8 @@ export async function makeHarness(
     injected.push(frame);
   };
   // What a (re)started background worker builds: the same wiring as entrypoints/background.ts.
-  const services = () => {
-    const {
-      wallet,
-      approvals,
-      engine,
-      registry,
-      descriptors,
-      policy,
-      endpointFor,
-      settlements,
-      balances,
-    } = createWalletServices({
+  const services = () =>
+    createWalletServices({
       db,
       local,
       session,
@@ -201,35 +191,20 @@ export async function makeHarness(
       extensionBaseUrl: "chrome-extension://wallet/",
       now: () => clock.ms,
     });
-    return {
-      wallet,
-      approvals,
-      engine,
-      registry,
-      descriptors,
-      policy,
-      endpointFor,
-      settlements,
-      balances,
-    };
-  };
   const started = services();
   if (options.policy) {
     await started.policy.save({ ...(await started.policy.view()), ...options.policy });
   }
   const harness: Harness = {
-    db,
+    ...started,
     local,
-    session,
     receiver,
     fetched,
     unlocked,
     windows,
     scheduled,
     injected,
-    injectMcpHook,
     clock,
-    ...started,
     restart: () => {
       Object.assign(harness, services());
     },
