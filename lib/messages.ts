@@ -317,7 +317,18 @@ export interface PaymentDetail extends PaymentRow {
   payTo: string;
   network: string;
   objects: DecodedObject[];
+  /** The settlement transaction, found on chain or claimed by the receiver. */
   settlementTransaction?: string;
+  /** Its page on the network's explorer, when the wallet knows one. */
+  explorerUrl?: string;
+  /** What the chain said when the wallet checked (see lib/payments/settlement-tracker.ts). */
+  settlementCheck?: {
+    status: "confirmed" | "used" | "unconfirmed" | "mismatch";
+    blockNumber?: string;
+    problem?: string;
+  };
+  /** A receiver's refusal in its own words. */
+  receiverSaid?: string;
 }
 
 /** Counts since the background worker started: requests answered by method, IndexedDB transactions by mode. */

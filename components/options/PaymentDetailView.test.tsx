@@ -18,8 +18,34 @@ describe("PaymentDetailView", () => {
     );
     expect(items[0]?.textContent).toContain('"amount": "5000"');
     expect(screen.getByTestId("settlement").textContent).toBe(PAYMENT_DETAIL.settlementTransaction);
+    expect(screen.getByTestId("settlement-check").textContent).toMatch(/^Not checked on chain yet/);
     expect(screen.getByText(/0.005 USDC on Base Sepolia \(5000 atomic, 6 decimals\)/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Back to payments" }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it("says what the chain said, links the explorer, and keeps a refusal's words", () => {
+    const transaction = `0x${"ab".repeat(32)}`;
+    render(
+      <PaymentDetailView
+        detail={{
+          ...PAYMENT_DETAIL,
+          settlementTransaction: transaction,
+          explorerUrl: `https://sepolia.basescan.org/tx/${transaction}`,
+          settlementCheck: { status: "confirmed", blockNumber: "42" },
+          receiverSaid: "FiatTokenV2_2: invalid signature",
+        }}
+        onClose={() => undefined}
+      />,
+    );
+    expect(screen.getByTestId("settlement-check").textContent).toMatch(
+      /^Confirmed on chain in block 42/,
+    );
+    expect(
+      screen.getByRole("link", { name: "View on the network's explorer" }).getAttribute("href"),
+    ).toBe(`https://sepolia.basescan.org/tx/${transaction}`);
+    expect(screen.getByTestId("receiver-said").textContent).toBe(
+      "FiatTokenV2_2: invalid signature",
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { PaymentDetail } from "@/lib/messages";
 import { showAmount } from "@/lib/ui/money";
-import { Button } from "../shared/controls";
+import { Button, LINK_CLASS } from "../shared/controls";
 
 const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
   quote: "Quote",
@@ -10,6 +10,22 @@ const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
   "x402-payment": "x402 payment",
   "x402-settlement": "x402 settlement",
 };
+
+/** What the chain said about the settlement, in words. */
+function settlementInWords(detail: PaymentDetail): string {
+  const check = detail.settlementCheck;
+  if (!check) return "Not checked on chain yet (or no RPC endpoint for this network).";
+  switch (check.status) {
+    case "confirmed":
+      return `Confirmed on chain${check.blockNumber ? ` in block ${check.blockNumber}` : ""}: this authorization moved exactly this amount to the pay-to address.`;
+    case "used":
+      return "Collected: the token shows this authorization used.";
+    case "unconfirmed":
+      return `Not found on chain: the receiver's claimed settlement is not trusted. ${check.problem ?? ""}`.trim();
+    case "mismatch":
+      return `Flagged: the receiver's claimed settlement is not this payment. ${check.problem ?? ""}`.trim();
+  }
+}
 
 /** One payment with its decoded Quote, Confirmation, Proof and Receipt and whether each verifies. */
 export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; onClose(): void }) {
@@ -46,9 +62,27 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
           {showAmount(detail.amount)} on {detail.amount.networkName} ({detail.amount.atomic} atomic,{" "}
           {detail.amount.decimals} decimals)
         </dd>
+        {detail.receiverSaid && (
+          <>
+            <dt>Receiver said</dt>
+            <dd className="font-mono break-all" data-testid="receiver-said">
+              {detail.receiverSaid}
+            </dd>
+          </>
+        )}
+        <dt>Settlement</dt>
+        <dd data-testid="settlement-check">{settlementInWords(detail)}</dd>
         <dt>Settlement transaction</dt>
         <dd className="font-mono break-all" data-testid="settlement">
           {detail.settlementTransaction ?? "none yet"}
+          {detail.explorerUrl && (
+            <>
+              {" "}
+              <a className={LINK_CLASS} href={detail.explorerUrl} target="_blank" rel="noreferrer">
+                View on the network's explorer
+              </a>
+            </>
+          )}
         </dd>
       </dl>
       <ul aria-label="Signed objects" className="flex flex-col gap-2">

@@ -1,4 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
+import { explorerUrl } from "../chain/explorers";
 import type { PaymentRecord, WalletDb } from "../db/schema";
 import type {
   DecodedObject,
@@ -17,6 +18,7 @@ import type { Registry } from "../protocol/rails/registry";
 import { paymentCount } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { unknownPayment } from "./errors";
+import { claimedTransactionOf } from "./settlement-tracker";
 
 /** Newest first, through the index that fits the filter best; the rest is filtered in the cursor. */
 function query(db: WalletDb, filter: PaymentFilter) {
@@ -128,7 +130,7 @@ export async function exportPayments(
       records.map((p) => ({
         ...toRow(registry, p),
         payTo: p.payTo,
-        transaction: transactionOf(p) ?? null,
+        transaction: claimedTransactionOf(p) ?? null,
       })),
       null,
       2,
@@ -166,7 +168,7 @@ export async function exportPayments(
       String(p.decimals),
       p.network,
       p.payTo,
-      transactionOf(p) ?? "",
+      claimedTransactionOf(p) ?? "",
       p.reason ?? "",
     ]
       .map(csvCell)
@@ -183,20 +185,6 @@ export async function exportPayments(
 function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-function transactionOf(p: PaymentRecord): string | undefined {
-  if (!p.receipt) return undefined;
-  try {
-    if (p.offer.quote) {
-      const claims = decodeJwt(p.receipt) as { settlement?: { transaction?: string } };
-      return claims.settlement?.transaction || undefined;
-    }
-    const settle = JSON.parse(p.receipt) as { transaction?: string };
-    return settle.transaction || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One payment with its four objects decoded and each signature checked again. */
@@ -271,7 +259,8 @@ export async function paymentDetail(
     }
     objects.push({ kind: "x402-settlement", claims, verified: claims.success === true });
   }
-  const transaction = transactionOf(p);
+  const transaction = p.settlement?.transaction ?? claimedTransactionOf(p);
+  const explorer = transaction ? explorerUrl(p.network, transaction) : undefined;
   return {
     ...toRow(registry, p),
     resource:
@@ -282,5 +271,16 @@ export async function paymentDetail(
     network: p.network,
     objects,
     ...(transaction ? { settlementTransaction: transaction } : {}),
+    ...(explorer ? { explorerUrl: explorer } : {}),
+    ...(p.settlement
+      ? {
+          settlementCheck: {
+            status: p.settlement.status,
+            ...(p.settlement.blockNumber ? { blockNumber: p.settlement.blockNumber } : {}),
+            ...(p.settlement.problem ? { problem: p.settlement.problem } : {}),
+          },
+        }
+      : {}),
+    ...(p.receiverSaid ? { receiverSaid: p.receiverSaid } : {}),
   };
 }

@@ -287,6 +287,13 @@ export async function assertSettled(
     after.payer,
     "the wallet's balance is the chain's, nothing pending",
   );
+  // The receipt's settlement, checked on the demo chain by the wallet in the background.
+  for (const row of rows) {
+    await pollUntil(async () => {
+      const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row.id } });
+      return detail.settlementCheck?.status === "confirmed";
+    }, `payment ${row.id}: its settlement confirmed on chain`);
+  }
   return rows;
 }
 
