@@ -68,8 +68,8 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
         params,
         context.origin,
       );
-      // The claimed settlement (or the refusal) is checked on chain now, not at the next alarm.
-      void s.settlements.run().catch(() => undefined);
+      // The claimed settlement (or the refusal) is checked on chain soon, not at the next alarm.
+      s.settlements.soon();
       return filed;
     },
     stipendex_elicit: async (params, context) =>

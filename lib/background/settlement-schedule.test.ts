@@ -27,4 +27,19 @@ describe("SettlementSchedule", () => {
     expect(passes).toBe(3);
     expect(armed).toEqual([2_000, 3_000]);
   });
+
+  it("runs once, a moment after the last of a burst of requests", async () => {
+    let passes = 0;
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        passes++;
+        return undefined;
+      },
+      schedule: async () => undefined,
+    });
+    for (let i = 0; i < 5; i++) schedule.soon(20);
+    expect(passes).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(passes).toBe(1);
+  });
 });

@@ -1,3 +1,6 @@
+/** How long after a receipt the settlements are looked at (later receipts push it back). */
+const SOON_MS = 1_000;
+
 /**
  * Runs the settlement tracker one pass at a time (a request for a pass while
  * one runs gets one more pass after it), then arms the alarm for the next.
@@ -5,6 +8,7 @@
 export class SettlementSchedule {
   private running: Promise<void> | undefined;
   private again = false;
+  private soonTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly deps: {
@@ -14,6 +18,18 @@ export class SettlementSchedule {
       schedule(at: number | undefined): Promise<void>;
     },
   ) {}
+
+  /**
+   * A pass in a moment, for a burst of receipts: one pass after the last of
+   * them rather than one each, out of the way of the payments still coming.
+   */
+  soon(delayMs = SOON_MS): void {
+    if (this.soonTimer !== undefined) clearTimeout(this.soonTimer);
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined;
+      this.run().catch(() => undefined);
+    }, delayMs);
+  }
 
   run(): Promise<void> {
     if (this.running) {
