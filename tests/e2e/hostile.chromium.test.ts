@@ -5,7 +5,7 @@ import { chromiumFrames, chromiumTab } from "./support/tabs";
 import { callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-chromium";
 import { setUpOrClose } from "./support/wallet-setup";
 
-describeHostile("Chromium", 90_000, async (hostileUrl, payerKey) => {
+describeHostile("Chromium", 180_000, async (hostileUrl, payerKey) => {
   const session = await launchChromium({ withWallet: true });
   return setUpOrClose(session, async () => {
     const { context, extensionId } = session;

@@ -5,7 +5,7 @@ import { firefoxFrames, firefoxTab } from "./support/tabs";
 import { callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-firefox";
 import { setUpOrClose } from "./support/wallet-setup";
 
-describeHostile("Firefox", 90_000, async (hostileUrl, payerKey) => {
+describeHostile("Firefox", 180_000, async (hostileUrl, payerKey) => {
   const session = await launchFirefox({ withWallet: true });
   return setUpOrClose(session, async () => {
     const { browser, extensionId } = session;

@@ -10,7 +10,7 @@ import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
 import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
 import { assertNothingSigned, newRows, type PaymentRig, snapshot, type Tab } from "./payments";
 import { startServer, type TestServer } from "./server";
-import { grantOriginBudget, type WalletCall, withOriginBudget } from "./wallet-setup";
+import { grantOriginBudget, useDemoChain, type WalletCall, withOriginBudget } from "./wallet-setup";
 
 /** A Stipendex -32402 Quote for `tool` with `args`, asked of an MCP server with the official client. */
 export async function fetchMcpQuote(
@@ -170,6 +170,7 @@ export function describeHostile(
         const payer = demo.chain.accounts.payers[0];
         assert.ok(payer, "the demo chain has no payer");
         browser = await open(server.url(HOSTILE_PAGE), payer.privateKey);
+        await useDemoChain(browser.wallet, demo.chain);
         // A trusted site with a generous auto-approve budget the hostile page will claim to be.
         await grantOriginBudget(browser.wallet, agentOrigin, {
           amount: "1000000",

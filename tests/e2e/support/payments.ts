@@ -5,7 +5,7 @@ import { type Demo, startDemo } from "../../../demo/server";
 import type { PaymentRow, SpendSummary } from "../../../lib/messages";
 import { testCurrency } from "../../../lib/wallet/test-money";
 import { waitUntil } from "./wait";
-import { grantOriginBudget, type WalletCall } from "./wallet-setup";
+import { grantOriginBudget, useDemoChain, type WalletCall } from "./wallet-setup";
 
 /**
  * The payment checks both browsers run: each file builds a PaymentRig from its
@@ -499,14 +499,7 @@ export function demoRig<B extends PaymentBrowser>(
       browser = await open(demo, payer.privateKey);
       origin = new URL(demo.urls.agent).origin;
       rig = { demo, payer: payer.address, ...browser };
-      // The wallet reads balances and settlements from the demo chain, as `npm start` builds it
-      // to; the other networks are switched off (their public endpoints are out of reach here).
-      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
-      const network = `eip155:${demo.chain.chainId}`;
-      await browser.wallet({
-        method: "ui_setPolicy",
-        params: { ...policy, networks: [network], rpcEndpoints: { [network]: demo.chain.rpcUrl } },
-      });
+      await useDemoChain(browser.wallet, demo.chain);
     },
     { timeout: timeoutMs },
   );

@@ -133,6 +133,23 @@ async function untilBackgroundAnswers<P>(page: P, callWallet: PageCall<P>): Prom
   }
 }
 
+/**
+ * Points the wallet at the demo chain for balances and settlements, as the
+ * wallet `npm start` builds does, and switches the other networks off (their
+ * public endpoints are out of reach in tests).
+ */
+export async function useDemoChain(
+  call: WalletCall,
+  chain: { chainId: number; rpcUrl: string },
+): Promise<void> {
+  const policy = await call({ method: "ui_getPolicy", params: undefined });
+  const network = `eip155:${chain.chainId}`;
+  await call({
+    method: "ui_setPolicy",
+    params: { ...policy, networks: [network], rpcEndpoints: { [network]: chain.rpcUrl } },
+  });
+}
+
 /** Gives `origin` a daily budget that auto-approves payments up to `autoApproveUpTo` micro (test) USD. */
 export async function grantOriginBudget(
   call: WalletCall,
