@@ -75,6 +75,8 @@ export interface ReceiptParams {
   receipt: unknown;
   /** MCP: the retried call's error when the server still refused the payment. */
   error?: { code: number; message: string; data?: unknown };
+  /** MCP: base64url SHA-256 of the RFC 8785 JSON of the paid result's `content`, for the Receipt's `resultHash`. */
+  resultHash?: string;
 }
 
 /** An MCP `elicitation/create` request's params, as the server sent them. */

@@ -143,6 +143,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
     status: z.number().int().min(0).max(999),
     receipt: json(PAGE_LIMITS.json),
     error: rpcError.optional(),
+    resultHash: text(64).optional(),
   }),
   stipendex_reportMcpServer: mcpSighting,
   stipendex_getPricing: z.object({ server: url }),

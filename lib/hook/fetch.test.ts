@@ -6,12 +6,18 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
+import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { installFetchHook, type McpSource } from "./fetch";
 import { createMcpHook } from "./mcp-hook";
 import { formatSseMessage } from "./sse";
 import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
+
+/** Waits (a few ms at a time, a second at most) until `done`: receipts are reported after the page's answer. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 /** The MCP half loaded on first use, as in a page; `loads` counts the loads. */
 function mcpAtHand(fail = false) {
@@ -316,7 +322,16 @@ describe("installFetchHook: MCP", () => {
       tool: "web_search",
     });
     expect(seen[1]?.headers.get("mcp-session-id")).toBe("s1");
-    expect(receipts).toEqual([{ paymentId: "m1", status: 200, receipt: { jws: "r" } }]);
+    // With the hash of the result's content the page got, for the Receipt's resultHash.
+    await until(() => receipts.length > 0);
+    expect(receipts).toEqual([
+      {
+        paymentId: "m1",
+        status: 200,
+        receipt: { jws: "r" },
+        resultHash: await sha256Base64url(canonicalize([])),
+      },
+    ]);
   });
 
   it("pays a -32402 inside an SSE answer and passes the other events through in order", async () => {

@@ -1,4 +1,5 @@
 import type { ElicitResult, ReceiptParams } from "../messages";
+import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import {
   field,
   isElicitation,
@@ -117,7 +118,7 @@ async function payAndRetry(
       .json()
       .catch(() => undefined);
     const report = receiptOf(retried, call, paymentId, retry.status);
-    wallet.receipt(report);
+    sendReceipt(wallet, report, retried);
     return report.error ? undefined : retry;
   }
   return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
@@ -138,7 +139,7 @@ function withReceiptWatch(
     if (await answeredByWallet(message, stream, wallet, nativeFetch)) return;
     if (isResponseTo(message, call.request.id)) {
       const report = receiptOf(message, call, paymentId, retry.status);
-      wallet.receipt(report);
+      sendReceipt(wallet, report, message);
       emit(report.error ? formatSseMessage(original) : raw);
       return;
     }
@@ -153,6 +154,23 @@ async function spliceAnswer(retry: Response, emit: Emit): Promise<void> {
     return;
   }
   if (retry.body) await pumpSse(retry.body, async (_message, raw) => emit(raw));
+}
+
+/**
+ * Reports a paid call's receipt, with the hash of the result the page got
+ * (the Receipt's `resultHash` is checked against it). Not awaited by the
+ * page's answer; where the page cannot hash (no WebCrypto), without it.
+ */
+function sendReceipt(wallet: WalletLink, report: ReceiptParams, message: unknown): void {
+  const content = report.error ? undefined : field(field(message, "result"), "content");
+  if (content === undefined) {
+    wallet.receipt(report);
+    return;
+  }
+  sha256Base64url(canonicalize(content)).then(
+    (resultHash) => wallet.receipt({ ...report, resultHash }),
+    () => wallet.receipt(report),
+  );
 }
 
 function receiptOf(

@@ -26,6 +26,8 @@ export type PaymentErrorCode =
   | "unknown-payment"
   /** A site already has as many requests waiting for the person as it may. */
   | "too-many-waiting"
+  /** A Receipt whose `resultHash` is not the hash of the result the page was served. */
+  | "receipt-result-mismatch"
   /** The facilitator reported that an x402 payment did not settle. */
   | "settlement-failed"
   /** The wallet is locked and nobody unlocked it in time. */

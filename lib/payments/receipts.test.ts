@@ -12,6 +12,7 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
@@ -70,6 +71,34 @@ describe("fileReceipt, Stipendex", () => {
     const stored = await h.db.payments.get(payment.id);
     expect(stored?.state).toBe("settled");
     expect(stored?.receipt).toBe(jws);
+  });
+
+  it("checks the Receipt's resultHash against the result served: a match settles, a mismatch is kept as failed", async () => {
+    const served = await sha256Base64url(canonicalize([{ type: "text", text: "results" }]));
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt({ ...claims, resultHash: served }, h.receiver.key);
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: jws, resultHash: served },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+
+    const other = await paidStipendex();
+    const lying = await signReceipt({ ...other.claims, resultHash: served }, other.h.receiver.key);
+    const otherServed = await sha256Base64url(canonicalize([{ type: "text", text: "other" }]));
+    expect(
+      await fileReceipt(
+        deps(other.h),
+        { paymentId: other.payment.id, status: 200, receipt: lying, resultHash: otherServed },
+        AGENT,
+      ),
+    ).toEqual({ state: "failed" });
+    const failed = await other.h.db.payments.get(other.payment.id);
+    expect(failed?.reason).toBe(
+      `Receipt rejected: the Receipt's resultHash ${served} is not the hash of the result served (${otherServed})`,
+    );
+    expect(failed?.receipt).toBe(lying);
   });
 
   it("keeps an 'accepted' Receipt without settling", async () => {

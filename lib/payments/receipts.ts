@@ -48,7 +48,7 @@ export async function fileReceipt(
   const raw = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
   try {
     const settled = payment.offer.quote
-      ? await checkStipendexReceipt(deps, payment, params.receipt)
+      ? await checkStipendexReceipt(deps, payment, params.receipt, params.resultHash)
       : checkX402Settlement(payment, params.receipt);
     if (!settled.settled) {
       await deps.db.payments.update(payment.id, {
@@ -77,6 +77,7 @@ async function checkStipendexReceipt(
   deps: ReceiptDeps,
   payment: PaymentRecord,
   receipt: unknown,
+  servedHash: string | undefined,
 ): Promise<{ settled: boolean; receipt: string }> {
   const jws = typeof receipt === "string" ? receipt : readJsonForm(receipt, "receipt");
   const quote = payment.offer.quote;
@@ -99,6 +100,13 @@ async function checkStipendexReceipt(
       : {}),
     now: new Date(deps.now()),
   });
+  const claimed = verified.claims.resultHash;
+  if (claimed !== undefined && servedHash !== undefined && claimed !== servedHash) {
+    throw new PaymentError(
+      "receipt-result-mismatch",
+      `the Receipt's resultHash ${claimed} is not the hash of the result served (${servedHash})`,
+    );
+  }
   // "accepted": verified, settlement pending — kept as unconfirmed (still "signed").
   return { settled: verified.claims.status === "settled", receipt: jws };
 }

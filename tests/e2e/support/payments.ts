@@ -440,10 +440,16 @@ export async function payFiveInParallel(rig: PaymentRig, origin: string) {
     "all five approvals to be queued",
   );
   const position = `document.querySelector('[data-testid="queue-position"]')?.textContent`;
-  await pollUntil(
-    async () => (await window.evaluate(position)) === `1 of ${queries.length}`,
-    "the window to show the queue",
-  );
+  // What the window last showed goes into the failure, should it never show the whole queue.
+  let shown: unknown;
+  await pollUntil(async () => {
+    shown = await window.evaluate(position);
+    return shown === `1 of ${queries.length}`;
+  }, "the window to show the queue").catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : error}; it showed ${JSON.stringify(shown)}`,
+    );
+  });
   for (let left = queries.length; left > 0; left--) {
     await pollUntil(async () => {
       const shown = await window.evaluate(position);
