@@ -3,18 +3,10 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
+import { balanceRow } from "@/tests/unit-support/ui/fixtures";
 import { BalanceCard } from "./BalanceCard";
 
-const usdc = {
-  network: "eip155:84532",
-  networkName: "Base Sepolia",
-  testnet: true,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  symbol: "USDC",
-  decimals: 6,
-  currency: "USD",
-  pending: "0",
-};
+const usdc = balanceRow();
 
 describe("BalanceCard", () => {
   beforeEach(() => fakeBrowser.reset());

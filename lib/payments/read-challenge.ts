@@ -14,6 +14,7 @@ import { readHttp402 } from "../protocol/x402/http";
 import { readMcpPaymentRequired } from "../protocol/x402/mcp";
 import type { DescriptorSource } from "./descriptors";
 import { PaymentError } from "./errors";
+import { jsonOrUndefined } from "./json-text";
 import { knownOptions } from "./known-rails";
 
 export interface ChallengeContext {
@@ -43,7 +44,7 @@ export async function readChallenge(
   if (challenge.transport === "http") {
     const { url, method } = challenge;
     const request: ResourceRequest = { kind: "http", method, url };
-    const body = parseBody(challenge.body);
+    const body = jsonOrUndefined(challenge.body);
     if (isRecord(body) && "quote" in body && challenge.paymentRequiredHeader === null) {
       return readQuote(body.quote, request, "http", context, requesterOrigin);
     }
@@ -119,14 +120,6 @@ function unverifiedIssuer(jws: string): string {
   if (typeof iss !== "string")
     throw new PaymentError("unreadable-challenge", "The Quote names no issuer (iss)");
   return iss;
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function originOf(url: string): string {

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { WireError } from "../messages";
+import { isRecord } from "../protocol/rails/is-record";
 import { decodeBase64Json } from "../protocol/x402/wire";
+import { jsonOrUndefined } from "./json-text";
 
 /** A receiver's refusal of a signed payment: its own words, and what they mean. */
 export interface Refusal {
@@ -34,9 +36,9 @@ function saidBy(error: WireError): string | undefined {
   // x402 over MCP: the result's structuredContent, or its first text block as JSON.
   if (Array.isArray(error.data)) {
     const text = isRecord(error.data[0]) ? error.data[0].text : undefined;
-    if (typeof text === "string") candidates.push(tryJson(text));
+    if (typeof text === "string") candidates.push(jsonOrUndefined(text));
   }
-  candidates.push(tryJson(error.message));
+  candidates.push(jsonOrUndefined(error.message));
   for (const candidate of candidates) {
     const read = withError.safeParse(candidate);
     if (read.success) {
@@ -67,18 +69,6 @@ function plainly(said: string): string {
   return meaning
     ? `The receiver refused the payment: ${meaning}.`
     : "The receiver refused the payment.";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function tryDecode(header: string): unknown {

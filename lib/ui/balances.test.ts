@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { BalanceRow } from "../messages";
+import { balanceRow } from "../../tests/unit-support/ui/fixtures";
 import { summarizeBalances } from "./balances";
 
-const row = (fields: Partial<BalanceRow>): BalanceRow => ({
-  network: "eip155:84532",
-  networkName: "Base Sepolia",
-  testnet: true,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  symbol: "USDC",
-  decimals: 6,
-  currency: "USD",
-  pending: "0",
-  ...fields,
-});
+const row = balanceRow;
 
 describe("summarizeBalances", () => {
   it("totals what can still be spent per currency, exactly, across decimals", () => {

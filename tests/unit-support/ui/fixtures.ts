@@ -1,4 +1,4 @@
-import type { PaymentDetail, PaymentRow, PendingApproval } from "../../../lib/messages";
+import type { BalanceRow, PaymentDetail, PaymentRow, PendingApproval } from "../../../lib/messages";
 
 /** Shared test data for the wallet's pages (not bundled: only tests import it). */
 export const APPROVAL: PendingApproval = {
@@ -64,3 +64,18 @@ export const PAYMENT_DETAIL: PaymentDetail = {
     },
   ],
 };
+
+/** Base Sepolia USDC as the balance card gets it, read and with nothing pending; tests add what they need. */
+export function balanceRow(fields: Partial<BalanceRow> = {}): BalanceRow {
+  return {
+    network: "eip155:84532",
+    networkName: "Base Sepolia",
+    testnet: true,
+    asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    symbol: "USDC",
+    decimals: 6,
+    currency: "USD",
+    pending: "0",
+    ...fields,
+  };
+}
