@@ -4,10 +4,14 @@ import {
   AUTO_BUDGET,
   type Harness,
   makeHarness,
+  PASSWORD,
   stipendexHttpChallenge,
+  TEST_AUTO_BUDGET,
   until,
+  x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
 import { ErrorCode, type PayParams } from "../messages";
+import { encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
 import type { PageContext } from "./router";
@@ -31,6 +35,7 @@ function services(h: Harness): WalletServices {
     endpointFor: h.endpointFor,
     balances: h.balances,
     settlements: h.settlements,
+    receipts: h.receipts,
     extensionBaseUrl: EXTENSION,
     now: () => h.clock.ms,
   };
@@ -140,6 +145,28 @@ describe("ui handlers", () => {
     expect(await h.db.payments.count()).toBe(1);
     expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 1 });
     expect(await h.db.payments.count()).toBe(0);
+  });
+
+  it("checks at unlock the receipts that came while the wallet was locked", async () => {
+    const { h, pageApi, uiApi } = await handlers({
+      policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } },
+    });
+    const { paymentId } = await pageApi.stipendex_pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      page(AGENT),
+    );
+    await uiApi.ui_lock(undefined, ui);
+    const settle = { success: true, transaction: `0x${"ab".repeat(32)}`, network: "eip155:84532" };
+    const receipt = encodeBase64Json({ ...settle, payer: h.unlocked.address });
+    expect(
+      await pageApi.stipendex_receipt({ paymentId, status: 200, receipt }, page(AGENT)),
+    ).toEqual({ state: "signed" });
+    expect((await h.db.payments.get(paymentId))?.heldReceipt).toBeDefined();
+
+    await uiApi.ui_unlock({ password: PASSWORD }, ui);
+    // Sooner than the pass a receipt asks for (a second later): unlocking asks for its own.
+    await until(async () => (await h.db.payments.get(paymentId))?.state === "settled", 100);
+    expect((await h.db.payments.get(paymentId))?.heldReceipt).toBeUndefined();
   });
 
   it("refuses a second wallet in the same profile", async () => {

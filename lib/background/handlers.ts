@@ -8,7 +8,7 @@ import type { DescriptorSource } from "../payments/descriptors";
 import type { PaymentEngine } from "../payments/engine";
 import { noWallet } from "../payments/errors";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
-import { fileReceipt } from "../payments/receipts";
+import { fileReceipt, type ReceiptDeps } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
 import type { Caip2 } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
@@ -34,6 +34,8 @@ export interface WalletServices {
   policy: PolicyStore;
   wallet: WalletSession;
   balances: BalanceBook;
+  /** What filing a receipt needs: the paying wallet as it is now (undefined while locked). */
+  receipts: ReceiptDeps;
   /** The JSON-RPC endpoint the wallet reads a network from, when it has one. */
   endpointFor(network: Caip2): Promise<string | undefined>;
   settlements: SettlementSchedule;
@@ -56,18 +58,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       return answer;
     },
     stipendex_receipt: async (params, context) => {
-      const wallet = await s.wallet.current();
-      const filed = await fileReceipt(
-        {
-          db: s.db,
-          descriptors: s.descriptors,
-          wallet: async () =>
-            wallet ? { walletId: wallet.signingKey.walletId, address: wallet.address } : undefined,
-          now: s.now,
-        },
-        params,
-        context.origin,
-      );
+      const filed = await fileReceipt(s.receipts, params, context.origin);
       // The claimed settlement (or the refusal) is checked on chain soon, not at the next alarm.
       s.settlements.soon();
       return filed;
@@ -122,7 +113,12 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
       }
       return s.wallet.create(params.password, params.importPrivateKey);
     },
-    ui_unlock: (params) => s.wallet.unlock(params.password),
+    ui_unlock: async (params) => {
+      const state = await s.wallet.unlock(params.password);
+      // Receipts that came while it was locked are checked now, with the opened keys.
+      void s.settlements.run().catch(() => undefined);
+      return state;
+    },
     ui_lock: () => s.wallet.lock(),
     ui_changePassword: async (params) => {
       await s.wallet.changePassword(params.oldPassword, params.newPassword);

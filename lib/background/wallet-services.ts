@@ -7,6 +7,7 @@ import { BalanceBook } from "../payments/balance-book";
 import { pendingAmounts, tokenKey } from "../payments/balance-view";
 import { createDescriptorSource } from "../payments/descriptors";
 import { PaymentEngine } from "../payments/engine";
+import { fileHeldReceipts, type ReceiptDeps } from "../payments/receipts";
 import { trackSettlements } from "../payments/settlement-tracker";
 import type { Caip2 } from "../protocol/offer";
 import { createRegistry } from "../protocol/rails/registry";
@@ -82,9 +83,19 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     balances,
     now,
   });
+  const receipts: ReceiptDeps = {
+    db,
+    descriptors,
+    wallet: async () => {
+      const opened = await wallet.current();
+      return opened && { walletId: opened.signingKey.walletId, address: opened.address };
+    },
+    now,
+  };
   const settlements = new SettlementSchedule({
-    track: () =>
-      trackSettlements({
+    track: async () => {
+      await fileHeldReceipts(receipts);
+      return trackSettlements({
         db,
         endpointFor,
         now,
@@ -92,7 +103,8 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
           engine.chargesChanged();
           balances.forget();
         },
-      }),
+      });
+    },
     schedule: platform.scheduleSettlementCheck,
   });
   return {
@@ -105,6 +117,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     policy,
     wallet,
     balances,
+    receipts,
     endpointFor,
     settlements,
     injectMcpHook: platform.injectMcpHook,

@@ -43,6 +43,11 @@ export interface PaymentRecord {
   proof?: string;
   /** Compact JWS of the Receipt, or the x402 payment-response header value. */
   receipt?: string;
+  /**
+   * A receipt that arrived while the wallet was locked, kept as received until
+   * unlock: its subject and payer can only be checked against the opened keys.
+   */
+  heldReceipt?: HeldReceipt;
   /** Why it was declined, refused, failed or expired. */
   reason?: string;
   /** A receiver's refusal in its own words (its error code or the token's revert text), as it said it. */
@@ -59,6 +64,13 @@ export interface PaymentRecord {
     chargedAt: number;
     releasedAt: number;
   };
+}
+
+/** What a paid retry brought back, as the page reported it (see ReceiptParams). */
+export interface HeldReceipt {
+  status: number;
+  receipt: unknown;
+  resultHash?: string;
 }
 
 /** A settlement as checked on chain (lib/payments/settlement-tracker.ts). */

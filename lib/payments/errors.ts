@@ -28,6 +28,8 @@ export type PaymentErrorCode =
   | "too-many-waiting"
   /** A Receipt whose `resultHash` is not the hash of the result the page was served. */
   | "receipt-result-mismatch"
+  /** An x402 settle response naming another payer than this wallet. */
+  | "settlement-wrong-payer"
   /** The facilitator reported that an x402 payment did not settle. */
   | "settlement-failed"
   /** The wallet is locked and nobody unlocked it in time. */

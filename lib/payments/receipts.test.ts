@@ -17,7 +17,7 @@ import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
-import { fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
+import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
 
@@ -172,6 +172,90 @@ describe("fileReceipt, Stipendex", () => {
   });
 });
 
+describe("receipts that arrive while the wallet is locked", () => {
+  /** The deps of a wallet that is locked until `open` is set. */
+  function lockable(h: Harness) {
+    const state = { open: false };
+    const unlocked = deps(h);
+    return {
+      state,
+      deps: { ...unlocked, wallet: async () => (state.open ? unlocked.wallet() : undefined) },
+    };
+  }
+
+  it("holds a Receipt as received, unchecked, and files it once the wallet is unlocked", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const wallet = lockable(h);
+    expect(
+      await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT),
+    ).toEqual({ state: "signed" });
+    const held = await h.db.payments.get(payment.id);
+    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws });
+    expect(held?.receipt).toBeUndefined();
+    expect(await fileHeldReceipts(wallet.deps)).toBe(0);
+
+    wallet.state.open = true;
+    expect(await fileHeldReceipts(wallet.deps)).toBe(1);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("settled");
+    expect(filed?.receipt).toBe(jws);
+    expect(filed?.heldReceipt).toBeUndefined();
+    expect(await fileHeldReceipts(wallet.deps)).toBe(0);
+  });
+
+  it("checks a held Receipt's subject at unlock: one made out to another wallet fails", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(
+      { ...claims, sub: `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${"C".repeat(43)}` },
+      h.receiver.key,
+    );
+    const wallet = lockable(h);
+    await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    wallet.state.open = true;
+    await fileHeldReceipts(wallet.deps);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("failed");
+    expect(filed?.reason).toMatch(/^Receipt rejected: .*sub/);
+    expect(filed?.heldReceipt).toBeUndefined();
+  });
+
+  it("checks a held Receipt against the result served, at unlock", async () => {
+    const served = await sha256Base64url(canonicalize([{ type: "text", text: "results" }]));
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt({ ...claims, resultHash: served }, h.receiver.key);
+    const wallet = lockable(h);
+    const otherServed = await sha256Base64url(canonicalize([{ type: "text", text: "other" }]));
+    await fileReceipt(
+      wallet.deps,
+      { paymentId: payment.id, status: 200, receipt: jws, resultHash: otherServed },
+      AGENT,
+    );
+    wallet.state.open = true;
+    await fileHeldReceipts(wallet.deps);
+    expect((await h.db.payments.get(payment.id))?.reason).toContain(
+      "is not the hash of the result served",
+    );
+  });
+
+  it("files a refusal at once, locked or not: it names no wallet", async () => {
+    const { h, payment } = await paidStipendex();
+    const wallet = lockable(h);
+    const filed = await fileReceipt(
+      wallet.deps,
+      {
+        paymentId: payment.id,
+        status: 200,
+        receipt: null,
+        error: { code: -32402, message: "authorization already used" },
+      },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+  });
+});
+
 describe("fileReceipt, x402", () => {
   async function paidX402() {
     const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
@@ -194,6 +278,22 @@ describe("fileReceipt, x402", () => {
     );
     expect(filed).toEqual({ state: "settled" });
     expect(JSON.parse((await h.db.payments.get(paymentId))?.receipt ?? "")).toEqual(settle);
+  });
+
+  it("fails a settle response that names another payer, keeping it", async () => {
+    const { h, paymentId } = await paidX402();
+    const other = "0x000000000000000000000000000000000000dEaD";
+    const settle = { success: true, transaction: TX, network: "eip155:84532", payer: other };
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId, status: 200, receipt: encodeBase64Json(settle) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(stored?.reason).toBe(
+      `Receipt rejected: the settle response names payer ${other}, not this wallet (${h.unlocked.address})`,
+    );
   });
 
   it("fails on an unsuccessful settle response, saying why", async () => {

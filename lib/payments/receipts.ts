@@ -1,4 +1,5 @@
-import type { PaymentRecord, WalletDb } from "../db/schema";
+import Dexie from "dexie";
+import type { HeldReceipt, PaymentRecord, WalletDb } from "../db/schema";
 import type { ReceiptParams } from "../messages";
 import { readJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
@@ -24,8 +25,10 @@ export interface ReceiptDeps {
 
 /**
  * Files what the paid retry brought back. A Stipendex Receipt is verified
- * (receiver key, qh, ph, settlement); an x402 settle response is read. A
- * receipt that does not check out is kept, as a failed one, with the reason.
+ * (receiver key, qh, ph, subject, settlement); an x402 settle response is
+ * read and its payer checked. A receipt that does not check out is kept, as a
+ * failed one, with the reason. While the wallet is locked the receipt is held
+ * as received, and checked at unlock (fileHeldReceipts).
  */
 export async function fileReceipt(
   deps: ReceiptDeps,
@@ -45,11 +48,21 @@ export async function fileReceipt(
     return { state: updated.state };
   }
   if (params.receipt === null || params.receipt === undefined) return { state: payment.state };
+  const wallet = await deps.wallet();
+  if (!wallet) {
+    const held: HeldReceipt = {
+      status: params.status,
+      receipt: params.receipt,
+      ...(params.resultHash === undefined ? {} : { resultHash: params.resultHash }),
+    };
+    await deps.db.payments.update(payment.id, { heldReceipt: held, updatedAt: deps.now() });
+    return { state: payment.state };
+  }
   const raw = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
   try {
     const settled = payment.offer.quote
-      ? await checkStipendexReceipt(deps, payment, params.receipt, params.resultHash)
-      : checkX402Settlement(payment, params.receipt);
+      ? await checkStipendexReceipt(deps, wallet, payment, params.receipt, params.resultHash)
+      : checkX402Settlement(wallet, payment, params.receipt);
     if (!settled.settled) {
       await deps.db.payments.update(payment.id, {
         receipt: settled.receipt,
@@ -73,31 +86,50 @@ export async function fileReceipt(
   }
 }
 
+/**
+ * Checks the receipts held while the wallet was locked, now that it is not
+ * (a no-op while it still is). Each is filed as if it had just arrived, then
+ * let go; a pass cut short is finished by the next one.
+ */
+export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
+  if (!(await deps.wallet())) return 0;
+  const signed = await deps.db.payments
+    .where("[state+createdAt]")
+    .between(["signed", Dexie.minKey], ["signed", Dexie.maxKey])
+    .filter((payment) => payment.heldReceipt !== undefined)
+    .toArray();
+  for (const payment of signed) {
+    const held = payment.heldReceipt;
+    if (!held) continue;
+    await fileReceipt(deps, { paymentId: payment.id, ...held }, payment.origin);
+    await deps.db.payments.update(payment.id, { heldReceipt: undefined });
+  }
+  return signed.length;
+}
+
+type PayingWallet = { walletId: string; address: string };
+
 async function checkStipendexReceipt(
   deps: ReceiptDeps,
+  wallet: PayingWallet,
   payment: PaymentRecord,
   receipt: unknown,
   servedHash: string | undefined,
 ): Promise<{ settled: boolean; receipt: string }> {
   const jws = typeof receipt === "string" ? receipt : readJsonForm(receipt, "receipt");
   const quote = payment.offer.quote;
-  const wallet = await deps.wallet();
   if (!quote || !payment.proof) throw unknownPayment(payment.id);
   const verified = await verifyReceipt(jws, {
     descriptor: await deps.descriptors.get(payment.receiver),
     quoteHash: quote.hash,
     proofHash: await objectHash(payment.proof),
-    ...(wallet ? { walletId: wallet.walletId } : {}),
-    ...(wallet
-      ? {
-          settlement: {
-            network: payment.network,
-            asset: payment.asset,
-            amount: payment.amount,
-            payer: wallet.address,
-          },
-        }
-      : {}),
+    walletId: wallet.walletId,
+    settlement: {
+      network: payment.network,
+      asset: payment.asset,
+      amount: payment.amount,
+      payer: wallet.address,
+    },
     now: new Date(deps.now()),
   });
   const claimed = verified.claims.resultHash;
@@ -112,6 +144,7 @@ async function checkStipendexReceipt(
 }
 
 function checkX402Settlement(
+  wallet: PayingWallet,
   payment: PaymentRecord,
   receipt: unknown,
 ): { settled: boolean; receipt: string } {
@@ -122,6 +155,15 @@ function checkX402Settlement(
     throw new PaymentError(
       "settlement-failed",
       `Settlement of payment ${payment.id} failed: ${settlement.errorReason ?? "no reason given"}`,
+    );
+  }
+  if (
+    settlement.payer !== undefined &&
+    settlement.payer.toLowerCase() !== wallet.address.toLowerCase()
+  ) {
+    throw new PaymentError(
+      "settlement-wrong-payer",
+      `the settle response names payer ${settlement.payer}, not this wallet (${wallet.address})`,
     );
   }
   return { settled: true, receipt: JSON.stringify(settlement) };

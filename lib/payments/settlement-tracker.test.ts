@@ -74,6 +74,22 @@ describe("trackSettlements, against a local chain", () => {
     });
   });
 
+  it("leaves a payment whose receipt is held for unlock to that check, collected or not", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("held");
+    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
+    const payload = JSON.parse(atob(payment.proof ?? "")) as {
+      payload: Parameters<typeof settleAuthorization>[2];
+    };
+    await settleAuthorization(facilitator, chain.token.address, payload.payload);
+    await h.db.payments.update(payment.id, { heldReceipt: { status: 200, receipt: "held" } });
+    await track();
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    await h.db.payments.update(payment.id, { heldReceipt: undefined });
+    await track();
+    expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
+  });
+
   it("flags a claimed settlement the chain does not show, keeps the charge, and looks again", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("claimed");

@@ -68,6 +68,8 @@ async function trackedPayments(db: WalletDb, now: number): Promise<PaymentRecord
     .filter(
       (payment) =>
         payment.charge !== undefined &&
+        // A receipt held while the wallet is locked is checked (at unlock) before the chain is asked.
+        payment.heldReceipt === undefined &&
         payment.settlement?.status !== "confirmed" &&
         payment.settlement?.status !== "used",
     );

@@ -135,6 +135,7 @@ export interface Harness {
   endpointFor: WalletServices["endpointFor"];
   balances: WalletServices["balances"];
   settlements: WalletServices["settlements"];
+  receipts: WalletServices["receipts"];
   windows: ReturnType<typeof recordingWindow>;
   scheduled: (number | undefined)[];
   /** Frames the MCP hook was run in. */
