@@ -2,11 +2,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
-import { BASE_SEPOLIA } from "./chain";
+import { BASE_SEPOLIA, startLocalChain } from "./chain";
 import { startDemo } from "./server";
 import { DEFAULT_PORTS, parseStartOptions } from "./start-options";
 
 const CHROMIUM = "/usr/lib/chromium/chromium";
+const DEMO_BLOCK_SECONDS = 2;
 const EXTENSION_DIR = resolve(import.meta.dirname, "..", ".output", "chrome-mv3");
 
 /** The demo chain's endpoint as a build names it (see lib/chain/rpc-endpoints.ts). */
@@ -25,7 +26,13 @@ async function main(): Promise<void> {
     });
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
-  const demo = await startDemo({ ports: options.ports });
+  // Blocks every two seconds, as on Base: the chain's clock moves, so expired authorizations are seen.
+  const chain = await startLocalChain({
+    ...BASE_SEPOLIA,
+    port: options.ports.chain,
+    blockTimeSeconds: DEMO_BLOCK_SECONDS,
+  });
+  const demo = await startDemo({ chain, ports: options.ports });
   console.log("\nStipendex demo is running (127.0.0.1 only):");
   for (const [name, url] of Object.entries(demo.urls)) console.log(`  ${name.padEnd(12)} ${url}`);
   console.log(`  chain        ${demo.chain.rpcUrl} (chain id ${demo.chain.chainId})`);
@@ -71,6 +78,7 @@ async function main(): Promise<void> {
     console.log("\nStopping…");
     await close().catch(() => undefined);
     await demo.stop();
+    await chain.stop();
     process.exit(0);
   };
   process.on("SIGINT", shutdown);

@@ -8,11 +8,11 @@ import { AnvilExitedError } from "./errors";
 
 const run = promisify(execFile);
 
-async function rpc(url: string, method: string): Promise<unknown> {
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   return ((await response.json()) as { result: unknown }).result;
 }
@@ -53,6 +53,25 @@ describe("startAnvil", () => {
     expect(isAlive(anvil.pid)).toBe(false);
     await expect(rpc(anvil.rpcUrl, "eth_chainId")).rejects.toThrow();
     await anvil.stop();
+  });
+
+  it("with a block time, mines empty blocks while idle and still mines a transaction at once", async () => {
+    const anvil = await startAnvil({ blockTimeSeconds: 1 });
+    try {
+      const head = async () => Number(await rpc(anvil.rpcUrl, "eth_blockNumber"));
+      const start = await head();
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      const idle = await head();
+      expect(idle).toBeGreaterThan(start);
+      const [from, to] = (await rpc(anvil.rpcUrl, "eth_accounts")) as string[];
+      const hash = await rpc(anvil.rpcUrl, "eth_sendTransaction", [{ from, to, value: "0x1" }]);
+      const receipt = (await rpc(anvil.rpcUrl, "eth_getTransactionReceipt", [hash])) as {
+        status: string;
+      } | null;
+      expect(receipt?.status).toBe("0x1");
+    } finally {
+      await anvil.stop();
+    }
   });
 
   it("fails with anvil's own message when the given port is taken", async () => {

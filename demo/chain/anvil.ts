@@ -12,6 +12,11 @@ export interface AnvilOptions {
   port?: number;
   chainId?: number;
   readyTimeoutMs?: number;
+  /**
+   * Also mine an empty block every this many seconds, as a real chain does,
+   * so its clock moves while nobody transacts (transactions still mine at once).
+   */
+  blockTimeSeconds?: number;
 }
 
 export interface AnvilProcess {
@@ -41,7 +46,7 @@ type Watchdog = ChildProcessByStdio<Writable, Readable, Readable>;
 const STOP_GRACE_MS = 5_000;
 const POLL_MS = 50;
 
-/** Starts anvil on 127.0.0.1 with instant mining and waits until it answers JSON-RPC. */
+/** Starts anvil on 127.0.0.1 with instant mining (and interval mining when asked) and waits until it answers JSON-RPC. */
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProcess> {
   const chainId = options.chainId ?? 31337;
   const timeoutMs = options.readyTimeoutMs ?? 20_000;
@@ -50,14 +55,19 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProce
   for (let attempt = 1; ; attempt++) {
     const port = options.port || (await freePort());
     try {
-      return await launch(port, chainId, timeoutMs);
+      return await launch(port, chainId, timeoutMs, options.blockTimeSeconds);
     } catch (error) {
       if (!(error instanceof AnvilExitedError) || attempt >= attempts) throw error;
     }
   }
 }
 
-async function launch(port: number, chainId: number, timeoutMs: number): Promise<AnvilProcess> {
+async function launch(
+  port: number,
+  chainId: number,
+  timeoutMs: number,
+  blockTimeSeconds: number | undefined,
+): Promise<AnvilProcess> {
   const args = [
     "--host",
     "127.0.0.1",
@@ -68,6 +78,9 @@ async function launch(port: number, chainId: number, timeoutMs: number): Promise
     "--mnemonic",
     ANVIL_MNEMONIC,
     "--quiet",
+    ...(blockTimeSeconds === undefined
+      ? []
+      : ["--block-time", String(blockTimeSeconds), "--mixed-mining"]),
   ];
   const child: Watchdog = spawn("sh", ["-c", WATCHDOG, anvilBinaryPath(), ...args], {
     stdio: ["pipe", "pipe", "pipe"],

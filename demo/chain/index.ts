@@ -40,6 +40,8 @@ export interface LocalChainOptions {
   fund?: bigint;
   /** Number of funded payer accounts, 0..7. Default 3. */
   payers?: number;
+  /** An empty block every this many seconds besides each transaction's (see AnvilOptions). */
+  blockTimeSeconds?: number;
 }
 
 export interface LocalToken {
@@ -100,7 +102,13 @@ function createLocalWalletClient(account: DevAccount, chain: Chain, transport: T
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
   const accounts = devAccounts(options.payers);
   const [anvilResult, artifactResult] = await Promise.allSettled([
-    startAnvil({ port: options.port, chainId: options.chainId }),
+    startAnvil({
+      port: options.port,
+      chainId: options.chainId,
+      ...(options.blockTimeSeconds === undefined
+        ? {}
+        : { blockTimeSeconds: options.blockTimeSeconds }),
+    }),
     compileContract(TOKEN_SOURCE_PATH, "EIP3009Token"),
   ]);
   if (anvilResult.status === "rejected") throw anvilResult.reason;
