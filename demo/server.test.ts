@@ -23,6 +23,7 @@ import { readMcpPaymentRequired, readMcpSettleResponse } from "../lib/protocol/x
 import { buildPaymentPayload, mcpPaymentMeta, paymentHeader } from "../lib/protocol/x402/payment";
 import { readSettleResponseHeaders } from "../lib/protocol/x402/settlement";
 import { PRICES } from "./mcp/tools";
+import { curlLine, type PaidEndpoint, paidEndpoints } from "./paid-endpoints";
 import { type Demo, HTTP_PRICES, startDemo } from "./server";
 
 let demo: Demo;
@@ -516,5 +517,44 @@ describe("MCP server", () => {
       client.callTool({ name: "confirmed_search", arguments: { query: "eip" } }),
     ).rejects.toMatchObject({ code: -32600, message: expect.stringMatching(/did not declare/) });
     await client.close();
+  });
+});
+
+describe("the paid endpoints npm start prints", () => {
+  it("each answers its request with 402 and a price the wallet reads as the listed one", async () => {
+    const endpoints = paidEndpoints(demo.urls);
+    expect(endpoints).toHaveLength(4);
+    for (const endpoint of endpoints) {
+      const response = await fetch(endpoint.url, {
+        method: endpoint.method,
+        headers: endpoint.headers,
+        ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+      });
+      expect(response.status, endpoint.name).toBe(402);
+      const body = await response.text();
+      const amount = endpoint.url.startsWith(demo.urls.stipendex)
+        ? (await readQuote((JSON.parse(body) as { quote: unknown }).quote)).claims.rails[0]?.amount
+        : readHttp402(
+            { headers: response.headers, body },
+            {
+              receiver: endpoint.url,
+              resource: { kind: "http", method: endpoint.method, url: endpoint.url },
+              registry,
+            },
+          ).options[0]?.amount.toString();
+      expect(amount, endpoint.name).toBe(endpoint.price.toString());
+    }
+  });
+
+  it("prints each as one curl line a shell runs as the request", () => {
+    const [search, , , mcp] = paidEndpoints(demo.urls);
+    expect(search && curlLine(search)).toBe(`curl -i '${demo.urls.stipendex}/api/search?q=hello'`);
+    expect(mcp && curlLine(mcp)).toBe(
+      `curl -i -X POST '${demo.urls.mcp402}' -H 'content-type: application/json' ` +
+        `-H 'accept: application/json, text/event-stream' -d '${mcp?.body}'`,
+    );
+    expect(curlLine({ ...(search as PaidEndpoint), url: "http://x/?q=it's" })).toBe(
+      `curl -i 'http://x/?q=it'\\''s'`,
+    );
   });
 });

@@ -2,7 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { formatUnits } from "viem";
 import { BASE_SEPOLIA, startLocalChain } from "./chain";
+import { curlLine, paidEndpoints } from "./paid-endpoints";
 import { startDemo } from "./server";
 import { DEFAULT_PORTS, parseStartOptions } from "./start-options";
 
@@ -39,6 +41,12 @@ async function main(): Promise<void> {
   console.log(
     `Default ports: ${JSON.stringify(DEFAULT_PORTS)}; change with --port-<name> N or DEMO_PORT_<NAME>.`,
   );
+  console.log("\nPaid endpoints (each answers 402 with its price until a wallet pays):");
+  for (const endpoint of paidEndpoints(demo.urls)) {
+    console.log(
+      `  ${endpoint.name}, ${formatUnits(endpoint.price, 6)} USDC\n    ${curlLine(endpoint)}`,
+    );
+  }
   const payer = demo.chain.accounts.payers[0];
   if (payer) {
     console.log(
