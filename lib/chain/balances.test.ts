@@ -1,3 +1,4 @@
+import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain";
 import type { Address } from "../protocol/offer";
@@ -52,5 +53,33 @@ describe("readBalances, against a local chain", () => {
     expect(offline).toMatchObject({
       problem: expect.stringMatching(/^Could not read the balance from 127\.0\.0\.1:9: /),
     });
+  });
+
+  it("gives up on a node that never answers after the time it is given, saying so", async () => {
+    const payer = chain.accounts.payers[0];
+    if (!payer) return expect.unreachable("no funded payer");
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    if (address === null || typeof address === "string") return expect.unreachable("no port");
+    try {
+      const started = Date.now();
+      const [stuck, answered] = await readBalances(
+        payer.address,
+        [usdc(), { ...usdc(), network: "eip155:8453" }],
+        (network) =>
+          network === "eip155:84532" ? `http://127.0.0.1:${address.port}/` : chain.rpcUrl,
+        { timeoutMs: 300 },
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(stuck).toMatchObject({
+        problem: expect.stringMatching(/^Could not read the balance from 127\.0\.0\.1:\d+: /),
+      });
+      expect(answered?.amount).toBe(await chain.balanceOf(payer.address));
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ export interface HeldToken {
 export type TokenBalance = HeldToken &
   ({ amount: bigint; readAt: number } | { amount?: undefined; problem: string });
 
-/** How long one network may take to answer before its balances are given up on. */
+/** How long one network may take to answer before its balances are given up on, unless told. */
 const READ_TIMEOUT_MS = 8_000;
 
 /**
@@ -25,7 +25,7 @@ export async function readBalances(
   owner: Address,
   tokens: readonly HeldToken[],
   endpointFor: (network: Caip2) => string | undefined,
-  options: { fetchFn?: typeof fetch; now?: () => number } = {},
+  options: { fetchFn?: typeof fetch; now?: () => number; timeoutMs?: number } = {},
 ): Promise<TokenBalance[]> {
   const now = options.now ?? Date.now;
   const networks = [...new Set(tokens.map((token) => token.network))];
@@ -39,7 +39,7 @@ export async function readBalances(
       const client = createPublicClient({
         transport: http(url, {
           batch: true,
-          timeout: READ_TIMEOUT_MS,
+          timeout: options.timeoutMs ?? READ_TIMEOUT_MS,
           retryCount: 0,
           ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
         }),

@@ -6,6 +6,13 @@ import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
 import type { PolicySettings } from "../wallet/policy-settings";
 
+/**
+ * How long the popup waits for a network: a person looks at it now, and a
+ * public endpoint that is down (or a machine offline) would otherwise hold
+ * every other network's balance back. A nearby node answers in milliseconds.
+ */
+export const BALANCE_VIEW_TIMEOUT_MS = 2_000;
+
 export interface BalanceDeps {
   db: WalletDb;
   endpointFor(network: Caip2): Promise<string | undefined>;
@@ -32,6 +39,7 @@ export async function balanceRows(
   );
   const [read, pending] = await Promise.all([
     readBalances(owner, tokens, (network) => endpoints.get(network), {
+      timeoutMs: BALANCE_VIEW_TIMEOUT_MS,
       ...(deps.fetchFn ? { fetchFn: deps.fetchFn } : {}),
     }),
     pendingAmounts(deps.db),
