@@ -48,6 +48,27 @@ describe("approval store", () => {
     expect(store.getState().approvals).toEqual([]);
   });
 
+  it("lists again after a listing that a change overtook: the window never stays behind the queue", async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    installFakeBackground({
+      ui_listPending: async () => {
+        const listed = [...queue];
+        await gate;
+        return listed;
+      },
+    });
+    const store = createApprovalStore();
+    const first = store.getState().refresh();
+    queue = [...queue, { ...APPROVAL, id: "c" }];
+    const second = store.getState().refresh();
+    open();
+    await Promise.all([first, second]);
+    expect(store.getState().approvals.map((a) => a.id)).toEqual(["a", "b", "c"]);
+  });
+
   it("keeps showing the same approval when the queue grows in front of it", async () => {
     const store = createApprovalStore();
     await store.getState().refresh();

@@ -19,6 +19,7 @@ export interface ApprovalStore {
 /** The confirmation window's queue of approvals waiting for the person. */
 export function createApprovalStore() {
   let inFlight: Promise<void> | undefined;
+  let stale = false;
   return createStore<ApprovalStore>()((set, get) => {
     const load = async () => {
       const approvals = await callWallet({ method: "ui_listPending", params: undefined });
@@ -45,13 +46,21 @@ export function createApprovalStore() {
       index: 0,
       loaded: false,
       busy: false,
-      // Called on every storage change the window watches: at most one listing at a time.
+      // Called on every storage change the window watches: at most one listing at a time, and
+      // a change during a listing gets one more after it (that listing may predate the change).
       refresh: () => {
-        inFlight ??= load()
-          .catch((error: unknown) => set({ error: errorText(error) }))
-          .finally(() => {
-            inFlight = undefined;
-          });
+        if (inFlight) {
+          stale = true;
+          return inFlight;
+        }
+        inFlight = (async () => {
+          do {
+            stale = false;
+            await load().catch((error: unknown) => set({ error: errorText(error) }));
+          } while (stale);
+        })().finally(() => {
+          inFlight = undefined;
+        });
         return inFlight;
       },
       select: (index) => {
