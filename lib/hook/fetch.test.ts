@@ -116,7 +116,30 @@ describe("installFetchHook: HTTP 402", () => {
     ]);
     expect(seen).toHaveLength(2);
     expect(seen[1]?.method).toBe("POST");
-    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "rcpt" }]);
+    // With the hash of the body the page got, for a Stipendex Receipt's resultHash.
+    await until(() => receipts.length > 0);
+    expect(receipts).toEqual([
+      {
+        paymentId: "p1",
+        status: 200,
+        receipt: "rcpt",
+        resultHash: await sha256Base64url("paid:hello"),
+      },
+    ]);
+  });
+
+  it("reports an x402 settle response at once, with no body hash", async () => {
+    const x402: Handler = async (request) =>
+      request.headers.get("x-payment") === "signed"
+        ? new Response("paid", { headers: { "X-PAYMENT-RESPONSE": "settled" } })
+        : new Response(JSON.stringify({ accepts: [] }), { status: 402 });
+    const { win, receipts } = setup(x402, () => ({
+      paymentId: "p2",
+      header: { name: "X-PAYMENT", value: "signed" },
+    }));
+    const response = await win.fetch("/api/search");
+    expect(receipts).toEqual([{ paymentId: "p2", status: 200, receipt: "settled" }]);
+    expect(await response.text()).toBe("paid");
   });
 
   it("retries a stream body and a Request body without consuming the page's copy", async () => {

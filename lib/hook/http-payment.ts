@@ -1,4 +1,4 @@
-import type { PaymentChallenge } from "../messages";
+import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { ReplayableRequest } from "./replay";
 import { MAX_CHALLENGE_BYTES, RECEIPT_HEADERS, type WalletLink } from "./wallet-link";
 
@@ -63,7 +63,7 @@ export async function payHttp402(
     retry.status === 402 ? await readCapped(retry.clone(), MAX_CHALLENGE_BYTES) : undefined;
   // x402 v2 says why in the header of the 402 it answers a refused payment with.
   const paymentRequired = retry.headers.get("payment-required");
-  wallet.receipt({
+  const report: ReceiptParams = {
     paymentId: answer.paymentId,
     status: retry.status,
     receipt: receipt ?? null,
@@ -76,17 +76,49 @@ export async function payHttp402(
             ...(paymentRequired === null ? {} : { data: { paymentRequired } }),
           },
         }),
-  });
+  };
+  if (retry.ok && retry.headers.has("stipendex-receipt")) {
+    // A Stipendex Receipt may name the hash of the body served: reported once the page's copy is read.
+    void bodyHash(retry.clone()).then(
+      (resultHash) => wallet.receipt(resultHash === undefined ? report : { ...report, resultHash }),
+      () => wallet.receipt(report),
+    );
+  } else {
+    wallet.receipt(report);
+  }
   return retry.status === 402 ? response : retry;
+}
+
+/** Largest paid body the hook hashes for a Receipt's `resultHash`; a bigger one goes unchecked. */
+const MAX_HASHED_BYTES = 16 * 1024 * 1024;
+
+/** base64url SHA-256 of a body (envelope.md: a Receipt's `resultHash` over HTTP), undefined past the cap. */
+async function bodyHash(response: Response): Promise<string | undefined> {
+  const bytes = await readCappedBytes(response, MAX_HASHED_BYTES);
+  if (bytes === undefined) return undefined;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return btoa(String.fromCharCode(...digest))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** Reads a body as text, or undefined when it is longer than `limit` bytes. */
 async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  const bytes = await readCappedBytes(response, limit);
+  return bytes && new TextDecoder().decode(bytes);
+}
+
+/** Reads a body's bytes, or undefined when it is longer than `limit` bytes. */
+async function readCappedBytes(
+  response: Response,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > limit || !response.body) {
     // Not awaited: a clone's cancel settles only once the page's copy is read or cancelled too.
     response.body?.cancel().catch(() => undefined);
-    return response.body ? undefined : "";
+    return response.body ? undefined : new Uint8Array();
   }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -107,5 +139,5 @@ async function readCapped(response: Response, limit: number): Promise<string | u
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
