@@ -63,16 +63,14 @@ async function trackedPayments(db: WalletDb, now: number): Promise<PaymentRecord
         .toArray(),
     ),
   );
-  return lists
-    .flat()
-    .filter(
-      (payment) =>
-        payment.charge !== undefined &&
-        // A receipt held while the wallet is locked is checked (at unlock) before the chain is asked.
-        payment.heldReceipt === undefined &&
-        payment.settlement?.status !== "confirmed" &&
-        payment.settlement?.status !== "used",
-    );
+  return lists.flat().filter(
+    (payment) =>
+      payment.charge !== undefined &&
+      // A receipt held while the wallet is locked is checked (at unlock) before the chain is asked.
+      payment.heldReceipt === undefined &&
+      payment.settlement?.status !== "confirmed" &&
+      payment.settlement?.status !== "used",
+  );
 }
 
 async function trackOne(
