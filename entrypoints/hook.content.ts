@@ -12,8 +12,8 @@ export default defineContentScript({
   // A named IIFE would declare a global in the page (and break a page's own `let hook`).
   globalName: false,
   main() {
-    const request = createBridge(window);
-    const wallet = createWalletLink(request);
+    const { request, notify } = createBridge(window);
+    const wallet = createWalletLink(request, notify);
     const mcp = mcpLoader(window, () =>
       request({ method: "stipendex_loadMcp", params: undefined }),
     );

@@ -414,6 +414,8 @@ export interface HookToRelay {
   tag: typeof TO_RELAY;
   id: string;
   request: PageRequest;
+  /** A notification (a receipt, a server sighting): nobody in the page waits for its answer. */
+  noAnswer?: true;
 }
 
 /** The runtime port a page's relay talks to the background on (one per frame, opened on first use). */

@@ -14,8 +14,8 @@ import { createWalletLink } from "./wallet-link";
 type Win = Window & typeof globalThis;
 
 function install(win: Win) {
-  const request = createBridge(win);
-  return installProvider(win, request, createWalletLink(request));
+  const { request, notify } = createBridge(win);
+  return installProvider(win, request, createWalletLink(request, notify));
 }
 
 function freshWindow(): Win {

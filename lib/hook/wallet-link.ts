@@ -7,7 +7,7 @@ import type {
   ReceiptParams,
 } from "../messages";
 import { randomId } from "../random-id";
-import type { Requester } from "./bridge";
+import type { Notifier, Requester } from "./bridge";
 
 /** What the fetch hook needs from the wallet; the provider's bridge implements it. */
 export interface WalletLink {
@@ -51,14 +51,12 @@ export const PAGE_LIMITS = {
 } as const;
 
 /** The wallet as seen from the page: each call is a message through the relay. */
-export function createWalletLink(request: Requester): WalletLink {
-  const ignore = () => undefined;
+export function createWalletLink(request: Requester, notify: Notifier): WalletLink {
   return {
     pay: (challenge) =>
       request({ method: "stipendex_pay", params: { requestId: randomId(), challenge } }),
-    receipt: (params) => void request({ method: "stipendex_receipt", params }).catch(ignore),
+    receipt: (params) => notify({ method: "stipendex_receipt", params }),
     elicit: (params) => request({ method: "stipendex_elicit", params }),
-    reportMcpServer: (report) =>
-      void request({ method: "stipendex_reportMcpServer", params: report }).catch(ignore),
+    reportMcpServer: (report) => notify({ method: "stipendex_reportMcpServer", params: report }),
   };
 }

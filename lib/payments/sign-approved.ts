@@ -90,7 +90,10 @@ export async function payAutomatically(
     confirmation: await confirming,
     proof: signed.proof,
     settings,
-    ...(offer.quote ? { elicitedBy: elicitedKey(caller, offer.quote.hash) } : {}),
+    // Only a tool call's Quote can have been elicited (elicit.ts): an HTTP one needs no lookup.
+    ...(offer.quote && offer.resource.kind === "mcp"
+      ? { elicitedBy: elicitedKey(caller, offer.quote.hash) }
+      : {}),
     now: parts.deps.now(),
   });
   if (outcome.kind === "known") return undefined;

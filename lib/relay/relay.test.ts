@@ -35,6 +35,40 @@ describe("startRelay", () => {
     expect(sent).toEqual([{ channel: "page", method: "stipendex_status", params: 5 }]);
   });
 
+  it("forwards a notification, retried like any request, and posts no answer back", async () => {
+    const win = freshWindow();
+    const sent: unknown[] = [];
+    let stopped = true;
+    startRelay(
+      win,
+      async (message) => {
+        sent.push(message);
+        if (stopped) {
+          stopped = false;
+          throw new Error("Could not establish connection. Receiving end does not exist.");
+        }
+        return { ok: true, result: null } satisfies WireResponse;
+      },
+      { tries: 3, firstDelayMs: 1 },
+    );
+    const posted: unknown[] = [];
+    win.addEventListener("message", (event) => {
+      if ((event.data as { tag?: string }).tag === TO_PAGE) posted.push(event.data);
+    });
+    win.postMessage(
+      {
+        tag: TO_RELAY,
+        id: "n",
+        request: { method: "stipendex_receipt", params: { paymentId: "p" } },
+        noAnswer: true,
+      },
+      "*",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toHaveLength(2);
+    expect(posted).toEqual([]);
+  });
+
   it("ignores untagged or malformed messages and answers an invalidated extension with an error at once", async () => {
     const win = freshWindow();
     const sent: unknown[] = [];

@@ -46,6 +46,11 @@ export function startRelay(
       win.postMessage(message, "*");
     };
     const message = { channel: "page", method: data.request.method, params: data.request.params };
+    if (data.noAnswer) {
+      // Still retried until the background takes it; only the answer is not posted back.
+      sendWithRetry(send, message, retry).catch(() => undefined);
+      return;
+    }
     sendWithRetry(send, message, retry).then(reply, (error: unknown) =>
       reply({
         ok: false,
