@@ -3,7 +3,7 @@ import { type Browser, launch, type Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { builtExtension } from "./builds";
 import { extensionPageUrl } from "./extension-url";
-import { within } from "./wait";
+import { pollFor, within } from "./wait";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 /** Pinned so extension page URLs are known before the add-on is installed. */
@@ -65,10 +65,10 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        await page.waitForFunction(
-          (expected) => location.href === expected,
-          { timeout: 20_000 },
-          url,
+        await pollFor(
+          () => page.evaluate((expected) => location.href === expected, url),
+          `${url} to load`,
+          20_000,
         );
         return page;
       },

@@ -3,6 +3,7 @@ import type { ElementHandle, Page as FirefoxPage } from "puppeteer-core";
 import type { InputTab } from "./activation";
 import type { FramedPage } from "./hostile";
 import type { Tab } from "./payments";
+import { pollFor } from "./wait";
 
 /** How long a click or read waits for its element to show up. */
 const ELEMENT_TIMEOUT = 10_000;
@@ -29,15 +30,21 @@ export function firefoxTab(page: FirefoxPage): Tab {
     evaluate: (expression) => page.evaluate(expression),
     async click(name) {
       // Puppeteer has no role-and-exact-name locator that waits for an enabled button: look for it.
-      const button = await page.waitForFunction(
-        (text) =>
-          [...document.querySelectorAll("button")].find(
-            (b) => b.textContent?.trim() === text && !b.disabled,
-          ),
-        { timeout: ELEMENT_TIMEOUT },
-        name,
+      const button = await pollFor(
+        async () =>
+          (
+            await page.evaluateHandle(
+              (text) =>
+                [...document.querySelectorAll("button")].find(
+                  (b) => b.textContent?.trim() === text && !b.disabled,
+                ) ?? null,
+              name,
+            )
+          ).asElement() as ElementHandle<Element> | null,
+        `an enabled "${name}" button`,
+        ELEMENT_TIMEOUT,
       );
-      await (button.asElement() as ElementHandle<Element> | null)?.click();
+      await button.click();
     },
     async text(testId) {
       const element = await page.waitForSelector(`[data-testid="${testId}"]`, {

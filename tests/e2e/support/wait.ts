@@ -24,6 +24,27 @@ export async function waitUntil(
 }
 
 /**
+ * Polls `probe` until it gives a value (not undefined, null or false) and
+ * returns it; a probe that throws (a page between documents) counts as not
+ * yet. For pages a driver's own waitForFunction cannot wait in: Firefox runs
+ * its predicate through `Function()`, which an extension page's CSP blocks.
+ */
+export async function pollFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new WaitTimeoutError(what, timeoutMs);
+    await sleep(intervalMs);
+  }
+}
+
+/**
  * `promise`, or WaitTimeoutError naming `what` after `timeoutMs`: a setup
  * step that hangs fails with its name instead of running out the suite's
  * clock with no word of where.
