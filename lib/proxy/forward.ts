@@ -56,7 +56,9 @@ export function createForwardingServer(options: ForwardOptions): Server {
   };
 
   server.setRequestHandler(InitializeRequestSchema, async (request): Promise<InitializeResult> => {
-    if (client) throw new McpError(ErrorCode.InvalidRequest, "The session is already initialized");
+    if (client) {
+      throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Already initialized" });
+    }
     const { params } = request;
     const declared = declareElicitation({
       jsonrpc: "2.0",
@@ -83,10 +85,10 @@ export function createForwardingServer(options: ForwardOptions): Server {
     try {
       await upstream.connect(new StreamableHTTPClientTransport(options.upstream));
     } catch (error) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `stipendex-proxy could not reach the MCP server at ${upstreamUrl}: ${errorText(error)}`,
-      );
+      throw rpcFailure({
+        code: ErrorCode.InternalError,
+        message: `stipendex-proxy could not reach the MCP server at ${upstreamUrl}: ${errorText(error)}`,
+      });
     }
     client = upstream;
     const serverCapabilities = upstream.getServerCapabilities() ?? {};
@@ -129,7 +131,7 @@ export function createForwardingServer(options: ForwardOptions): Server {
 
   server.fallbackRequestHandler = async (request, extra) => {
     if (!client) {
-      throw new McpError(ErrorCode.InvalidRequest, "Initialize the session first");
+      throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Initialize the session first" });
     }
     const upstream = client;
     const send = async (params: Request["params"]): Promise<CallOutcome> => {
@@ -141,10 +143,10 @@ export function createForwardingServer(options: ForwardOptions): Server {
         return { result };
       } catch (error) {
         if (error instanceof McpError) return { error: wireErrorOf(error) };
-        throw new McpError(
-          ErrorCode.InternalError,
-          `The MCP server at ${upstreamUrl} failed: ${errorText(error)}`,
-        );
+        throw rpcFailure({
+          code: ErrorCode.InternalError,
+          message: `The MCP server at ${upstreamUrl} failed: ${errorText(error)}`,
+        });
       }
     };
     const params = request.params;
