@@ -3,7 +3,7 @@ import { type Browser, launch, type Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { builtExtension } from "./builds";
 import { extensionPageUrl } from "./extension-url";
-import { within } from "./wait";
+import { untilTrue, within } from "./wait";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 /** Pinned so extension page URLs are known before the add-on is installed. */
@@ -35,8 +35,11 @@ export interface FirefoxSession {
  */
 export async function launchFirefox({
   withWallet,
+  env,
 }: {
   withWallet: boolean;
+  /** The browser's environment, when not this process's (the native host it starts inherits it). */
+  env?: Record<string, string>;
 }): Promise<FirefoxSession> {
   const dir = withWallet ? builtExtension("firefox-mv3") : undefined;
   const uuids = dir ? { [geckoId(dir)]: WALLET_UUID } : {};
@@ -44,6 +47,7 @@ export async function launchFirefox({
     browser: "firefox",
     executablePath: FIREFOX_PATH,
     headless: true,
+    ...(env ? { env } : {}),
     // Lets the test navigate tabs to moz-extension:// pages.
     args: ["--remote-allow-system-access"],
     extraPrefsFirefox: {
@@ -65,10 +69,10 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        await page.waitForFunction(
-          (expected) => location.href === expected,
-          { timeout: 20_000 },
-          url,
+        await untilTrue(
+          async () => (await page.evaluate(() => location.href)) === url,
+          `${url} to load`,
+          20_000,
         );
         return page;
       },

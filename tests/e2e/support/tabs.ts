@@ -1,8 +1,9 @@
 import type { Page as ChromiumPage } from "playwright-core";
-import type { ElementHandle, Page as FirefoxPage } from "puppeteer-core";
+import type { Page as FirefoxPage } from "puppeteer-core";
 import type { InputTab } from "./activation";
 import type { FramedPage } from "./hostile";
 import type { Tab } from "./payments";
+import { untilTrue } from "./wait";
 
 /** How long a click or read waits for its element to show up. */
 const ELEMENT_TIMEOUT = 10_000;
@@ -29,21 +30,30 @@ export function firefoxTab(page: FirefoxPage): Tab {
     evaluate: (expression) => page.evaluate(expression),
     async click(name) {
       // Puppeteer has no role-and-exact-name locator that waits for an enabled button: look for it.
-      const button = await page.waitForFunction(
-        (text) =>
-          [...document.querySelectorAll("button")].find(
-            (b) => b.textContent?.trim() === text && !b.disabled,
-          ),
-        { timeout: ELEMENT_TIMEOUT },
-        name,
-      );
-      await (button.asElement() as ElementHandle<Element> | null)?.click();
+      const index = () =>
+        page.evaluate(
+          (text) =>
+            [...document.querySelectorAll("button")].findIndex(
+              (b) => b.textContent?.trim() === text && !b.disabled,
+            ),
+          name,
+        );
+      await untilTrue(async () => (await index()) >= 0, `a button ${name}`, ELEMENT_TIMEOUT);
+      const buttons = await page.$$("button");
+      await buttons[await index()]?.click();
     },
     async text(testId) {
-      const element = await page.waitForSelector(`[data-testid="${testId}"]`, {
-        timeout: ELEMENT_TIMEOUT,
-      });
-      return (await element?.evaluate((e) => e.textContent)) ?? null;
+      const read = () =>
+        page.evaluate(
+          (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? undefined,
+          testId,
+        );
+      await untilTrue(
+        async () => (await read()) !== undefined,
+        `[data-testid="${testId}"]`,
+        ELEMENT_TIMEOUT,
+      );
+      return (await read()) ?? null;
     },
   };
 }

@@ -39,3 +39,21 @@ export async function within<T>(promise: Promise<T>, what: string, timeoutMs: nu
     clearTimeout(timer);
   }
 }
+
+/**
+ * Polls the async `check` until it resolves true (a rejection counts as not
+ * yet); throws WaitTimeoutError naming `what` after `timeoutMs`. For waits
+ * inside extension pages, whose CSP forbids the eval that Puppeteer's
+ * waitForFunction and custom selectors use in Firefox ESR 140.
+ */
+export async function untilTrue(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new WaitTimeoutError(what, timeoutMs);
+    await sleep(25);
+  }
+}

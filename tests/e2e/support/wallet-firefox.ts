@@ -1,6 +1,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { type FirefoxSession, launchFirefox } from "./firefox";
+import { untilTrue } from "./wait";
 import {
   type AgentBrowser,
   sendFromWalletPage,
@@ -49,9 +50,12 @@ export async function nextConfirmWindow(browser: Browser): Promise<Page> {
   });
   const page = await target.page();
   if (!page) throw new ConfirmWindowPageError(target.url());
-  await page.waitForFunction(
-    () => location.pathname.endsWith("/confirm.html") && document.readyState === "complete",
-    { timeout: 10_000 },
+  await untilTrue(
+    () =>
+      page.evaluate(
+        () => location.pathname.endsWith("/confirm.html") && document.readyState === "complete",
+      ),
+    "the confirmation window to load",
   );
   return page;
 }
