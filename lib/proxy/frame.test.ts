@@ -1,6 +1,7 @@
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { isProxyError } from "./errors";
-import { encodeFrame, FrameDecoder } from "./frame";
+import { encodeFrame, FrameDecoder, readFrames } from "./frame";
 
 describe("native messaging frames", () => {
   it("prefix the UTF-8 JSON with its byte length in native (little-endian here) order", () => {
@@ -39,5 +40,25 @@ describe("native messaging frames", () => {
   it("refuse a body that is not JSON", () => {
     const frame = new Uint8Array([3, 0, 0, 0, 0x7b, 0x7b, 0x7b]);
     expect(() => new FrameDecoder().push(frame)).toThrow(/not UTF-8 JSON/);
+  });
+});
+
+describe("readFrames", () => {
+  it("hands each message on, and a stream out of step to `broken` once, reading no more", () => {
+    const stream = new PassThrough();
+    const seen: unknown[] = [];
+    const broken: unknown[] = [];
+    readFrames(
+      stream,
+      (message) => seen.push(message),
+      (error) => broken.push(error),
+      64,
+    );
+    stream.write(encodeFrame({ id: 1 }));
+    stream.write(new Uint8Array([200, 0, 0, 0]));
+    stream.write(encodeFrame({ id: 2 }));
+    expect(seen).toEqual([{ id: 1 }]);
+    expect(broken).toHaveLength(1);
+    expect(isProxyError(broken[0], "frame-too-large")).toBe(true);
   });
 });

@@ -75,3 +75,30 @@ export class FrameDecoder {
     }
   }
 }
+
+/**
+ * Reads the frames arriving on `stream`, message by message. A stream that
+ * falls out of step (a frame too large, or not JSON) is handed to `broken`
+ * once, and nothing more is read from it.
+ */
+export function readFrames(
+  stream: { on(event: "data", listener: (chunk: Uint8Array) => void): unknown },
+  onMessage: (message: unknown) => void,
+  broken: (error: unknown) => void,
+  max: number = MAX_FRAME_BYTES,
+): void {
+  const decoder = new FrameDecoder(max);
+  let failed = false;
+  stream.on("data", (chunk) => {
+    if (failed) return;
+    let messages: unknown[];
+    try {
+      messages = decoder.push(chunk);
+    } catch (error) {
+      failed = true;
+      broken(error);
+      return;
+    }
+    for (const message of messages) onMessage(message);
+  });
+}

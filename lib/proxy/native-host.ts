@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from "node:net";
 import { ErrorCode, type NativeRequest } from "../messages";
 import { type ChannelPlace, readChannelRequest, readNativeResponse } from "./channel";
 import { isProxyError, ProxyError } from "./errors";
-import { encodeFrame, FrameDecoder, MAX_HOST_TO_BROWSER } from "./frame";
+import { encodeFrame, MAX_HOST_TO_BROWSER, readFrames } from "./frame";
 import { assertOwnDirectory } from "./wallet-channel";
 
 export interface NativeHostOptions {
@@ -40,21 +40,13 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
   const server = createServer((socket) => {
     const link = nextLink++;
     links.set(link, socket);
-    const decoder = new FrameDecoder();
-    socket.on("data", (chunk: Buffer) => {
-      let messages: unknown[];
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        options.log(`proxy connection ${link} sent an unreadable frame: ${String(error)}`);
-        socket.destroy();
-        return;
-      }
-      for (const message of messages) {
+    readFrames(
+      socket,
+      (message) => {
         const request = readChannelRequest(message);
         if (!request) {
           options.log(`proxy connection ${link} sent a message that is not a request`);
-          continue;
+          return;
         }
         try {
           toBrowser({ ...request, link });
@@ -66,8 +58,12 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
           };
           socket.write(encodeFrame({ id: request.id, response }));
         }
-      }
-    });
+      },
+      (error) => {
+        options.log(`proxy connection ${link} sent an unreadable frame: ${String(error)}`);
+        socket.destroy();
+      },
+    );
     socket.on("error", () => undefined);
     socket.on("close", () => links.delete(link));
   });
@@ -78,15 +74,22 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
   await chmod(place.socket, 0o600);
   options.log(`listening on ${place.socket}`);
 
-  const decoder = new FrameDecoder();
-  options.input.on("data", (chunk: Buffer) => {
-    for (const message of decoder.push(chunk)) {
-      const answer = readNativeResponse(message);
-      const socket = answer && links.get(answer.link);
-      if (answer && socket) socket.write(encodeFrame({ id: answer.id, response: answer.response }));
-    }
-  });
   await new Promise<void>((resolve) => {
+    readFrames(
+      options.input,
+      (message) => {
+        const answer = readNativeResponse(message);
+        const socket = answer && links.get(answer.link);
+        if (answer && socket) {
+          socket.write(encodeFrame({ id: answer.id, response: answer.response }));
+        }
+      },
+      (error) => {
+        // The browser's side out of step: nothing more can be read, so the host stops.
+        options.log(`the browser sent an unreadable frame: ${String(error)}`);
+        resolve();
+      },
+    );
     options.input.once("end", resolve);
     options.input.once("close", resolve);
     options.input.once("error", resolve);

@@ -12,7 +12,7 @@ import {
 import { randomId } from "../random-id";
 import { readChannelResponse } from "./channel";
 import { ProxyError } from "./errors";
-import { encodeFrame, FrameDecoder } from "./frame";
+import { encodeFrame, readFrames } from "./frame";
 import type { ProxyWallet } from "./paid-call";
 
 /** How long the proxy waits for the native host to accept it: a live host answers at once. */
@@ -120,17 +120,11 @@ export class WalletChannel {
         void this.notRunning().then(reject, reject);
       });
     });
-    const decoder = new FrameDecoder();
-    socket.on("data", (chunk: Buffer) => {
-      let messages: unknown[];
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        socket.destroy(error instanceof Error ? error : undefined);
-        return;
-      }
-      for (const message of messages) this.answer(message);
-    });
+    readFrames(
+      socket,
+      (message) => this.answer(message),
+      (error) => socket.destroy(error instanceof Error ? error : undefined),
+    );
     socket.on("error", () => undefined);
     socket.on("close", () => {
       this.socket = undefined;
