@@ -103,7 +103,9 @@ export async function connectDesktopHost(
     stderr += chunk.toString();
   });
   const client = new Client({ name: "e2e-desktop-host", version: "1.0.0" }, capabilities);
-  await client.connect(transport);
+  await client.connect(transport).catch((error: unknown) => {
+    throw new Error(`stipendex-proxy did not start: ${String(error)}; its stderr: ${stderr}`);
+  });
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
