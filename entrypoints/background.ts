@@ -81,7 +81,12 @@ export default defineBackground(() => {
     (windowId) => void services.approvals.windowClosed(windowId),
   );
   const nativeLink = new NativeLink({
-    connect: () => browser.runtime.connectNative(NATIVE_HOST_NAME),
+    connect: () => {
+      const port = browser.runtime.connectNative(NATIVE_HOST_NAME);
+      // A host not installed (yet) is expected: reading lastError keeps Chrome from logging it as unchecked.
+      port.onDisconnect.addListener(() => void browser.runtime.lastError);
+      return port;
+    },
     route: createProxyRouter({
       page: createPageHandlers(services),
       walletState: async () => {

@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { field, isObject, type JsonRpcError } from "../hook/jsonrpc";
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
+import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { errorText } from "../ui/error-text";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
@@ -163,7 +164,8 @@ export function createForwardingServer(options: ForwardOptions): Server {
     const tools = Array.isArray(result.tools) ? result.tools : [];
     report({
       server: upstreamUrl,
-      tools: tools.map((tool) => ({
+      // The wallet takes no more (page-params.ts); the first ones are what it shows.
+      tools: tools.slice(0, MAX_REPORTED_TOOLS).map((tool) => ({
         name: field(tool, "name"),
         pricing: field(field(tool, "_meta"), "stipendex/pricing"),
       })),
