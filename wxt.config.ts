@@ -1,10 +1,10 @@
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "wxt";
+import { CHROMIUM_MANIFEST_KEY, GECKO_ID } from "./lib/proxy/extension-ids";
 
 // Firefox 140 is the first release that knows `data_collection_permissions`;
 // it also covers MAIN-world content scripts (128) and storage.session (115).
 const FIREFOX_MIN_VERSION = "140.0";
-export const GECKO_ID = "wallet@stipendex.dev";
 
 export default defineConfig({
   modules: ["@wxt-dev/module-react"],
@@ -16,7 +16,7 @@ export default defineConfig({
     name: "Stipendex Wallet",
     description:
       "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
-    permissions: ["storage", "alarms", "tabs", "scripting"],
+    permissions: ["storage", "alarms", "tabs", "scripting", "nativeMessaging"],
     host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Stipendex Wallet" },
     ...(browser === "firefox"
@@ -31,7 +31,8 @@ export default defineConfig({
             gecko_android: { strict_min_version: "142.0" },
           },
         }
-      : {}),
+      : // A fixed id for unpacked builds, which the desktop proxy's host manifest names.
+        { key: CHROMIUM_MANIFEST_KEY }),
   }),
   zip: {
     artifactTemplate: "{{name}}-{{version}}-{{browser}}-{{manifestVersion}}.zip",

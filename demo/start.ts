@@ -11,6 +11,8 @@ import { DEFAULT_PORTS, parseStartOptions } from "./start-options";
 const CHROMIUM = "/usr/lib/chromium/chromium";
 const DEMO_BLOCK_SECONDS = 2;
 const EXTENSION_DIR = resolve(import.meta.dirname, "..", ".output", "chrome-mv3");
+/** The `stipendex-proxy` bin as `npm ci` builds it (npm run build:proxy). */
+const PROXY_BIN = resolve(import.meta.dirname, "..", "dist", "stipendex-proxy.mjs");
 
 /** The demo chain's endpoint as a build names it (see lib/chain/rpc-endpoints.ts). */
 function demoRpc(chainPort: number): string {
@@ -47,6 +49,12 @@ async function main(): Promise<void> {
       `  ${endpoint.name}, ${formatUnits(endpoint.price, 6)} USDC\n    ${curlLine(endpoint)}`,
     );
   }
+  console.log(
+    `\nDesktop MCP hosts (Claude Desktop, VS Code, …) pay through the same wallet with stipendex-proxy:\n` +
+      `  once         npx stipendex-proxy install   (then restart the browser)\n` +
+      `  MCP server   ${process.execPath} ${PROXY_BIN} ${demo.urls.mcpJson}\n` +
+      `(the command and arguments a host's configuration names; see "Desktop agents" in README.md)`,
+  );
   const payer = demo.chain.accounts.payers[0];
   if (payer) {
     console.log(

@@ -1,13 +1,17 @@
 import { createPageHandlers, createUiHandlers } from "@/lib/background/handlers";
+import { NativeLink } from "@/lib/background/native-link";
 import { servePagePort } from "@/lib/background/page-port";
-import { createRouter } from "@/lib/background/router";
+import { createProxyRouter, createRouter } from "@/lib/background/router";
 import { createWalletServices } from "@/lib/background/wallet-services";
 import { parseRpcEndpoints } from "@/lib/chain/rpc-endpoints";
 import { openWalletDb } from "@/lib/db/schema";
+import { NATIVE_HOST_NAME } from "@/lib/messages";
 import { storageAreaStore } from "@/lib/wallet/key-value-store";
 
 const AUTO_LOCK_ALARM = "stipendex-auto-lock";
 const SETTLEMENT_ALARM = "stipendex-settlements";
+/** How often the wallet looks for the desktop proxies' native host when it is not connected. */
+const NATIVE_LINK_ALARM = "stipendex-native-link";
 const CONFIRM_WINDOW = { width: 440, height: 760 };
 /** The toolbar badge counting approvals that wait (amber-700: white text reads on it). */
 const BADGE_COLOR = "#b45309";
@@ -76,10 +80,28 @@ export default defineBackground(() => {
   browser.windows.onRemoved.addListener(
     (windowId) => void services.approvals.windowClosed(windowId),
   );
+  const nativeLink = new NativeLink({
+    connect: () => {
+      const port = browser.runtime.connectNative(NATIVE_HOST_NAME);
+      // A host not installed (yet) is expected: reading lastError keeps Chrome from logging it as unchecked.
+      port.onDisconnect.addListener(() => void browser.runtime.lastError);
+      return port;
+    },
+    route: createProxyRouter({
+      page: createPageHandlers(services),
+      walletState: async () => {
+        const { hasWallet, locked } = await services.wallet.state();
+        return { hasWallet, locked };
+      },
+    }),
+  });
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.wallet.lock();
     if (alarm.name === SETTLEMENT_ALARM) trackSettlements();
+    if (alarm.name === NATIVE_LINK_ALARM) nativeLink.ensure();
   });
+  nativeLink.ensure();
+  browser.alarms.create(NATIVE_LINK_ALARM, { periodInMinutes: 1 });
   // A worker that starts looks at what was left unsettled (and re-arms the alarm).
   trackSettlements();
 });

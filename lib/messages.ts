@@ -471,3 +471,53 @@ export class ProviderRpcError extends Error {
     this.data = error.data;
   }
 }
+
+/*
+ * The desktop proxy (`stipendex-proxy`): a desktop MCP host's calls reach the
+ * wallet over browser native messaging, through a native host that relays
+ * between proxy processes (a local channel only this OS user can open) and
+ * the background. The background answers them as their own kind of caller,
+ * keyed by the upstream server (see lib/wallet/budget-origin.ts).
+ */
+
+/** The native messaging host's name, in its manifests and in `runtime.connectNative`. */
+export const NATIVE_HOST_NAME = "dev.stipendex.wallet";
+
+/** What a proxy may ask: the page methods that pay, and whether the wallet can pay now. */
+export type ProxyMethod =
+  | "stipendex_pay"
+  | "stipendex_receipt"
+  | "stipendex_elicit"
+  | "stipendex_reportMcpServer"
+  | "proxy_status";
+
+/** `proxy_status`: whether the wallet in this browser can pay (or what the person must do first). */
+export interface ProxyStatus {
+  version: string;
+  hasWallet: boolean;
+  locked: boolean;
+}
+
+/** A proxy's request on the local channel. `upstream`: the MCP server URL it forwards to. */
+export interface ChannelRequest {
+  id: number;
+  upstream: string;
+  method: ProxyMethod;
+  params?: unknown;
+}
+
+/** The answer to a ChannelRequest, by its id. */
+export interface ChannelResponse {
+  id: number;
+  response: WireResponse;
+}
+
+/** A ChannelRequest as the native host passes it to the background, with the channel connection it came on. */
+export interface NativeRequest extends ChannelRequest {
+  link: number;
+}
+
+/** The background's answer to a NativeRequest. */
+export interface NativeResponse extends ChannelResponse {
+  link: number;
+}

@@ -45,6 +45,13 @@ describe("ConfirmApproval", () => {
     vi.useRealTimers();
   });
 
+  it("shows a desktop app's request through the proxy as such, with the upstream server", () => {
+    renderApproval({ origin: "proxy:http://127.0.0.1:4020" });
+    expect(screen.getByTestId("origin").textContent).toBe(
+      "desktop app via proxy (http://127.0.0.1:4020)",
+    );
+  });
+
   it("shows who asks, who is paid, the pay-to address, what for and the remaining limits", () => {
     renderApproval();
     expect(screen.getByTestId("origin").textContent).toBe("https://agent.example");

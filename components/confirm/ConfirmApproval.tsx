@@ -4,6 +4,7 @@ import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { errorText } from "@/lib/ui/error-text";
 import { inputToMicro } from "@/lib/ui/money";
+import { callerLabel } from "@/lib/wallet/budget-origin";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
@@ -143,7 +144,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       <dl className="divide-y divide-slate-200 dark:divide-slate-800">
         <Row term="Requested by">
           <span className="font-mono" data-testid="origin">
-            {approval.origin}
+            {callerLabel(approval.origin)}
           </span>
           {approval.topOrigin && (
             <p className="text-xs" data-testid="top-origin">

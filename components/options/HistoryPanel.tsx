@@ -3,6 +3,7 @@ import { useStore } from "zustand";
 import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
 import { showAmount } from "@/lib/ui/money";
+import { callerLabel } from "@/lib/wallet/budget-origin";
 import { Button, ErrorNote } from "../shared/controls";
 import { HistoryFilters } from "./HistoryFilters";
 import { PaymentDetailView } from "./PaymentDetailView";
@@ -21,7 +22,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
     >
       <span>{new Date(row.createdAt).toISOString().slice(0, 19).replace("T", " ")}</span>
       <span>{row.state}</span>
-      <span className="truncate">{row.origin}</span>
+      <span className="truncate">{callerLabel(row.origin)}</span>
       <span className="truncate">{row.receiver}</span>
       <span className="truncate">{row.what}</span>
       <span className="text-right font-mono">{showAmount(row.amount)}</span>

@@ -1,5 +1,6 @@
 import type { PaymentDetail } from "@/lib/messages";
 import { showAmount } from "@/lib/ui/money";
+import { callerLabel } from "@/lib/wallet/budget-origin";
 import { Button, LINK_CLASS } from "../shared/controls";
 
 const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
@@ -46,7 +47,7 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
         <dt>Time</dt>
         <dd>{new Date(detail.createdAt).toISOString()}</dd>
         <dt>Origin</dt>
-        <dd className="font-mono">{detail.origin}</dd>
+        <dd className="font-mono">{callerLabel(detail.origin)}</dd>
         <dt>Receiver</dt>
         <dd className="font-mono">{detail.receiver}</dd>
         <dt>Pay-to address</dt>

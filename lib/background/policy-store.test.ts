@@ -265,4 +265,16 @@ describe("site budgets", () => {
       ),
     ).toEqual(["http://127.0.0.1:4020"]);
   });
+
+  it("may be a desktop app's proxy's, keyed by its upstream server, under the same rule", () => {
+    const budget = custom.origins[ORIGIN];
+    expect(
+      Object.keys(
+        parsePolicyView({ ...custom, origins: { "proxy:https://mcp.example": budget } }).origins,
+      ),
+    ).toEqual(["proxy:https://mcp.example"]);
+    expect(() =>
+      parsePolicyView({ ...custom, origins: { "proxy:http://mcp.example": budget } }),
+    ).toThrow(rpcError("invalid-policy"));
+  });
 });

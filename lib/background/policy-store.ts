@@ -34,7 +34,10 @@ export const policySchema = z.object({
   origins: z.record(
     z
       .string()
-      .refine(canHoldBudget, "must be an https origin (plain http only for loopback addresses)"),
+      .refine(
+        canHoldBudget,
+        "must be an https origin (plain http only for loopback addresses), or proxy:<such an origin> for a desktop app's proxy",
+      ),
     budgetSchema,
   ),
   receivers: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
 import { diagnostics } from "./diagnostics";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
-import { createRouter, type PageHandlers, type UiHandlers } from "./router";
+import { createProxyRouter, createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
 const ID = "walletid";
@@ -324,5 +324,83 @@ describe("diagnostics", () => {
     const after = diagnostics().requests;
     expect((after.stipendex_status ?? 0) - (before.stipendex_status ?? 0)).toBe(2);
     expect((after.ui_status ?? 0) - (before.ui_status ?? 0)).toBe(1);
+  });
+});
+
+describe("createProxyRouter", () => {
+  const upstream = "http://127.0.0.1:4020/mcp";
+  const challenge: PaymentChallenge = {
+    transport: "mcp",
+    server: upstream,
+    tool: "web_search",
+    arguments: { query: "x" },
+    error: { code: -32402, message: "Payment required", data: { quote: "q" } },
+  };
+
+  function proxyRouter(seen: { origin: string; tabId: number | undefined }[] = []) {
+    return createProxyRouter({
+      page: {
+        stipendex_pay: async (_params: unknown, context: { origin: string; tabId?: number }) => {
+          seen.push({ origin: context.origin, tabId: context.tabId });
+          return { paymentId: "p1" } satisfies PaymentAnswer;
+        },
+      } as unknown as PageHandlers,
+      walletState: async () => ({ hasWallet: true, locked: true }),
+    });
+  }
+
+  it("answers proxy_status with whether the wallet can pay", async () => {
+    const answer = await proxyRouter()({ id: 1, upstream, method: "proxy_status" });
+    expect(answer).toEqual({
+      ok: true,
+      result: { version: expect.any(String), hasWallet: true, locked: true },
+    });
+  });
+
+  it("pays as the proxy's own caller, keyed by the upstream origin and never a page's", async () => {
+    const seen: { origin: string; tabId: number | undefined }[] = [];
+    const answer = await proxyRouter(seen)({
+      id: 2,
+      upstream,
+      method: "stipendex_pay",
+      params: { requestId: "r1", challenge },
+    });
+    expect(answer).toEqual({ ok: true, result: { paymentId: "p1" } });
+    expect(seen).toEqual([{ origin: "proxy:http://127.0.0.1:4020", tabId: undefined }]);
+  });
+
+  it("refuses a price from any server but the proxy's upstream, and HTTP prices", async () => {
+    const route = proxyRouter();
+    const elsewhere = await route({
+      id: 3,
+      upstream,
+      method: "stipendex_pay",
+      params: { requestId: "r2", challenge: { ...challenge, server: "http://127.0.0.1:9/mcp" } },
+    });
+    expect(elsewhere).toMatchObject({ ok: false, error: { code: ErrorCode.Unauthorized } });
+    const http = await route({
+      id: 4,
+      upstream,
+      method: "stipendex_pay",
+      params: {
+        requestId: "r3",
+        challenge: {
+          transport: "http",
+          url: "http://127.0.0.1:4020/x",
+          method: "GET",
+          body: "{}",
+          paymentRequiredHeader: null,
+        },
+      },
+    });
+    expect(http).toMatchObject({ ok: false, error: { code: ErrorCode.Unauthorized } });
+  });
+
+  it("checks the params like a page's, and refuses an upstream that is no http(s) URL", async () => {
+    const route = proxyRouter();
+    const bad = await route({ id: 5, upstream, method: "stipendex_pay", params: { challenge } });
+    expect(bad).toMatchObject({ ok: false, error: { code: ErrorCode.InvalidParams } });
+    const file = await route({ id: 6, upstream: "file:///x", method: "proxy_status" });
+    expect(file).toMatchObject({ ok: false, error: { code: ErrorCode.InvalidRequest } });
   });
 });

@@ -1,13 +1,17 @@
 import {
   type BackgroundMessage,
+  type ChannelRequest,
   ErrorCode,
   type PageMethod,
   type PageMethods,
   type PageParams,
+  PROVIDER_VERSION,
+  type ProxyStatus,
   type UiMethod,
   type UiMethods,
   type WireResponse,
 } from "../messages";
+import { proxyCaller } from "../wallet/budget-origin";
 import { countRequest } from "./diagnostics";
 import { PageGuard } from "./page-guard";
 import { parsePageParams } from "./page-params";
@@ -99,6 +103,68 @@ async function dispatch(
   return dispatchUi(options.ui, message.method, message.params, { url: identity.url });
 }
 
+export interface ProxyRouterOptions {
+  page: PageHandlers;
+  /** Whether there is a wallet, and whether it is locked: what `proxy_status` answers. */
+  walletState(): Promise<{ hasWallet: boolean; locked: boolean }>;
+  pageGuard?: PageGuard;
+}
+
+/**
+ * Answers the desktop proxy's requests (over the native link) as a caller of
+ * their own: keyed "proxy:<upstream origin>" (budget-origin.ts), never a web
+ * origin, through the same checked params, guard and handlers as a page's.
+ * What a request names as its MCP server must be the upstream it declared.
+ */
+export function createProxyRouter(options: ProxyRouterOptions) {
+  const guard = options.pageGuard ?? new PageGuard();
+  return async (request: ChannelRequest): Promise<WireResponse> => {
+    try {
+      return { ok: true, result: await dispatchProxy(options, guard, request) };
+    } catch (error) {
+      return { ok: false, error: toWireError(error) };
+    }
+  };
+}
+
+async function dispatchProxy(
+  options: ProxyRouterOptions,
+  guard: PageGuard,
+  request: ChannelRequest,
+): Promise<unknown> {
+  const origin = proxyCaller(request.upstream);
+  if (origin === undefined) {
+    throw new RpcError(ErrorCode.InvalidRequest, "The proxy's upstream must be an http(s) URL");
+  }
+  countRequest(request.method);
+  if (request.method === "proxy_status") {
+    const status: ProxyStatus = { version: PROVIDER_VERSION, ...(await options.walletState()) };
+    return status;
+  }
+  const context: PageContext = { origin, tabId: undefined, frameId: undefined };
+  return dispatchPage(options.page, guard, request.method, request.params, context, (params) => {
+    const server = namedServer(params);
+    if (server !== undefined && server !== request.upstream) {
+      throw new RpcError(
+        ErrorCode.Unauthorized,
+        `The proxy for ${request.upstream} may not ask about ${server}`,
+      );
+    }
+  });
+}
+
+/** The MCP server a request's params name (a price's, an elicitation's, a sighting's). */
+function namedServer(params: unknown): string | undefined {
+  if (typeof params !== "object" || params === null) return undefined;
+  const { server, challenge } = params as { server?: unknown; challenge?: unknown };
+  if (typeof server === "string") return server;
+  if (typeof challenge !== "object" || challenge === null) return undefined;
+  const { transport, server: challenged } = challenge as { transport?: unknown; server?: unknown };
+  // A proxy forwards MCP only: an HTTP price is nobody's it serves.
+  if (transport !== "mcp") return "an HTTP resource";
+  return typeof challenged === "string" ? challenged : undefined;
+}
+
 /** A page request: counted, its params checked, then handled (holding a slot if it pays). */
 function dispatchPage<M extends PageMethod>(
   handlers: PageHandlers,
@@ -106,10 +172,13 @@ function dispatchPage<M extends PageMethod>(
   method: M,
   rawParams: unknown,
   context: PageContext,
+  /** A further check of the parsed params (the proxy's: they name its own server). */
+  check?: (params: PageParams<M>) => void,
 ): Promise<PageMethods[M]["result"]> {
   const handler = lookup(handlers, method);
   guard.admit(context.origin);
   const params = parsePageParams(method, rawParams);
+  check?.(params);
   return guard.run(context, method, params, () => handler(params, context));
 }
 

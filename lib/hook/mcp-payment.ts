@@ -162,15 +162,21 @@ async function spliceAnswer(retry: Response, emit: Emit): Promise<void> {
  * page's answer; where the page cannot hash (no WebCrypto), without it.
  */
 function sendReceipt(wallet: WalletLink, report: ReceiptParams, message: unknown): void {
+  void withResultHash(report, message).then((hashed) => wallet.receipt(hashed));
+}
+
+/** `report` with the hash of the paid result's content, when there is one to hash (and WebCrypto to hash it). */
+export async function withResultHash(
+  report: ReceiptParams,
+  message: unknown,
+): Promise<ReceiptParams> {
   const content = report.error ? undefined : field(field(message, "result"), "content");
-  if (content === undefined) {
-    wallet.receipt(report);
-    return;
+  if (content === undefined) return report;
+  try {
+    return { ...report, resultHash: await sha256Base64url(canonicalize(content)) };
+  } catch {
+    return report;
   }
-  sha256Base64url(canonicalize(content)).then(
-    (resultHash) => wallet.receipt({ ...report, resultHash }),
-    () => wallet.receipt(report),
-  );
 }
 
 function receiptOf(
@@ -182,6 +188,15 @@ function receiptOf(
   if (!isResponseTo(message, call.request.id)) {
     return { paymentId, status, receipt: null, error: { code: -32603, message: "No answer" } };
   }
+  return answerReceipt(message, paymentId, status);
+}
+
+/** What a paid retry's answer (a JSON-RPC response) says: its receipt, or the server's refusal. */
+export function answerReceipt(
+  message: Record<string, unknown>,
+  paymentId: string,
+  status: number,
+): ReceiptParams {
   const error = paymentErrorOf(message);
   const refused = error ? undefined : x402PaymentResultOf(message);
   if (error || refused) {

@@ -55,4 +55,9 @@ describe("addressSpaceOfOrigin", () => {
     expect(addressSpaceOfOrigin("http://127.0.0.1:4020")).toBe("local");
     expect(addressSpaceOfOrigin("null")).toBe("public");
   });
+
+  it("reads a proxy caller's space from its upstream server", () => {
+    expect(addressSpaceOfOrigin("proxy:http://127.0.0.1:4020")).toBe("local");
+    expect(addressSpaceOfOrigin("proxy:https://mcp.example.com")).toBe("public");
+  });
 });

@@ -1,3 +1,5 @@
+import { proxiedOrigin } from "../wallet/budget-origin";
+
 /**
  * Where a host is, in the terms of the browsers' Private Network Access:
  * this machine ("local"), a private network ("private") or the internet
@@ -13,10 +15,13 @@ export function mayReach(requester: AddressSpace, target: AddressSpace): boolean
   return RANK[target] <= RANK[requester];
 }
 
-/** The address space of an origin; anything unreadable counts as public, the most restricted. */
+/**
+ * The address space of an origin (a proxy caller's: its upstream server's);
+ * anything unreadable counts as public, the most restricted.
+ */
 export function addressSpaceOfOrigin(origin: string): AddressSpace {
   try {
-    return addressSpaceOf(new URL(origin).hostname);
+    return addressSpaceOf(new URL(proxiedOrigin(origin) ?? origin).hostname);
   } catch {
     return "public";
   }

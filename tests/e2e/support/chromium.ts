@@ -34,9 +34,12 @@ export async function launchChromium({
   withWallet,
   userDataDir = "",
   extraArgs = [],
+  env,
 }: {
   withWallet: boolean;
   userDataDir?: string;
+  /** The browser's environment, when not this process's (the native host it starts inherits it). */
+  env?: Record<string, string>;
   /** More command-line flags (e.g. a DevTools port for a bench that reads the worker's heap). */
   extraArgs?: readonly string[];
 }): Promise<ChromiumSession> {
@@ -44,6 +47,7 @@ export async function launchChromium({
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    ...(env ? { env } : {}),
     args: [
       ...BASE_ARGS,
       ...(dir

@@ -35,8 +35,11 @@ export interface FirefoxSession {
  */
 export async function launchFirefox({
   withWallet,
+  env,
 }: {
   withWallet: boolean;
+  /** The browser's environment, when not this process's (the native host it starts inherits it). */
+  env?: Record<string, string>;
 }): Promise<FirefoxSession> {
   const dir = withWallet ? builtExtension("firefox-mv3") : undefined;
   const uuids = dir ? { [geckoId(dir)]: WALLET_UUID } : {};
@@ -44,6 +47,7 @@ export async function launchFirefox({
     browser: "firefox",
     executablePath: FIREFOX_PATH,
     headless: true,
+    ...(env ? { env } : {}),
     // Lets the test navigate tabs to moz-extension:// pages.
     args: ["--remote-allow-system-access"],
     extraPrefsFirefox: {

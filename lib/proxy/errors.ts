@@ -1,0 +1,37 @@
+import { errorGuard, StipendexError } from "../errors";
+
+/** Why the proxy could not forward a call, or could not have it paid. */
+export type ProxyErrorCode =
+  /** A native-messaging or channel frame larger than its side accepts. */
+  | "frame-too-large"
+  /** A frame that is not JSON, or not a message of the channel's protocol. */
+  | "frame-malformed"
+  /** No native host listens: the browser (or the wallet in it) is not running. */
+  | "wallet-not-running"
+  /** No browser has the native host manifest: `stipendex-proxy install` was never run. */
+  | "link-not-installed"
+  /** The wallet's channel directory or socket is not this user's alone. */
+  | "channel-unsafe"
+  /** The channel closed before the wallet answered. */
+  | "link-lost"
+  /** The wallet is locked: the person unlocks it in the browser. */
+  | "wallet-locked"
+  /** The browser has the extension but no wallet was created in it yet. */
+  | "no-wallet"
+  /** The person declined, or the wallet refused or could not pay. */
+  | "payment-not-made"
+  /** Another native host already serves this user's channel. */
+  | "channel-busy"
+  /** The command line names no mode the proxy knows, or lacks what a mode needs. */
+  | "usage";
+
+export class ProxyError extends StipendexError {
+  override name = "ProxyError";
+  declare readonly code: ProxyErrorCode;
+
+  constructor(code: ProxyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export const isProxyError = errorGuard(ProxyError);

@@ -1,0 +1,207 @@
+import { randomUUID } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CallToolRequestSchema,
+  ElicitRequestSchema,
+  ListToolsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import express from "express";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Listening, listen } from "../../demo/listen";
+import type { McpServerSighting } from "../messages";
+import { createForwardingServer } from "./forward";
+import type { ProxyWallet } from "./paid-call";
+
+const TOOLS = [
+  {
+    name: "search",
+    inputSchema: { type: "object" as const },
+    _meta: { "stipendex/pricing": { model: "per_call", estimate: "0.005 USD" } },
+  },
+];
+
+/** A real Streamable HTTP MCP server with the few behaviours forwarding must keep. */
+function upstreamSession(): Server {
+  const server = new Server(
+    { name: "upstream-test", version: "9.9.9" },
+    {
+      capabilities: {
+        tools: {},
+        logging: {},
+        experimental: { "stipendex/payments": { version: "0.1" } },
+      },
+      instructions: "Search politely",
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name } = request.params;
+    if (name === "fails") throw new McpError(-32050, "Quota gone", { retryAfter: 60 });
+    if (name === "ask") {
+      const answer = await server.elicitInput({
+        message: "Which city?",
+        requestedSchema: { type: "object", properties: { city: { type: "string" } } },
+      });
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    }
+    await server.sendLoggingMessage({ level: "info", data: "searching" });
+    return { content: [{ type: "text", text: "results" }], _meta: { seen: request.params._meta } };
+  });
+  return server;
+}
+
+/** Serves a session per `initialize` on 127.0.0.1, answering POSTs with JSON or SSE. */
+async function startUpstream(json: boolean): Promise<Listening> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const app = express();
+  app.use(express.json());
+  app.all("/mcp", async (req, res) => {
+    const known = sessions.get(req.get("Mcp-Session-Id") ?? "");
+    if (known) return known.handleRequest(req, res, req.body);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: json,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    await upstreamSession().connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  return listen(app, 0);
+}
+
+/** A desktop host's client, talking to the proxy in memory. */
+async function hostThroughProxy(
+  upstream: string,
+  capabilities: ConstructorParameters<typeof Client>[1],
+  reports: McpServerSighting[],
+) {
+  const wallet: ProxyWallet = {
+    pay: async () => {
+      throw new Error("nothing here is paid");
+    },
+    receipt: async () => undefined,
+    elicit: async () => ({ action: "cancel" }),
+    report: async (sighting) => {
+      reports.push(sighting);
+    },
+  };
+  const proxy = createForwardingServer({ upstream: new URL(upstream), wallet, version: "t" });
+  const [hostSide, proxySide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(proxySide);
+  const client = new Client({ name: "host", version: "1.0.0" }, capabilities);
+  await client.connect(hostSide);
+  return { client, close: () => client.close() };
+}
+
+describe.each([
+  ["JSON", true],
+  ["SSE", false],
+])("forwarding to a server answering with %s", (_label, json) => {
+  let upstream: Listening;
+  const closers: (() => Promise<void>)[] = [];
+  beforeEach(async () => {
+    upstream = await startUpstream(json);
+  });
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+    await upstream.close();
+  });
+
+  it("shows the host the upstream's capabilities, identity and instructions, and reports its price hints", async () => {
+    const reports: McpServerSighting[] = [];
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, reports);
+    closers.push(host.close);
+    expect(host.client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      logging: {},
+      experimental: { "stipendex/payments": { version: "0.1" } },
+    });
+    expect(host.client.getServerVersion()).toEqual({ name: "upstream-test", version: "9.9.9" });
+    expect(host.client.getInstructions()).toBe("Search politely");
+    const { tools } = await host.client.listTools();
+    expect(tools).toEqual(TOOLS);
+    await expect.poll(() => reports.length).toBe(2);
+    expect(reports).toEqual([
+      { server: `${upstream.url}/mcp`, stipendexPayments: { version: "0.1" } },
+      {
+        server: `${upstream.url}/mcp`,
+        tools: [{ name: "search", pricing: { model: "per_call", estimate: "0.005 USD" } }],
+      },
+    ]);
+  });
+
+  it("passes calls, their _meta, notifications and errors (code, message, data) through unchanged", async () => {
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, []);
+    closers.push(host.close);
+    const logged: unknown[] = [];
+    host.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logged.push(notification.params);
+    });
+    const result = await host.client.callTool({
+      name: "search",
+      arguments: {},
+      _meta: { "example/trace": "t1" },
+    });
+    expect(result).toEqual({
+      content: [{ type: "text", text: "results" }],
+      _meta: { seen: { "example/trace": "t1" } },
+    });
+    await expect.poll(() => logged).toEqual([{ level: "info", data: "searching" }]);
+    const failure = await host.client.callTool({ name: "fails", arguments: {} }).catch((e) => e);
+    expect(failure).toBeInstanceOf(McpError);
+    // The SDK server sent "MCP error -32050: Quota gone" (its McpError's text); the host's client prefixes it once more.
+    expect(failure).toMatchObject({
+      code: -32050,
+      message: "MCP error -32050: MCP error -32050: Quota gone",
+      data: { retryAfter: 60 },
+    });
+  });
+
+  it("hands the host the upstream's elicitations when it takes them, and declines them for a host that does not", async () => {
+    const asking = await hostThroughProxy(
+      `${upstream.url}/mcp`,
+      { capabilities: { elicitation: {} } },
+      [],
+    );
+    closers.push(asking.close);
+    asking.client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+      action: "accept",
+      content: { city: `Paris (${request.params.message})` },
+    }));
+    const answered = await asking.client.callTool({ name: "ask", arguments: {} });
+    expect(answered.content).toEqual([
+      {
+        type: "text",
+        text: JSON.stringify({ action: "accept", content: { city: "Paris (Which city?)" } }),
+      },
+    ]);
+
+    const plain = await hostThroughProxy(`${upstream.url}/mcp`, {}, []);
+    closers.push(plain.close);
+    const declined = await plain.client.callTool({ name: "ask", arguments: {} });
+    expect(declined.content).toEqual([
+      { type: "text", text: JSON.stringify({ action: "decline" }) },
+    ]);
+  });
+});
+
+describe("forwarding to a server that is not there", () => {
+  it("fails the host's initialize saying which server could not be reached", async () => {
+    const gone = await startUpstream(true);
+    await gone.close();
+    const failure = await hostThroughProxy(`${gone.url}/mcp`, {}, []).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as McpError).message).toMatch(
+      new RegExp(
+        `^MCP error -32603: stipendex-proxy could not reach the MCP server at ${gone.url}/mcp: `,
+      ),
+    );
+  });
+});

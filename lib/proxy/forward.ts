@@ -1,0 +1,209 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  ErrorCode,
+  InitializeRequestSchema,
+  type InitializeResult,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  type Notification,
+  ProgressNotificationSchema,
+  type Request,
+  type Result,
+  ResultSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { field, isObject, type JsonRpcError } from "../hook/jsonrpc";
+import { declareElicitation, routeElicitation } from "../hook/mcp-session";
+import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
+import type { ElicitParams } from "../messages";
+import { errorText } from "../ui/error-text";
+import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
+
+/** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
+const FORWARD_TIMEOUT_MS = 30 * 60_000;
+
+export interface ForwardOptions {
+  /** The one remote MCP server (Streamable HTTP) this proxy forwards to. */
+  upstream: URL;
+  wallet: ProxyWallet;
+  version: string;
+}
+
+/**
+ * The proxy's MCP server (for the desktop host, over stdio): every request is
+ * forwarded as is to the upstream server over Streamable HTTP (JSON or SSE
+ * answers), with the upstream's capabilities, server info and instructions,
+ * and its answers and errors (codes and data) passed back unchanged. The
+ * upstream connection opens on the host's `initialize`, with the host's own
+ * client info and capabilities (plus form elicitation, which the wallet
+ * answers when the host does not). Notifications and the upstream's own
+ * requests (sampling, roots, elicitation) cross both ways. Paid tool calls go
+ * through the wallet (paid-call.ts); elicitations carrying a Quote are
+ * answered from the wallet's window.
+ */
+export function createForwardingServer(options: ForwardOptions): Server {
+  const upstreamUrl = options.upstream.href;
+  const server = new Server({ name: "stipendex-proxy", version: options.version });
+  let client: Client | undefined;
+  let walletAnswersForms = false;
+  const wallet = options.wallet;
+  const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
+    void wallet.report(sighting).catch(() => undefined);
+
+  const toHost = async (notification: Notification) => {
+    await server.transport?.send({ jsonrpc: "2.0", ...notification });
+  };
+
+  server.setRequestHandler(InitializeRequestSchema, async (request): Promise<InitializeResult> => {
+    if (client) {
+      throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Already initialized" });
+    }
+    const { params } = request;
+    const declared = declareElicitation({
+      jsonrpc: "2.0",
+      method: "initialize",
+      params: { ...params, protocolVersion: LATEST_PROTOCOL_VERSION },
+    });
+    walletAnswersForms = declared.walletAnswersForms;
+    const capabilities = declared.body
+      ? (JSON.parse(declared.body) as { params: typeof params }).params.capabilities
+      : params.capabilities;
+    const upstream = new Client(params.clientInfo, { capabilities });
+    upstream.fallbackNotificationHandler = toHost;
+    upstream.setNotificationHandler(ProgressNotificationSchema, toHost);
+    upstream.fallbackRequestHandler = async (asked, extra) => {
+      const answer = await walletElicitation(asked);
+      if (answer) return answer;
+      return asHostError(() =>
+        server.request({ method: asked.method, params: asked.params }, ResultSchema, {
+          signal: extra.signal,
+          timeout: FORWARD_TIMEOUT_MS,
+        }),
+      );
+    };
+    try {
+      await upstream.connect(new StreamableHTTPClientTransport(options.upstream));
+    } catch (error) {
+      throw rpcFailure({
+        code: ErrorCode.InternalError,
+        message: `stipendex-proxy could not reach the MCP server at ${upstreamUrl}: ${errorText(error)}`,
+      });
+    }
+    client = upstream;
+    const serverCapabilities = upstream.getServerCapabilities() ?? {};
+    const declaredPayments = field(serverCapabilities.experimental, "stipendex/payments");
+    if (declaredPayments !== undefined) {
+      report({ server: upstreamUrl, stipendexPayments: declaredPayments });
+    }
+    const instructions = upstream.getInstructions();
+    return {
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
+        ? params.protocolVersion
+        : LATEST_PROTOCOL_VERSION,
+      capabilities: serverCapabilities,
+      serverInfo: upstream.getServerVersion() ?? { name: "upstream", version: "unknown" },
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+  });
+
+  /** An upstream elicitation the wallet answers (a Quote) or declines (a form the host cannot show). */
+  const walletElicitation = async (asked: Request): Promise<Result | undefined> => {
+    if (asked.method !== "elicitation/create") return undefined;
+    const params = asked.params ?? {};
+    const route = routeElicitation(params, walletAnswersForms);
+    if (route === "page") return undefined;
+    if (route === "decline") return { action: "decline" };
+    try {
+      const answer = await wallet.elicit({
+        server: upstreamUrl,
+        params: params as ElicitParams["params"],
+      });
+      return { ...answer };
+    } catch {
+      return { action: "cancel" };
+    }
+  };
+
+  server.fallbackNotificationHandler = async (notification) => {
+    await client?.notification(notification);
+  };
+
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (!client) {
+      throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Initialize the session first" });
+    }
+    const upstream = client;
+    const send = async (params: Request["params"]): Promise<CallOutcome> => {
+      try {
+        const result = await upstream.request({ method: request.method, params }, ResultSchema, {
+          signal: extra.signal,
+          timeout: FORWARD_TIMEOUT_MS,
+        });
+        return { result };
+      } catch (error) {
+        if (error instanceof McpError) return { error: wireErrorOf(error) };
+        throw rpcFailure({
+          code: ErrorCode.InternalError,
+          message: `The MCP server at ${upstreamUrl} failed: ${errorText(error)}`,
+        });
+      }
+    };
+    const params = request.params;
+    const outcome =
+      request.method === "tools/call" && isToolCall(params)
+        ? await callPaying(upstreamUrl, params, send, wallet)
+        : await send(params);
+    if ("error" in outcome) throw rpcFailure(outcome.error);
+    if (request.method === "tools/list") reportTools(outcome.result);
+    return outcome.result;
+  };
+
+  const reportTools = (result: Record<string, unknown>) => {
+    const tools = Array.isArray(result.tools) ? result.tools : [];
+    report({
+      server: upstreamUrl,
+      // The wallet takes no more (page-params.ts); the first ones are what it shows.
+      tools: tools.slice(0, MAX_REPORTED_TOOLS).map((tool) => ({
+        name: field(tool, "name"),
+        pricing: field(field(tool, "_meta"), "stipendex/pricing"),
+      })),
+    });
+  };
+
+  server.onclose = () => void client?.close();
+  return server;
+}
+
+function isToolCall(params: unknown): params is ToolCallParams {
+  return isObject(params) && typeof params.name === "string";
+}
+
+/**
+ * An error as the SDK hands it over: `McpError` prefixes its message with
+ * "MCP error <code>: ", which is taken off again so the host reads what the
+ * server said.
+ */
+function wireErrorOf(error: McpError): JsonRpcError {
+  const prefix = `MCP error ${error.code}: `;
+  const message = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+  return { code: error.code, message, ...(error.data === undefined ? {} : { data: error.data }) };
+}
+
+/** An error the SDK sends on as exactly this code, message and data (it reads the three fields). */
+function rpcFailure(error: JsonRpcError): Error {
+  return Object.assign(new Error(error.message), { code: error.code, data: error.data });
+}
+
+/** The host's answer to an upstream request, its errors passed on unchanged. */
+async function asHostError(ask: () => Promise<Result>): Promise<Result> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (error instanceof McpError) throw rpcFailure(wireErrorOf(error));
+    throw error;
+  }
+}

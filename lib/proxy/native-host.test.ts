@@ -1,0 +1,172 @@
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { NativeRequest } from "../messages";
+import { type ChannelPlace, channelPlace } from "./channel";
+import { isProxyError } from "./errors";
+import { encodeFrame, FrameDecoder } from "./frame";
+import { runNativeHost } from "./native-host";
+import { WalletChannel } from "./wallet-channel";
+
+const UPSTREAM = "http://127.0.0.1:4020/mcp";
+const uid = process.getuid?.() ?? 0;
+
+/**
+ * The native host as the browser runs it, on real Unix sockets; the test
+ * plays the wallet's side of native messaging (frames on the host's stdin
+ * and stdout), answering each request with `answer`.
+ */
+function startHost(place: ChannelPlace, answer: (request: NativeRequest) => unknown) {
+  const toHost = new PassThrough();
+  const fromHost = new PassThrough();
+  const seen: NativeRequest[] = [];
+  const decoder = new FrameDecoder();
+  fromHost.on("data", (chunk: Buffer) => {
+    for (const message of decoder.push(chunk)) {
+      const request = message as NativeRequest;
+      seen.push(request);
+      const result = answer(request);
+      if (result !== undefined) {
+        toHost.write(encodeFrame({ link: request.link, id: request.id, response: result }));
+      }
+    }
+  });
+  const running = runNativeHost({ input: toHost, output: fromHost, place, uid, log: () => {} });
+  return { seen, running, stop: () => toHost.end() };
+}
+
+async function listening(place: ChannelPlace): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if (statSync(place.socket).isSocket()) return;
+    } catch {
+      // Not yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the native host never listened");
+}
+
+function channel(place: ChannelPlace, installed = true) {
+  return new WalletChannel({ ...place, uid, installed: async () => installed }, UPSTREAM);
+}
+
+async function proxyErrorOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProxyError(error)) return error.code;
+    throw error;
+  }
+  throw new Error("expected a ProxyError");
+}
+
+describe("the native host and the proxy's channel", () => {
+  let root: string;
+  let place: ChannelPlace;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "stipendex-channel-"));
+    place = channelPlace({ STIPENDEX_CHANNEL_DIR: join(root, "channel") }, tmpdir(), uid);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("relays a proxy's request to the wallet, tagged with its connection, and the answer back", async () => {
+    const host = startHost(place, (request) => ({ ok: true, result: { echoed: request.params } }));
+    await listening(place);
+    expect(statSync(place.directory).mode & 0o777).toBe(0o700);
+    expect(statSync(place.socket).mode & 0o777).toBe(0o600);
+    const proxy = channel(place);
+    expect(await proxy.request("stipendex_reportMcpServer", { server: UPSTREAM })).toEqual({
+      echoed: { server: UPSTREAM },
+    });
+    expect(host.seen).toEqual([
+      {
+        link: 1,
+        id: 1,
+        upstream: UPSTREAM,
+        method: "stipendex_reportMcpServer",
+        params: { server: UPSTREAM },
+      },
+    ]);
+    proxy.close();
+    host.stop();
+    await host.running;
+  });
+
+  it("says the wallet is locked, or has no wallet, before any payment is asked", async () => {
+    let state = { hasWallet: true, locked: true };
+    const host = startHost(place, () => ({ ok: true, result: { version: "t", ...state } }));
+    await listening(place);
+    const proxy = channel(place);
+    expect(await proxyErrorOf(proxy.ready())).toBe("wallet-locked");
+    state = { hasWallet: false, locked: true };
+    expect(await proxyErrorOf(proxy.ready())).toBe("no-wallet");
+    state = { hasWallet: true, locked: false };
+    expect(await proxy.ready()).toMatchObject({ locked: false });
+    proxy.close();
+    host.stop();
+    await host.running;
+  });
+
+  it("passes the wallet's refusal on with its words", async () => {
+    const host = startHost(place, () => ({
+      ok: false,
+      error: { code: 4001, message: "You declined the payment" },
+    }));
+    await listening(place);
+    const proxy = channel(place);
+    await expect(proxy.request("stipendex_pay", {})).rejects.toThrow("You declined the payment");
+    proxy.close();
+    host.stop();
+    await host.running;
+  });
+
+  it("rejects what is waiting when the browser closes the host, and removes the socket", async () => {
+    const host = startHost(place, () => undefined);
+    await listening(place);
+    const proxy = channel(place);
+    const waiting = proxyErrorOf(proxy.request("stipendex_pay", {}));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    host.stop();
+    await host.running;
+    expect(await waiting).toBe("link-lost");
+    expect(() => statSync(place.socket)).toThrow();
+  });
+
+  it("tells the proxy to install the link, or to start the browser, when no host listens", async () => {
+    expect(await proxyErrorOf(channel(place, false).request("proxy_status"))).toBe(
+      "link-not-installed",
+    );
+    expect(await proxyErrorOf(channel(place, true).request("proxy_status"))).toBe(
+      "wallet-not-running",
+    );
+  });
+
+  it("refuses a channel directory others may open, on both sides", async () => {
+    const host = startHost(place, () => undefined);
+    await listening(place);
+    host.stop();
+    await host.running;
+    chmodSync(place.directory, 0o755);
+    expect(await proxyErrorOf(channel(place).request("proxy_status"))).toBe("channel-unsafe");
+    expect(await proxyErrorOf(startHost(place, () => undefined).running)).toBe("channel-unsafe");
+  });
+
+  it("leaves a live host's socket alone, and replaces one a dead host left", async () => {
+    const first = startHost(place, () => ({ ok: true, result: 1 }));
+    await listening(place);
+    expect(await proxyErrorOf(startHost(place, () => undefined).running)).toBe("channel-busy");
+    first.stop();
+    await first.running;
+    writeFileSync(place.socket, "");
+    const second = startHost(place, () => ({ ok: true, result: 2 }));
+    await listening(place);
+    const proxy = channel(place);
+    expect(await proxy.request("proxy_status")).toBe(2);
+    proxy.close();
+    second.stop();
+    await second.running;
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { PaymentChallenge, ReceiptParams } from "../messages";
+import { ProxyError } from "./errors";
+import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
+
+const SERVER = "http://127.0.0.1:4020/mcp";
+const QUOTE_ERROR = { code: -32402, message: "Payment required", data: { quote: "eyJ..." } };
+const PAID = { content: [{ type: "text", text: "results" }], _meta: { "stipendex/receipt": "r" } };
+
+/** A wallet that pays with `answer` (or refuses with `refusal`), keeping what it was asked. */
+function wallet(refusal?: Error) {
+  const paid: PaymentChallenge[] = [];
+  const receipts: ReceiptParams[] = [];
+  const proxyWallet: ProxyWallet = {
+    pay: async (challenge) => {
+      paid.push(challenge);
+      if (refusal) throw refusal;
+      return { paymentId: "pay-1", meta: { key: "stipendex/payment", value: "proof" } };
+    },
+    receipt: async (params) => {
+      receipts.push(params);
+    },
+    elicit: async () => ({ action: "cancel" }),
+    report: async () => undefined,
+  };
+  return { proxyWallet, paid, receipts };
+}
+
+/** An upstream that answers each send with the next outcome, keeping the params it was sent. */
+function upstream(...outcomes: CallOutcome[]) {
+  const sent: ToolCallParams[] = [];
+  return {
+    sent,
+    send: async (params: ToolCallParams) => {
+      sent.push(params);
+      const next = outcomes.shift();
+      if (!next) throw new Error("no more answers");
+      return next;
+    },
+  };
+}
+
+const call: ToolCallParams = {
+  name: "web_search",
+  arguments: { query: "q" },
+  _meta: { progressToken: 7 },
+};
+
+describe("callPaying", () => {
+  it("passes an unpriced answer through untouched, without the wallet", async () => {
+    const server = upstream({ result: { content: [] } });
+    const w = wallet();
+    expect(await callPaying(SERVER, call, server.send, w.proxyWallet)).toEqual({
+      result: { content: [] },
+    });
+    expect(w.paid).toEqual([]);
+  });
+
+  it("pays a -32402 quote, retries with the payment beside the host's _meta, and files the receipt", async () => {
+    const server = upstream({ error: QUOTE_ERROR }, { result: PAID });
+    const w = wallet();
+    const outcome = await callPaying(SERVER, call, server.send, w.proxyWallet);
+    expect(outcome).toEqual({ result: PAID });
+    expect(w.paid).toEqual([
+      {
+        transport: "mcp",
+        server: SERVER,
+        tool: "web_search",
+        arguments: { query: "q" },
+        error: QUOTE_ERROR,
+      },
+    ]);
+    expect(server.sent[1]).toEqual({
+      ...call,
+      _meta: { progressToken: 7, "stipendex/payment": "proof" },
+    });
+    expect(w.receipts).toEqual([
+      {
+        paymentId: "pay-1",
+        status: 200,
+        receipt: "r",
+        resultHash: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      },
+    ]);
+  });
+
+  it("pays an x402 PaymentRequired result the same way", async () => {
+    const required = {
+      isError: true,
+      structuredContent: { x402Version: 2, accepts: [] },
+      content: [{ type: "text", text: "{}" }],
+    };
+    const server = upstream({ result: required }, { result: PAID });
+    const w = wallet();
+    expect(await callPaying(SERVER, call, server.send, w.proxyWallet)).toEqual({ result: PAID });
+    expect(w.paid[0]).toMatchObject({ transport: "mcp", result: required });
+  });
+
+  it("says why when the wallet did not pay, keeping the server's request in data", async () => {
+    const server = upstream({ error: QUOTE_ERROR });
+    const w = wallet(new ProxyError("payment-not-made", "You declined the payment"));
+    const outcome = await callPaying(SERVER, call, server.send, w.proxyWallet);
+    expect(outcome).toEqual({
+      error: {
+        code: -32402,
+        message:
+          "web_search needs a payment and the Stipendex wallet did not make it: You declined the payment",
+        data: { upstream: QUOTE_ERROR },
+      },
+    });
+    expect(server.sent).toHaveLength(1);
+  });
+
+  it("reports a refused payment to the wallet and tells the host the server refused it", async () => {
+    const refused = { code: -32402, message: "Proof rejected", data: { reason: "expired" } };
+    const server = upstream({ error: QUOTE_ERROR }, { error: refused });
+    const w = wallet();
+    const outcome = await callPaying(SERVER, call, server.send, w.proxyWallet);
+    expect(outcome).toMatchObject({
+      error: { code: -32402, message: expect.stringMatching(/server refused the payment/) },
+    });
+    expect(w.receipts).toEqual([
+      { paymentId: "pay-1", status: 200, receipt: null, error: refused },
+    ]);
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  isObject,
+  type JsonRpcError,
+  PAYMENT_REQUIRED,
+  paymentErrorOf,
+  x402PaymentResultOf,
+} from "../hook/jsonrpc";
+import { answerReceipt, withResultHash } from "../hook/mcp-payment";
+import type {
+  ElicitParams,
+  ElicitResult,
+  McpServerSighting,
+  PaymentAnswer,
+  PaymentChallenge,
+  ReceiptParams,
+} from "../messages";
+import { errorText } from "../ui/error-text";
+
+/** The wallet as the proxy reaches it (over the local channel and native messaging). */
+export interface ProxyWallet {
+  /** Resolves with how to retry; rejects (a ProxyError) saying why the wallet did not pay. */
+  pay(challenge: PaymentChallenge): Promise<PaymentAnswer>;
+  receipt(params: ReceiptParams): Promise<void>;
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** What the upstream server declared (capabilities, price hints), for the confirmation window. */
+  report(sighting: McpServerSighting): Promise<void>;
+}
+
+/** A request's outcome as JSON-RPC carries it: a result, or an error. */
+export type CallOutcome = { result: Record<string, unknown> } | { error: JsonRpcError };
+
+/** A tools/call's params as the host sent them. */
+export type ToolCallParams = Record<string, unknown> & { name: string };
+
+/**
+ * Sends a tools/call upstream; when the server asks to be paid (-32402 with a
+ * Stipendex quote, or an x402 PaymentRequired result), has the wallet pay,
+ * retries with the payment in `params._meta`, files the receipt and returns
+ * the paid outcome. The host only sees a payment error when the wallet did
+ * not pay (declined, refused, unreachable) or the server refused the payment:
+ * then an error saying why.
+ */
+export async function callPaying(
+  server: string,
+  params: ToolCallParams,
+  send: (params: ToolCallParams) => Promise<CallOutcome>,
+  wallet: ProxyWallet,
+): Promise<CallOutcome> {
+  const first = await send(params);
+  const asked = paymentErrorOf(first);
+  const x402 = asked ? undefined : x402PaymentResultOf(first);
+  if (!asked && !x402) return first;
+  let answer: PaymentAnswer;
+  try {
+    answer = await wallet.pay({
+      transport: "mcp",
+      server,
+      tool: params.name,
+      arguments: params.arguments,
+      ...(asked ? { error: asked } : { result: x402 }),
+    });
+  } catch (error) {
+    return notPaid(params.name, errorText(error), asked ?? first);
+  }
+  if (!answer.meta) {
+    return notPaid(params.name, "the wallet answered without an MCP payment", asked ?? first);
+  }
+  const meta = isObject(params._meta) ? params._meta : {};
+  const retried = await send({
+    ...params,
+    _meta: { ...meta, [answer.meta.key]: answer.meta.value },
+  });
+  const report = await withResultHash(answerReceipt(retried, answer.paymentId, 200), retried);
+  // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
+  await wallet.receipt(report).catch(() => undefined);
+  if (report.error) {
+    return notPaid(
+      params.name,
+      `the server refused the payment the wallet made (${report.error.message})`,
+      retried,
+    );
+  }
+  return retried;
+}
+
+/** Why the call was not paid, as an MCP error the host shows; the server's own request rides in `data`. */
+function notPaid(tool: string, why: string, original: unknown): CallOutcome {
+  return {
+    error: {
+      code: PAYMENT_REQUIRED,
+      message: `${tool} needs a payment and the Stipendex wallet did not make it: ${why}`,
+      data: { upstream: isObject(original) && "error" in original ? original.error : original },
+    },
+  };
+}
