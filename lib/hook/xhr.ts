@@ -1,0 +1,307 @@
+import { payHttp402 } from "./http-payment";
+import { makeReplayable } from "./replay";
+import type { WalletLink } from "./wallet-link";
+
+/** What the page reads from its XHR; while the wallet works these come from a view, not the browser. */
+const SHOWN = [
+  "readyState",
+  "status",
+  "statusText",
+  "responseURL",
+  "response",
+  "responseText",
+  "responseXML",
+  "getResponseHeader",
+  "getAllResponseHeaders",
+] as const;
+type View = Partial<Record<(typeof SHOWN)[number], () => unknown>>;
+
+/** The XHR events a 402 is hidden from (upload events are left alone). */
+const EVENTS = "readystatechange progress load error abort timeout loadend".split(" ");
+
+interface Call {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  /** False for sync XHR, user/password URLs and Document bodies: left alone. */
+  payable: boolean;
+  body?: BodyInit;
+  /** Set once a 402 is seen: the browser's events since then, each with the readyState it had. */
+  held?: Step[];
+  /** Settled, aborted or opened again: the hook no longer touches its events. */
+  done?: boolean;
+  stop?: AbortController;
+}
+
+/**
+ * Pays an async XMLHttpRequest's 402 like `fetch`'s (the same payHttp402, the
+ * retry sent with the browser's fetch, never through a redirect), and shows the
+ * page's XHR only the paid answer: status, headers, response per
+ * responseType, and the events a load fires, in their order. When the wallet
+ * does not pay, the page gets the 402's own events as the browser fired them.
+ * Sync XHR is left alone.
+ */
+export function installXhrHook(
+  win: Window & typeof globalThis,
+  wallet: WalletLink,
+  nativeFetch: typeof fetch,
+): void {
+  const proto = win.XMLHttpRequest.prototype;
+  const calls = new WeakMap<XMLHttpRequest, Call>();
+  const read = (xhr: XMLHttpRequest, key: string) => Reflect.get(proto, key, xhr);
+  const textual = (xhr: XMLHttpRequest) => /^(text)?$/.test(xhr.responseType);
+  const blank = (xhr: XMLHttpRequest): Shown => ({
+    status: 0,
+    statusText: "",
+    url: "",
+    headers: new Headers(),
+    text: "",
+    body: textual(xhr) ? "" : null,
+  });
+  /**
+   * Dispatches `steps` at the page's XHR, each event seeing its readyState and,
+   * when given, `shown` instead of the browser's state; leaves `shown` (at the last
+   * readyState) or, without it, the browser's own state.
+   */
+  const play = (xhr: XMLHttpRequest, call: Call, shown: Shown | undefined, steps: Step[]) => {
+    call.done = true;
+    for (const [state, event] of steps) {
+      show(xhr, shown ? viewOf(xhr, shown, state) : { readyState: () => state });
+      xhr.dispatchEvent(event);
+    }
+    if (!shown) show(xhr, {});
+  };
+  const ending = (xhr: XMLHttpRequest, call: Call, type: string) => {
+    play(xhr, call, blank(xhr), [
+      [4, change()],
+      [4, progress(type)],
+      [4, progress("loadend")],
+    ]);
+  };
+
+  const present = async (xhr: XMLHttpRequest, call: Call, paid: Response) => {
+    const type = xhr.responseType;
+    const blob = await paid.blob();
+    const text = await blob.text();
+    const mime = /html/.test(blob.type) ? "text/html" : /xml/.test(blob.type) ? "text/xml" : "";
+    const body =
+      type === "blob"
+        ? blob
+        : type === "arraybuffer"
+          ? await blob.arrayBuffer()
+          : type === "json"
+            ? parseJson(text)
+            : type === "document"
+              ? mime
+                ? new DOMParser().parseFromString(text, mime)
+                : null
+              : text;
+    if (call.done) return;
+    const { size } = blob;
+    const computable = paid.headers.has("content-length");
+    play(
+      xhr,
+      call,
+      {
+        status: paid.status,
+        statusText: paid.statusText,
+        url: paid.url,
+        headers: paid.headers,
+        text,
+        body,
+      },
+      [
+        [2, change()],
+        [3, change()],
+        [3, progress("progress", size, computable)],
+        [4, change()],
+        [4, progress("load", size, computable)],
+        [4, progress("loadend", size, computable)],
+      ],
+    );
+  };
+
+  const settle = async (xhr: XMLHttpRequest, call: Call) => {
+    const untouched = () => play(xhr, call, undefined, call.held ?? []);
+    if (read(xhr, "status") !== 402) return untouched();
+    const url = read(xhr, "responseURL") || call.url;
+    const raw = read(xhr, "response");
+    const response = new Response(
+      xhr.responseType === "json"
+        ? JSON.stringify(raw)
+        : xhr.responseType === "document"
+          ? ""
+          : raw,
+      { status: 402, headers: readHeaders(read(xhr, "getAllResponseHeaders").call(xhr)) },
+    );
+    call.stop = new AbortController();
+    const replayable = makeReplayable(
+      call.url,
+      {
+        method: call.method,
+        headers: call.headers,
+        body: call.body,
+        credentials: xhr.withCredentials ? "include" : "same-origin",
+        signal: call.stop.signal,
+      },
+      win.location.href,
+    );
+    let paid: Response | undefined;
+    try {
+      paid = await payHttp402(
+        response,
+        { url, method: call.method, replayable },
+        wallet,
+        nativeFetch,
+      );
+    } catch {
+      paid = undefined;
+    }
+    if (call.done) return;
+    if (paid === response) return untouched();
+    if (paid) return present(xhr, call, paid);
+    ending(xhr, call, "error");
+  };
+
+  const listen = (xhr: XMLHttpRequest) => {
+    const hear = (event: Event) => {
+      const call = calls.get(xhr);
+      if (!call || call.done) return;
+      if (!call.held) {
+        if (!call.payable || read(xhr, "readyState") !== 2 || read(xhr, "status") !== 402) return;
+        call.held = [];
+        show(xhr, viewOf(xhr, blank(xhr), 1));
+      }
+      event.stopImmediatePropagation();
+      const copy = new (event.constructor as typeof Event)(event.type, event);
+      call.held.push([read(xhr, "readyState"), copy]);
+      if (event.type === "loadend") void settle(xhr, call);
+    };
+    for (const type of EVENTS) xhr.addEventListener(type, hear, true);
+  };
+
+  wrap(proto, "open", function () {
+    const previous = calls.get(this);
+    if (previous) {
+      previous.done = true;
+      previous.stop?.abort();
+    }
+    show(this, {});
+    return (args) => {
+      if (!previous) listen(this);
+      const url = new URL(args[1] as string, win.location.href);
+      calls.set(this, {
+        method: String(args[0]).toUpperCase(),
+        url: url.href,
+        headers: [],
+        payable: (args.length < 3 || Boolean(args[2])) && !args[3] && !url.username,
+      });
+    };
+  });
+  wrap(proto, "setRequestHeader", function () {
+    return (args) => calls.get(this)?.headers.push(args.slice(0, 2) as [string, string]);
+  });
+  wrap(proto, "send", function (args) {
+    const call = calls.get(this);
+    const body = args[0];
+    if (body instanceof Document && call) call.payable = false;
+    else if (call && body != null && !/^(GET|HEAD)$/.test(call.method))
+      call.body = body as BodyInit;
+    return undefined;
+  });
+  wrap(proto, "abort", function () {
+    const call = calls.get(this);
+    show(this, {});
+    if (!call?.held || call.done) return;
+    call.done = true;
+    call.stop?.abort();
+    // A request still loading fires its own abort events; one the wallet held after it ended fires none.
+    if (read(this, "readyState") !== 4) return;
+    return () => {
+      ending(this, call, "abort");
+      show(this, {});
+    };
+  });
+}
+
+/**
+ * Wraps an XMLHttpRequest method: `hook` runs before the browser's own method and
+ * may return what to run after it (only if the browser accepted the call).
+ */
+function wrap(
+  proto: XMLHttpRequest,
+  name: "open" | "send" | "setRequestHeader" | "abort",
+  hook: (this: XMLHttpRequest, args: unknown[]) => ((args: unknown[]) => unknown) | undefined,
+): void {
+  const original = proto[name] as (...args: unknown[]) => void;
+  const wrapped = {
+    [name](this: XMLHttpRequest, ...args: unknown[]) {
+      const after = hook.call(this, args);
+      Reflect.apply(original, this, args);
+      after?.(args);
+    },
+  }[name];
+  (proto as unknown as Record<string, unknown>)[name] = wrapped;
+}
+
+type Step = readonly [readyState: number, event: Event];
+
+/** What the page's XHR shows in place of the browser's state. */
+interface Shown {
+  status: number;
+  statusText: string;
+  url: string;
+  headers: Headers;
+  /** The body as text, and as the page's responseType asks. */
+  text: string;
+  body: unknown;
+}
+
+function show(xhr: XMLHttpRequest, view: View): void {
+  for (const key of SHOWN) delete (xhr as unknown as Record<string, unknown>)[key];
+  for (const [key, get] of Object.entries(view)) {
+    Object.defineProperty(xhr, key, { get, configurable: true });
+  }
+}
+
+/** The getters of `shown` at `readyState`: the body once loading (text) or done (any type). */
+function viewOf(xhr: XMLHttpRequest, shown: Shown, readyState: number): View {
+  const textual = /^(text)?$/.test(xhr.responseType);
+  return {
+    readyState: () => readyState,
+    status: () => shown.status,
+    statusText: () => shown.statusText,
+    responseURL: () => shown.url,
+    response: () =>
+      readyState > 3 || (textual && readyState > 2) ? shown.body : textual ? "" : null,
+    responseText: () => {
+      if (!textual) throw new DOMException("Not text", "InvalidStateError");
+      return readyState > 2 ? shown.text : "";
+    },
+    responseXML: () => (readyState > 3 && xhr.responseType === "document" ? shown.body : null),
+    getResponseHeader: () => (name: string) => shown.headers.get(name),
+    getAllResponseHeaders: () => () =>
+      [...shown.headers].map(([name, value]) => `${name}: ${value}\r\n`).join(""),
+  };
+}
+
+const change = () => new Event("readystatechange");
+const progress = (type: string, loaded = 0, lengthComputable = false) =>
+  new ProgressEvent(type, { loaded, total: lengthComputable ? loaded : 0, lengthComputable });
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** An XHR's getAllResponseHeaders() text as Headers. */
+export function readHeaders(all: string): Headers {
+  const headers = new Headers();
+  for (const [, name, value] of all.matchAll(/^([^:\r\n]+):\s*(.*)$/gm)) {
+    headers.append(name as string, value as string);
+  }
+  return headers;
+}
