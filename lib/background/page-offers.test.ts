@@ -1,6 +1,6 @@
 import express from "express";
-import { paymentMiddleware } from "x402-express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentMiddleware } from "x402-express";
 import { type Listening, listen } from "../../demo/listen";
 import {
   type Harness,
@@ -20,7 +20,8 @@ import {
 
 const PAGE_ORIGIN = new URL(X402_URL).origin;
 const TAB = 7;
-const v2Header = x402HttpChallenge(2).paymentRequiredHeader ?? "";
+const v2Challenge = x402HttpChallenge(2);
+const v2Header = (v2Challenge.transport === "http" && v2Challenge.paymentRequiredHeader) || "";
 
 /** A top-level response in TAB, as webRequest reports it. */
 function response(statusCode: number, headers: Record<string, string> = {}, url = X402_URL) {
@@ -150,7 +151,9 @@ describe("pageChallenge against the official x402 v1 middleware", () => {
 
   it("asks the page again for JSON, since a browser gets the HTML paywall with no header", async () => {
     const url = `${server.url}/article`;
-    const page = await fetch(url, { headers: { accept: "text/html", "user-agent": "Mozilla/5.0" } });
+    const page = await fetch(url, {
+      headers: { accept: "text/html", "user-agent": "Mozilla/5.0" },
+    });
     expect(page.status).toBe(402);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     await page.body?.cancel();
@@ -159,7 +162,7 @@ describe("pageChallenge against the official x402 v1 middleware", () => {
       fetch,
     );
     expect(challenge).toMatchObject({ transport: "http", url, method: "GET" });
-    expect(JSON.parse(challenge?.body ?? "")).toMatchObject({
+    expect(JSON.parse(challenge?.transport === "http" ? challenge.body : "")).toMatchObject({
       x402Version: 1,
       accepts: [{ maxAmountRequired: "10000" }],
     });
