@@ -49,7 +49,6 @@ export function installXhrHook(
   const proto = win.XMLHttpRequest.prototype;
   const calls = new WeakMap<XMLHttpRequest, Call>();
   const read = (xhr: XMLHttpRequest, key: string) => Reflect.get(proto, key, xhr);
-  const textual = (xhr: XMLHttpRequest) => /^(text)?$/.test(xhr.responseType);
   const blank = (xhr: XMLHttpRequest): Shown => ({
     status: 0,
     statusText: "",
@@ -83,22 +82,21 @@ export function installXhrHook(
     const type = xhr.responseType;
     const blob = await paid.blob();
     const text = await blob.text();
-    const mime = /html/.test(blob.type) ? "text/html" : /xml/.test(blob.type) ? "text/xml" : "";
     const body =
       type === "blob"
         ? blob
         : type === "arraybuffer"
           ? await blob.arrayBuffer()
           : type === "json"
-            ? parseJson(text)
+            ? await new Response(blob).json().catch(() => null)
             : type === "document"
-              ? mime
-                ? new DOMParser().parseFromString(text, mime)
-                : null
+              ? new DOMParser().parseFromString(
+                  text,
+                  /html/.test(blob.type) ? "text/html" : "text/xml",
+                )
               : text;
     if (call.done) return;
     const { size } = blob;
-    const computable = paid.headers.has("content-length");
     play(
       xhr,
       call,
@@ -113,10 +111,10 @@ export function installXhrHook(
       [
         [2, change()],
         [3, change()],
-        [3, progress("progress", size, computable)],
+        [3, progress("progress", size)],
         [4, change()],
-        [4, progress("load", size, computable)],
-        [4, progress("loadend", size, computable)],
+        [4, progress("load", size)],
+        [4, progress("loadend", size)],
       ],
     );
   };
@@ -127,11 +125,8 @@ export function installXhrHook(
     const url = read(xhr, "responseURL") || call.url;
     const raw = read(xhr, "response");
     const response = new Response(
-      xhr.responseType === "json"
-        ? JSON.stringify(raw)
-        : xhr.responseType === "document"
-          ? ""
-          : raw,
+      // A document answer's text is not kept: only a v2 header price is read from it.
+      xhr.responseType === "json" ? JSON.stringify(raw) : raw,
       { status: 402, headers: readHeaders(read(xhr, "getAllResponseHeaders").call(xhr)) },
     );
     call.stop = new AbortController();
@@ -163,22 +158,31 @@ export function installXhrHook(
     ending(xhr, call, "error");
   };
 
-  const listen = (xhr: XMLHttpRequest) => {
-    const hear = (event: Event) => {
-      const call = calls.get(xhr);
-      if (!call || call.done) return;
-      if (!call.held) {
-        if (!call.payable || read(xhr, "readyState") !== 2 || read(xhr, "status") !== 402) return;
-        call.held = [];
-        show(xhr, viewOf(xhr, blank(xhr), 1));
-      }
-      event.stopImmediatePropagation();
-      const copy = new (event.constructor as typeof Event)(event.type, event);
-      call.held.push([read(xhr, "readyState"), copy]);
-      if (event.type === "loadend") void settle(xhr, call);
-    };
-    for (const type of EVENTS) xhr.addEventListener(type, hear, true);
+  const hear = (event: Event) => {
+    const xhr = event.currentTarget as XMLHttpRequest;
+    const call = calls.get(xhr);
+    if (!call || call.done) return;
+    if (!call.held) {
+      if (!call.payable || read(xhr, "readyState") !== 2 || read(xhr, "status") !== 402) return;
+      call.held = [];
+      show(xhr, viewOf(xhr, blank(xhr), 1));
+    }
+    event.stopImmediatePropagation();
+    const copy = new (event.constructor as typeof Event)(event.type, event);
+    call.held.push([read(xhr, "readyState"), copy]);
+    if (event.type === "loadend") void settle(xhr, call);
   };
+  // Listening from construction on puts the hook ahead of every listener the page adds.
+  Object.defineProperty(win, "XMLHttpRequest", {
+    value: class extends win.XMLHttpRequest {
+      constructor() {
+        super();
+        for (const type of EVENTS) this.addEventListener(type, hear);
+      }
+    },
+    writable: true,
+    configurable: true,
+  });
 
   wrap(proto, "open", function () {
     const previous = calls.get(this);
@@ -188,7 +192,6 @@ export function installXhrHook(
     }
     show(this, {});
     return (args) => {
-      if (!previous) listen(this);
       const url = new URL(args[1] as string, win.location.href);
       calls.set(this, {
         method: String(args[0]).toUpperCase(),
@@ -266,16 +269,16 @@ function show(xhr: XMLHttpRequest, view: View): void {
 
 /** The getters of `shown` at `readyState`: the body once loading (text) or done (any type). */
 function viewOf(xhr: XMLHttpRequest, shown: Shown, readyState: number): View {
-  const textual = /^(text)?$/.test(xhr.responseType);
+  const isText = textual(xhr);
   return {
     readyState: () => readyState,
     status: () => shown.status,
     statusText: () => shown.statusText,
     responseURL: () => shown.url,
     response: () =>
-      readyState > 3 || (textual && readyState > 2) ? shown.body : textual ? "" : null,
+      readyState > 3 || (isText && readyState > 2) ? shown.body : isText ? "" : null,
     responseText: () => {
-      if (!textual) throw new DOMException("Not text", "InvalidStateError");
+      if (!isText) throw new DOMException("Not text", "InvalidStateError");
       return readyState > 2 ? shown.text : "";
     },
     responseXML: () => (readyState > 3 && xhr.responseType === "document" ? shown.body : null),
@@ -285,17 +288,11 @@ function viewOf(xhr: XMLHttpRequest, shown: Shown, readyState: number): View {
   };
 }
 
+const textual = (xhr: XMLHttpRequest) => /^(text)?$/.test(xhr.responseType);
 const change = () => new Event("readystatechange");
-const progress = (type: string, loaded = 0, lengthComputable = false) =>
-  new ProgressEvent(type, { loaded, total: lengthComputable ? loaded : 0, lengthComputable });
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
+/** A progress event over `loaded` bytes, all of them (a hook-made load has its whole body). */
+const progress = (type: string, loaded = 0) =>
+  new ProgressEvent(type, { loaded, total: loaded, lengthComputable: loaded > 0 });
 
 /** An XHR's getAllResponseHeaders() text as Headers. */
 export function readHeaders(all: string): Headers {

@@ -42,7 +42,7 @@ export async function setUpWallet(
  * about:blank and its moz-extension:// navigation is never reported, so this
  * takes the next new page and waits inside it for confirm.html to load.
  */
-export async function nextConfirmWindow(browser: Browser): Promise<Page> {
+export async function nextConfirmWindow(browser: Browser, path = "confirm.html"): Promise<Page> {
   const known = new Set(browser.targets());
   const target = await browser.waitForTarget((t) => t.type() === "page" && !known.has(t), {
     timeout: 20_000,
@@ -50,8 +50,9 @@ export async function nextConfirmWindow(browser: Browser): Promise<Page> {
   const page = await target.page();
   if (!page) throw new ConfirmWindowPageError(target.url());
   await page.waitForFunction(
-    () => location.pathname.endsWith("/confirm.html") && document.readyState === "complete",
+    (name) => location.pathname.endsWith(`/${name}`) && document.readyState === "complete",
     { timeout: 10_000 },
+    path,
   );
   return page;
 }
@@ -80,6 +81,8 @@ export async function openFirefoxAgent<T>(
       nextConfirmWindow: async () => wrap(await nextConfirmWindow(browser)),
       confirmWindowsOpened: () => opened,
       close: () => session.close(),
+      walletTab: wrap(walletPage),
+      nextWalletWindow: async (path) => wrap(await nextConfirmWindow(browser, path)),
     };
   });
 }
