@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, launch, type Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { builtExtension } from "./builds";
 import { extensionPageUrl } from "./extension-url";
-import { within } from "./wait";
+import { WaitTimeoutError, within } from "./wait";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 /** Pinned so extension page URLs are known before the add-on is installed. */
@@ -65,11 +66,13 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        await page.waitForFunction(
-          (expected) => location.href === expected,
-          { timeout: 20_000 },
-          url,
-        );
+        // The switch to the extension's process detaches the frame, which fails a waitForFunction
+        // begun before it (seen on Firefox ESR 153): ask again until the page answers.
+        const deadline = Date.now() + 20_000;
+        while ((await page.evaluate(() => location.href).catch(() => "")) !== url) {
+          if (Date.now() > deadline) throw new WaitTimeoutError(`${url} to open`, 20_000);
+          await sleep(100);
+        }
         return page;
       },
       close: () => browser.close(),
