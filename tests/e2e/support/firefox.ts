@@ -66,13 +66,7 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        // The switch to the extension's process detaches the frame, which fails a waitForFunction
-        // begun before it (seen on Firefox ESR 153): ask again until the page answers.
-        const deadline = Date.now() + 20_000;
-        while ((await page.evaluate(() => location.href).catch(() => "")) !== url) {
-          if (Date.now() > deadline) throw new WaitTimeoutError(`${url} to open`, 20_000);
-          await sleep(100);
-        }
+        await untilPage(page, (expected) => location.href === expected, url, `${url} to open`);
         return page;
       },
       close: () => browser.close(),
@@ -90,4 +84,23 @@ function geckoId(dir: string): string {
   const id = manifest.browser_specific_settings?.gecko?.id;
   if (!id) throw new MissingGeckoIdError(dir);
   return id;
+}
+
+/**
+ * Polls `check` in `page` until it holds. waitForFunction cannot do it on the
+ * wallet's pages: it evaluates through the page's eval, which an extension
+ * page's CSP forbids, and fails with "Waiting failed".
+ */
+export async function untilPage(
+  page: Page,
+  check: (arg: string) => boolean,
+  arg: string,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(check, arg).catch(() => false))) {
+    if (Date.now() > deadline) throw new WaitTimeoutError(what, timeoutMs);
+    await sleep(100);
+  }
 }

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Page as ChromiumPage } from "playwright-core";
 import type { ElementHandle, Page as FirefoxPage } from "puppeteer-core";
 import type { InputTab } from "./activation";
 import type { FramedPage } from "./hostile";
 import type { Tab } from "./payments";
+import { WaitTimeoutError } from "./wait";
 
 /** How long a click or read waits for its element to show up. */
 const ELEMENT_TIMEOUT = 10_000;
@@ -28,16 +30,26 @@ export function firefoxTab(page: FirefoxPage): Tab {
   return {
     evaluate: (expression) => page.evaluate(expression),
     async click(name) {
-      // Puppeteer has no role-and-exact-name locator that waits for an enabled button: look for it.
-      const button = await page.waitForFunction(
-        (text) =>
-          [...document.querySelectorAll("button")].find(
-            (b) => b.textContent?.trim() === text && !b.disabled,
-          ),
-        { timeout: ELEMENT_TIMEOUT },
-        name,
-      );
-      await (button.asElement() as ElementHandle<Element> | null)?.click();
+      // Puppeteer has no role-and-exact-name locator that waits for an enabled button: look for it,
+      // asking the page again and again: waitForFunction evaluates through the page's eval, which
+      // an extension page's CSP forbids ("Waiting failed").
+      const deadline = Date.now() + ELEMENT_TIMEOUT;
+      for (;;) {
+        const found = await page
+          .evaluateHandle(
+            (text) =>
+              [...document.querySelectorAll("button")].find(
+                (b) => b.textContent?.trim() === text && !b.disabled,
+              ) ?? null,
+            name,
+          )
+          .catch(() => undefined);
+        const button = found?.asElement() as ElementHandle<Element> | null | undefined;
+        if (button) return void (await button.click());
+        if (Date.now() > deadline)
+          throw new WaitTimeoutError(`a button named ${name}`, ELEMENT_TIMEOUT);
+        await sleep(100);
+      }
     },
     async text(testId) {
       const element = await page.waitForSelector(`[data-testid="${testId}"]`, {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import { type FirefoxSession, launchFirefox } from "./firefox";
+import { type FirefoxSession, launchFirefox, untilPage } from "./firefox";
 import {
   type AgentBrowser,
   sendFromWalletPage,
@@ -49,10 +49,11 @@ export async function nextConfirmWindow(browser: Browser, path = "confirm.html")
   });
   const page = await target.page();
   if (!page) throw new ConfirmWindowPageError(target.url());
-  await page.waitForFunction(
+  await untilPage(
+    page,
     (name) => location.pathname.endsWith(`/${name}`) && document.readyState === "complete",
-    { timeout: 10_000 },
     path,
+    `the ${path} window to load`,
   );
   return page;
 }
