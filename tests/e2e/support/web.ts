@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type Demo, HTTP_PRICES } from "../../../demo/server";
+import { type BuildTarget, builtExtension } from "./builds";
 import {
   assertNothingSigned,
   assertSettled,
@@ -95,13 +98,22 @@ async function poll<T>(
   return value as T;
 }
 
+/** The page hook runs in every page: its bundle stays within this many bytes. */
+const HOOK_BUDGET_BYTES = 10_000;
+
 export function describeWeb(
   browserName: string,
+  build: BuildTarget,
   timeoutMs: number,
   open: (demo: Demo, payerKey: string) => Promise<WebBrowser>,
 ): void {
   describe(`XMLHttpRequest and paywalled pages in ${browserName}`, { timeout: timeoutMs }, () => {
     const get = demoRig(browserName, timeoutMs, open);
+    it("the page hook every page carries, XMLHttpRequest half included, stays within 10 kB", () => {
+      const bytes = statSync(join(builtExtension(build), "content-scripts", "hook.js")).size;
+      assert.ok(bytes <= HOOK_BUDGET_BYTES, `hook.js is ${bytes} bytes`);
+    });
+
     const searchUrl = (q: string) => `${get().rig.demo.urls.x402v2}/api/search?q=${q}`;
 
     it("an async XHR's 402, approved in the window: the XHR sees only the paid answer, in the browser's own event order; the chain moved", async () => {
@@ -150,6 +162,42 @@ export function describeWeb(
         "load:4:402",
         "loadend:4:402",
       ]);
+      await assertNothingSigned(rig, origin, before, "declined");
+    });
+
+    it("an XHR aborted while the wallet asks: the page gets abort and loadend, nothing is paid", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const shown = rig.nextConfirmWindow();
+      const outcome = rig.agent.evaluate(`new Promise((resolve) => {
+        const xhr = new XMLHttpRequest();
+        const seen = [];
+        const note = (event) => seen.push(event.type + ":" + xhr.readyState + ":" + xhr.status);
+        for (const type of ["readystatechange", "loadstart", "progress", "load", "error", "abort", "timeout", "loadend"]) {
+          xhr.addEventListener(type, note);
+        }
+        xhr.open("GET", ${JSON.stringify(searchUrl("aborted"))});
+        xhr.send();
+        window.abortPaidXhr = () => {
+          xhr.abort();
+          resolve({ seen, status: xhr.status, readyState: xhr.readyState });
+        };
+      })`) as Promise<{ seen: string[]; status: number; readyState: number }>;
+      const window = await shown;
+      await rig.agent.evaluate("window.abortPaidXhr()");
+      const aborted = await outcome;
+      await window.click("Decline");
+      assert.deepEqual(steps(aborted.seen), [
+        "readystatechange:1:0",
+        "loadstart:1:0",
+        "readystatechange:4:0",
+        "abort:4:0",
+        "loadend:4:0",
+      ]);
+      assert.deepEqual(
+        { status: aborted.status, readyState: aborted.readyState },
+        { status: 0, readyState: 0 },
+      );
       await assertNothingSigned(rig, origin, before, "declined");
     });
 
