@@ -10,6 +10,7 @@ import {
   demoRig,
   newRows,
   type PaymentBrowser,
+  type PaymentRig,
   snapshot,
   type Tab,
 } from "./payments";
@@ -58,6 +59,15 @@ function xhrScript(url: string, responseType: "" | "json") {
     });
     xhr.send();
   })`;
+}
+
+/** Runs an XHR script in the agent page while the person presses `button` in the window it opens. */
+async function xhrDecided(rig: PaymentRig, script: string, button: "Approve" | "Decline") {
+  const [outcome] = await Promise.all([
+    rig.agent.evaluate(script),
+    rig.nextConfirmWindow().then((window) => window.click(button)),
+  ]);
+  return outcome as XhrOutcome;
 }
 
 /** Consecutive repeats dropped: a browser may fire loading's readystatechange and progress more than once. */
@@ -123,10 +133,7 @@ export function describeWeb(
       )) as XhrOutcome;
       assert.equal(free.status, 200, JSON.stringify(free));
       const before = await snapshot(rig, origin);
-      const [paid] = (await Promise.all([
-        rig.agent.evaluate(xhrScript(searchUrl("xhr"), "json")),
-        rig.nextConfirmWindow().then((window) => window.click("Approve")),
-      ])) as [XhrOutcome, unknown];
+      const paid = await xhrDecided(rig, xhrScript(searchUrl("xhr"), "json"), "Approve");
       assert.equal(paid.status, 200, JSON.stringify(paid));
       assert.ok(!paid.seen.some((entry) => entry.endsWith(":402")), paid.seen.join());
       assert.deepEqual(shape(paid.seen), shape(free.seen), "the same events as a free load");
@@ -146,10 +153,7 @@ export function describeWeb(
     it("an async XHR's 402, declined: the XHR gets the original 402 and its events; nothing signed", async () => {
       const { rig, origin } = get();
       const before = await snapshot(rig, origin);
-      const [declined] = (await Promise.all([
-        rig.agent.evaluate(xhrScript(searchUrl("declined"), "")),
-        rig.nextConfirmWindow().then((window) => window.click("Decline")),
-      ])) as [XhrOutcome, unknown];
+      const declined = await xhrDecided(rig, xhrScript(searchUrl("declined"), ""), "Decline");
       assert.equal(declined.status, 402, JSON.stringify(declined));
       assert.equal(declined.receipt, null);
       assert.deepEqual(steps(declined.seen).slice(0, 3), [
