@@ -175,6 +175,7 @@ export function installXhrHook(
   // Listening from construction on puts the hook ahead of every listener the page adds.
   Object.defineProperty(win, "XMLHttpRequest", {
     value: class extends win.XMLHttpRequest {
+      static override name = "XMLHttpRequest";
       constructor() {
         super();
         for (const type of EVENTS) this.addEventListener(type, hear);

@@ -217,6 +217,20 @@ export function describeWeb(
       await assertNothingSigned(rig, origin, before);
     });
 
+    it("the page's XMLHttpRequest still looks like the browser's own", async () => {
+      const { rig } = get();
+      const looks = await rig.agent.evaluate(
+        `(() => { const xhr = new XMLHttpRequest(); return { name: XMLHttpRequest.name, instance: xhr instanceof XMLHttpRequest && xhr instanceof EventTarget, done: XMLHttpRequest.DONE, tag: String(xhr), own: Object.keys(xhr).length }; })()`,
+      );
+      assert.deepEqual(looks, {
+        name: "XMLHttpRequest",
+        instance: true,
+        done: 4,
+        tag: "[object XMLHttpRequest]",
+        own: 0,
+      });
+    });
+
     it("a paywalled page is offered (badge, popup), paid once approved in the window, loaded paid and shown; its receipt is in history", async () => {
       const { rig, browser } = get();
       const page = rig.demo.urls.paywalledPage;
