@@ -141,21 +141,20 @@ export function installXhrHook(
       },
       win.location.href,
     );
-    let paid: Response | undefined;
     try {
-      paid = await payHttp402(
+      const paid = await payHttp402(
         response,
         { url, method: call.method, replayable },
         wallet,
         nativeFetch,
       );
+      if (call.done) return;
+      if (paid === response) return untouched();
+      await present(xhr, call, paid);
     } catch {
-      paid = undefined;
+      // The paid retry (or its body) failed on the network: so does the page's XHR.
+      if (!call.done) ending(xhr, call, "error");
     }
-    if (call.done) return;
-    if (paid === response) return untouched();
-    if (paid) return present(xhr, call, paid);
-    ending(xhr, call, "error");
   };
 
   const hear = (event: Event) => {
