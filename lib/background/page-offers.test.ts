@@ -6,6 +6,7 @@ import {
   type Harness,
   makeHarness,
   TEST_AUTO_BUDGET,
+  until,
   X402_URL,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
@@ -126,6 +127,26 @@ describe("page offers", () => {
         [{ paymentId, status: 0, receipt: null }, PAGE_ORIGIN],
       ]);
     }
+  });
+
+  it("asks again on the next click after a decline, and never pays without an answer", async () => {
+    const { h, offers, seen } = await rig();
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const decide = async (decision: "approve" | "decline") => {
+      await until(async () => (await h.approvals.pending()).length === 1);
+      const [pending] = await h.approvals.pending();
+      await h.approvals.decide({ approvalId: pending?.id ?? "", decision });
+    };
+    const declined = offers.pay(TAB);
+    await decide("decline");
+    await expect(declined).rejects.toMatchObject({ code: "user-declined" });
+    expect(seen.rules.size).toBe(0);
+    expect(seen.loads).toEqual([]);
+    const approved = offers.pay(TAB);
+    await decide("approve");
+    const { paymentId } = await approved;
+    expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
+    expect(seen.loads).toEqual([[TAB, X402_URL]]);
   });
 
   it("refuses to pay a tab that shows no offer", async () => {

@@ -152,10 +152,20 @@ export class PageOffers {
     if (!offer) {
       throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
     }
-    const answer = await this.p.pay(
-      { requestId: offer.requestId, challenge: offer.challenge },
-      { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin },
-    );
+    let answer: PaymentAnswer;
+    try {
+      answer = await this.p.pay(
+        { requestId: offer.requestId, challenge: offer.challenge },
+        { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin },
+      );
+    } catch (error) {
+      // Declined or refused: the next click asks again, as a new request (a click while
+      // this one still waits keeps the id, and so the same approval).
+      if ((await this.get(tabId))?.requestId === offer.requestId) {
+        await this.set(tabId, { ...offer, requestId: randomId() });
+      }
+      throw error;
+    }
     const { header } = answer;
     if ((await this.get(tabId))?.requestId !== offer.requestId || !header) {
       await this.p.receipt({ paymentId: answer.paymentId, status: 0, receipt: null }, offer.origin);
