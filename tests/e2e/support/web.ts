@@ -231,7 +231,7 @@ export function describeWeb(
       });
     });
 
-    it("a paywalled page is offered (badge, popup), paid once approved in the window, loaded paid and shown; its receipt is in history", async () => {
+    it("a paywalled page is offered (badge, popup), declined then paid once approved in the window, loaded paid and shown; its receipt is in history", async () => {
       const { rig, browser } = get();
       const page = rig.demo.urls.paywalledPage;
       const pageOrigin = new URL(page).origin;
@@ -275,6 +275,29 @@ export function describeWeb(
         ),
       ]);
       assert.match((await popup.text("page-offer-amount")) ?? "", /^0\.003 /);
+      assert.deepEqual((await snapshot(rig, pageOrigin)).rows, before.rows, "nothing before asked");
+
+      // Declined: the popup says so, the tab keeps its paywall; the next click asks again.
+      await Promise.all([
+        popup.click("Pay and open the page"),
+        rig.nextConfirmWindow().then((window) => window.click("Decline")),
+      ]);
+      assert.match(
+        await poll(
+          async () =>
+            (await popup.evaluate(
+              `document.querySelector('[role="alert"]')?.textContent ?? null`,
+            )) as string | null,
+          "the popup's word on the decline",
+        ),
+        /declined/i,
+      );
+      await newRows(rig, before, 1, "declined");
+      assert.match(
+        String(await rig.agent.evaluate("document.body.textContent")),
+        /Payment Required/,
+      );
+      const declined = await snapshot(rig, pageOrigin);
       await Promise.all([
         popup.click("Pay and open the page"),
         rig.nextConfirmWindow().then((window) => window.click("Approve")),
@@ -288,7 +311,7 @@ export function describeWeb(
         "the paid article in the tab",
       );
       assert.match(shown, /You paid for this page/);
-      const [row] = await assertSettled(rig, pageOrigin, before, [HTTP_PRICES.paywalledPage]);
+      const [row] = await assertSettled(rig, pageOrigin, declined, [HTTP_PRICES.paywalledPage]);
       assert.equal(row?.what, page);
       const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row?.id ?? "" } });
       assert.ok(
@@ -303,13 +326,13 @@ export function describeWeb(
       assert.equal(await rig.wallet({ method: "ui_getPageOffer", params: { tabId } }), null);
 
       // Loaded again, the page asks again: the payment was sent once.
-      const paidRows = await newRows(rig, before, 1, "settled");
+      const paidRows = await newRows(rig, declined, 1, "settled");
       await rig.agent.evaluate("location.reload()").catch(() => undefined);
       await poll(
         () => rig.wallet({ method: "ui_getPageOffer", params: { tabId } }),
         "a new offer after reloading",
       );
-      assert.deepEqual(await newRows(rig, before, 1, "settled"), paidRows);
+      assert.deepEqual(await newRows(rig, declined, 1, "settled"), paidRows);
     });
   });
 }
