@@ -16,7 +16,17 @@ export default defineConfig({
     name: "Stipendex Wallet",
     description:
       "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
-    permissions: ["storage", "alarms", "tabs", "scripting", "nativeMessaging"],
+    permissions: [
+      "storage",
+      "alarms",
+      "tabs",
+      "scripting",
+      // Desktop MCP hosts: the link to stipendex-proxy's native host.
+      "nativeMessaging",
+      // Paywalled pages: noticing a top-level 402 (webRequest), loading it once with the payment.
+      "webRequest",
+      "declarativeNetRequestWithHostAccess",
+    ],
     host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Stipendex Wallet" },
     ...(browser === "firefox"

@@ -251,6 +251,36 @@ describe("x402 HTTP servers (official middleware)", () => {
   );
 });
 
+describe("paywalled page (official x402 v2 middleware)", () => {
+  const browser = {
+    accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36",
+  };
+
+  it("gives a browser its HTML paywall with 402 and PAYMENT-REQUIRED, then the article once paid", async () => {
+    const url = demo.urls.paywalledPage;
+    const first = await fetch(url, { headers: browser });
+    expect(first.status).toBe(402);
+    expect(first.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await first.text()).toMatch(/Payment Required/);
+    const offer = readHttp402(
+      { headers: first.headers, body: "" },
+      { receiver: demo.urls.x402v2, resource: { kind: "http", method: "GET", url }, registry },
+    );
+    const option = offer.options[0];
+    if (!option) throw new Error("no option");
+    expect(option.amount).toBe(HTTP_PRICES.paywalledPage);
+    const payload = await signTransferWithAuthorization(payer, option, { now: now() });
+    const header = paymentHeader(buildPaymentPayload(offer, option, payload));
+    const before = await payeeBalance();
+    const paid = await fetch(url, { headers: { ...browser, [header.name]: header.value } });
+    expect(paid.status).toBe(200);
+    expect(await paid.text()).toContain('data-testid="paid-article"');
+    expect(readSettleResponseHeaders(paid.headers)?.success).toBe(true);
+    expect(await payeeBalance()).toBe(before + HTTP_PRICES.paywalledPage);
+  });
+});
+
 describe("MCP server shaped as seed 004 prints it", () => {
   const rpc = (body: object, headers: Record<string, string> = {}) =>
     fetch(demo.urls.mcp402, {

@@ -12,6 +12,7 @@ import type { RailTemplate } from "./receiver/rail";
 import { StipendexReceiver } from "./receiver/receiver";
 import { v1FacilitatorApp } from "./x402/facilitator-v1";
 import { inProcessV2Facilitator } from "./x402/facilitator-v2";
+import { PAYWALLED_PAGE_PATH, paywalledPageRouter } from "./x402/paywalled-page";
 import { v2ResourceServer } from "./x402/resource-server-v2";
 import { x402V1Router } from "./x402/server-v1";
 import { x402V2Router } from "./x402/server-v2";
@@ -37,6 +38,8 @@ export interface DemoUrls {
   mcpSse: string;
   /** An MCP server that answers a paid call with HTTP 402, fields as seed 004 prints them. */
   mcp402: string;
+  /** A page behind the official x402 v2 middleware's paywall (402 to a browser until paid). */
+  paywalledPage: string;
 }
 
 export interface Demo {
@@ -53,6 +56,8 @@ export const HTTP_PRICES = {
   x402v2: 6_000n,
   /** The seed-004-shaped MCP server's verify_agent (an HTTP 402 on its JSON-RPC POST). */
   seed402: 7_000n,
+  /** The x402 v2 paywalled page. */
+  paywalledPage: 3_000n,
 } as const;
 
 /**
@@ -115,6 +120,7 @@ export async function startDemo(
     const v2App = express();
     v2App.use(cors);
     v2App.use(x402V2Router({ rail, price: HTTP_PRICES.x402v2, server: x402Server }));
+    v2App.use(paywalledPageRouter({ rail, price: HTTP_PRICES.paywalledPage, server: x402Server }));
     const x402v2 = await listen(v2App, ports.x402v2 ?? 0);
     started.push(x402v2);
 
@@ -129,7 +135,8 @@ export async function startDemo(
     };
     const agent = await listen(await agentApp(partial), ports.agent ?? 0);
     started.push(agent);
-    return { urls: { ...partial, agent: agent.url }, chain, rail, stop };
+    const paywalledPage = `${x402v2.url}${PAYWALLED_PAGE_PATH}`;
+    return { urls: { ...partial, agent: agent.url, paywalledPage }, chain, rail, stop };
   } catch (error) {
     await stop();
     throw error;

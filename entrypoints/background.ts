@@ -1,5 +1,6 @@
 import { createPageHandlers, createUiHandlers } from "@/lib/background/handlers";
 import { NativeLink } from "@/lib/background/native-link";
+import { describeChallenge, PageOffers, pageOfferHandlers } from "@/lib/background/page-offers";
 import { servePagePort } from "@/lib/background/page-port";
 import { createProxyRouter, createRouter } from "@/lib/background/router";
 import { createWalletServices } from "@/lib/background/wallet-services";
@@ -15,6 +16,8 @@ const NATIVE_LINK_ALARM = "stipendex-native-link";
 const CONFIRM_WINDOW = { width: 440, height: 760 };
 /** The toolbar badge counting approvals that wait (amber-700: white text reads on it). */
 const BADGE_COLOR = "#b45309";
+/** A tab's badge text that gives the tab the global badge again (both browsers take null; the types do not say so). */
+const GLOBAL_BADGE = null as unknown as string;
 
 export default defineBackground(() => {
   const extensionBaseUrl = browser.runtime.getURL("/");
@@ -68,11 +71,27 @@ export default defineBackground(() => {
   });
   // A pass that fails (the database closing with the worker) is retried by the next alarm or start.
   const trackSettlements = () => void services.settlements.run().catch(() => undefined);
+  const page = createPageHandlers(services);
+  const pageOffers = new PageOffers({
+    session: services.session,
+    fetch: (input, init) => fetch(input, init),
+    describe: describeChallenge(services),
+    pay: (params, caller) => page.stipendex_pay(params, { ...caller, frameId: caller.frameId }),
+    receipt: (params, origin) =>
+      page.stipendex_receipt(params, { origin, tabId: undefined, frameId: undefined }),
+    badge: async (tabId, offered) => {
+      await browser.action.setBadgeBackgroundColor({ tabId, color: BADGE_COLOR });
+      await browser.action.setBadgeText({ tabId, text: offered ? "$" : GLOBAL_BADGE });
+    },
+    addRule: (rule) => browser.declarativeNetRequest.updateSessionRules({ addRules: [rule] }),
+    removeRule: (id) => browser.declarativeNetRequest.updateSessionRules({ removeRuleIds: [id] }),
+    load: async (tabId, url) => void (await browser.tabs.update(tabId, { url })),
+  });
   const route = createRouter({
     extensionId: browser.runtime.id,
     extensionBaseUrl,
-    page: createPageHandlers(services),
-    ui: createUiHandlers(services),
+    page,
+    ui: { ...createUiHandlers(services), ...pageOfferHandlers(pageOffers) },
   });
   // Registered synchronously in main() so a restarted worker hears them.
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
@@ -94,6 +113,21 @@ export default defineBackground(() => {
         return { hasWallet, locked };
       },
     }),
+  });
+  // Paywalled pages: every top-level response, to notice a 402 with a price and a paid load's answer.
+  browser.webRequest.onHeadersReceived.addListener(
+    (details) =>
+      void pageOffers
+        .responded({ ...details, headers: details.responseHeaders ?? [] })
+        .catch(() => undefined),
+    { urls: ["http://*/*", "https://*/*"], types: ["main_frame"] },
+    ["responseHeaders"],
+  );
+  browser.tabs.onRemoved.addListener(
+    (tabId) => void pageOffers.closed(tabId).catch(() => undefined),
+  );
+  browser.tabs.onUpdated.addListener((tabId, change) => {
+    if (change.status === "complete") void pageOffers.loaded(tabId).catch(() => undefined);
   });
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.wallet.lock();

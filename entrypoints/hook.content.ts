@@ -3,6 +3,7 @@ import { installFetchHook } from "@/lib/hook/fetch";
 import { mcpLoader } from "@/lib/hook/mcp-loader";
 import { installProvider } from "@/lib/hook/provider";
 import { createWalletLink } from "@/lib/hook/wallet-link";
+import { installXhrHook } from "@/lib/hook/xhr";
 
 export default defineContentScript({
   matches: ["http://*/*", "https://*/*"],
@@ -17,7 +18,7 @@ export default defineContentScript({
     const mcp = mcpLoader(window, () =>
       request({ method: "stipendex_loadMcp", params: undefined }),
     );
-    installFetchHook(window, wallet, mcp);
+    installXhrHook(window, wallet, installFetchHook(window, wallet, mcp));
     installProvider(window, request, wallet);
   },
 });

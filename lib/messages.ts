@@ -236,6 +236,16 @@ export interface PendingApproval {
   expiresAt?: number;
 }
 
+/** A top-level page that answered 402 with a price: what the popup offers to pay. */
+export interface PageOfferView {
+  url: string;
+  origin: string;
+  description: string;
+  amount: DisplayAmount;
+  /** Approved: the page is being loaded with the payment. */
+  paying: boolean;
+}
+
 export interface DecideParams {
   approvalId: string;
   decision: "approve" | "decline";
@@ -377,6 +387,10 @@ export interface UiMethods {
   };
   ui_deleteHistory: { params: { confirm: true }; result: { deleted: number } };
   ui_getPricing: { params: { origin: string }; result: McpServerReport[] };
+  /** The paywalled page open in a tab, when it asked for a payment the wallet can make. */
+  ui_getPageOffer: { params: { tabId: number }; result: PageOfferView | null };
+  /** Pays a tab's page offer through the payment engine, then loads the page once with the payment. */
+  ui_payPage: { params: { tabId: number }; result: { paymentId: string } };
 }
 
 export type PageMethod = keyof PageMethods;

@@ -18,6 +18,8 @@ export const STORAGE_KEYS = {
   confirmWindow: "stipendex.confirmWindow",
   /** storage.session: what MCP servers declared and hinted, as pages reported it. */
   pricing: "stipendex.pricing",
+  /** storage.session: paywalled pages offered per tab, and their paid loads. */
+  pageOffers: "stipendex.pageOffers",
   /** Settings table (and storage.local before schema v3): minutes of inactivity before locking. */
   autoLockMinutes: "stipendex.autoLockMinutes",
   /** storage.local before schema v3: the policy (moved to the settings table). */

@@ -15,6 +15,7 @@ import { Button, ErrorNote, LINK_CLASS } from "../shared/controls";
 import { Shell } from "../shared/Shell";
 import { WalletGate, WalletIdentity } from "../shared/WalletGate";
 import { BalanceCard } from "./BalanceCard";
+import { PageOffer } from "./PageOffer";
 import { SiteAutoApprove } from "./SiteAutoApprove";
 
 interface PopupData {
@@ -160,6 +161,7 @@ export function PopupView() {
               <WalletIdentity wallet={wallet} />
               <Button onClick={lock}>Lock</Button>
             </div>
+            <PageOffer />
             <BalanceCard />
             <Dashboard />
             <a className={LINK_CLASS} href="/options.html" target="_blank" rel="noreferrer">

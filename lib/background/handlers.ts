@@ -16,6 +16,7 @@ import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory } from "../wallet/ledger";
 import { writeItem } from "../wallet/storage-item";
 import { diagnostics } from "./diagnostics";
+import type { PageOfferMethod } from "./page-offers";
 import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
@@ -89,7 +90,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
   };
 }
 
-export function createUiHandlers(s: WalletServices): UiHandlers {
+export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferMethod> {
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
     ui_getDiagnostics: async () => diagnostics(),

@@ -18,12 +18,13 @@ export interface McpSource {
  * -32402 / an x402 PaymentRequired result. Those go to the wallet, and on
  * approval the page receives the paid retry instead. MCP is the job of a
  * second script (mcp-hook.ts), loaded on the page's first JSON-RPC request.
+ * Returns the browser's own fetch, for the XMLHttpRequest hook's paid retries.
  */
 export function installFetchHook(
   win: Window & typeof globalThis,
   wallet: WalletLink,
   mcp: McpSource,
-): void {
+): typeof fetch {
   const nativeFetch = win.fetch;
   const callNative = ((...args: Parameters<typeof fetch>) =>
     Reflect.apply(nativeFetch, win, args)) as typeof fetch;
@@ -83,6 +84,7 @@ export function installFetchHook(
     configurable: true,
     enumerable: true,
   });
+  return callNative;
 }
 
 /** URL and method without building a Request (which would consume a stream body). */

@@ -69,11 +69,7 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        await pollFor(
-          () => page.evaluate((expected) => location.href === expected, url),
-          `${url} to load`,
-          20_000,
-        );
+        await untilPage(page, (expected) => location.href === expected, url, `${url} to open`);
         return page;
       },
       close: () => browser.close(),
@@ -91,4 +87,19 @@ function geckoId(dir: string): string {
   const id = manifest.browser_specific_settings?.gecko?.id;
   if (!id) throw new MissingGeckoIdError(dir);
   return id;
+}
+
+/**
+ * Polls `check` in `page` until it holds. waitForFunction cannot do it on the
+ * wallet's pages: it evaluates through the page's eval, which an extension
+ * page's CSP forbids, and fails with "Waiting failed".
+ */
+export async function untilPage(
+  page: Page,
+  check: (arg: string) => boolean,
+  arg: string,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  await pollFor(() => page.evaluate(check, arg), what, timeoutMs);
 }

@@ -36,10 +36,10 @@ export function allowOrigin(
   return grantOriginBudget((request) => callWallet(walletPage, request), origin, budget);
 }
 
-/** The next confirmation window the wallet opens (start waiting before the click that causes it). */
-export function nextConfirmWindow(context: BrowserContext): Promise<Page> {
+/** The next confirmation window (or `path` window) the wallet opens (start waiting before the click that causes it). */
+export function nextConfirmWindow(context: BrowserContext, path = "confirm.html"): Promise<Page> {
   return context.waitForEvent("page", {
-    predicate: (page) => page.url().endsWith("/confirm.html"),
+    predicate: (page) => page.url().endsWith(`/${path}`),
     timeout: 20_000,
   });
 }
@@ -66,6 +66,8 @@ export async function openChromiumAgent<T>(
       nextConfirmWindow: async () => wrap(await nextConfirmWindow(session.context)),
       confirmWindowsOpened: () => opened,
       close: () => session.close(),
+      walletTab: wrap(walletPage),
+      nextWalletWindow: async (path) => wrap(await nextConfirmWindow(session.context, path)),
     };
   });
 }

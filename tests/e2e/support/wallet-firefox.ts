@@ -1,7 +1,6 @@
 import type { Browser, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import { type FirefoxSession, launchFirefox } from "./firefox";
-import { pollFor } from "./wait";
+import { type FirefoxSession, launchFirefox, untilPage } from "./firefox";
 import {
   type AgentBrowser,
   sendFromWalletPage,
@@ -43,19 +42,18 @@ export async function setUpWallet(
  * about:blank and its moz-extension:// navigation is never reported, so this
  * takes the next new page and waits inside it for confirm.html to load.
  */
-export async function nextConfirmWindow(browser: Browser): Promise<Page> {
+export async function nextConfirmWindow(browser: Browser, path = "confirm.html"): Promise<Page> {
   const known = new Set(browser.targets());
   const target = await browser.waitForTarget((t) => t.type() === "page" && !known.has(t), {
     timeout: 20_000,
   });
   const page = await target.page();
   if (!page) throw new ConfirmWindowPageError(target.url());
-  await pollFor(
-    () =>
-      page.evaluate(
-        () => location.pathname.endsWith("/confirm.html") && document.readyState === "complete",
-      ),
-    "the confirmation window to load",
+  await untilPage(
+    page,
+    (name) => location.pathname.endsWith(`/${name}`) && document.readyState === "complete",
+    path,
+    `the ${path} window to load`,
   );
   return page;
 }
@@ -84,6 +82,8 @@ export async function openFirefoxAgent<T>(
       nextConfirmWindow: async () => wrap(await nextConfirmWindow(browser)),
       confirmWindowsOpened: () => opened,
       close: () => session.close(),
+      walletTab: wrap(walletPage),
+      nextWalletWindow: async (path) => wrap(await nextConfirmWindow(browser, path)),
     };
   });
 }

@@ -201,4 +201,8 @@ export interface AgentBrowser<T> {
   nextConfirmWindow(): Promise<T>;
   confirmWindowsOpened(): number;
   close(): Promise<void>;
+  /** The wallet page the setup used (extension APIs in reach), wrapped like the agent page. */
+  walletTab: T;
+  /** The next window showing one of the wallet's pages, e.g. "popup.html" (start before what opens it). */
+  nextWalletWindow(path: string): Promise<T>;
 }

@@ -1,0 +1,60 @@
+import { useEffect, useState } from "react";
+import type { PageOfferView } from "@/lib/messages";
+import { callWallet } from "@/lib/ui/client";
+import { errorText } from "@/lib/ui/error-text";
+import { showAmount } from "@/lib/ui/money";
+import { activePageTabId } from "@/lib/ui/tab-origin";
+import { Button, ErrorNote } from "../shared/controls";
+
+/**
+ * The paywalled page open in the person's tab, when it asked for a payment:
+ * what it costs and one button to pay it through the wallet (the usual
+ * budgets and confirmation window apply), after which the page loads paid.
+ */
+export function PageOffer() {
+  const [tab, setTab] = useState<{ id: number; offer: PageOfferView }>();
+  const [paying, setPaying] = useState(false);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    void (async () => {
+      const id = await activePageTabId();
+      if (id === undefined) return;
+      const offer = await callWallet({ method: "ui_getPageOffer", params: { tabId: id } });
+      if (offer) setTab({ id, offer });
+    })().catch((e: unknown) => setError(errorText(e)));
+  }, []);
+  if (!tab) return error ? <ErrorNote>{error}</ErrorNote> : null;
+  const { offer } = tab;
+  const pay = async () => {
+    setPaying(true);
+    setError(undefined);
+    try {
+      await callWallet({ method: "ui_payPage", params: { tabId: tab.id } });
+      window.close();
+    } catch (e) {
+      setError(errorText(e));
+      setPaying(false);
+    }
+  };
+  return (
+    <section
+      aria-labelledby="page-offer-h"
+      className="flex flex-col gap-2 rounded border border-amber-600 p-3"
+      data-testid="page-offer"
+    >
+      <h2 id="page-offer-h" className="font-semibold">
+        This page asks for a payment
+      </h2>
+      <p className="text-sm">{offer.description || "No description given"}</p>
+      <p className="font-mono text-sm" data-testid="page-offer-amount">
+        {showAmount(offer.amount)}
+        {offer.amount.testnet ? " (testnet)" : ""}
+      </p>
+      <p className="font-mono text-xs break-all">{offer.url}</p>
+      <Button variant="primary" disabled={paying || offer.paying} onClick={pay}>
+        {offer.paying || paying ? "Paying…" : "Pay and open the page"}
+      </Button>
+      <ErrorNote>{error}</ErrorNote>
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentMiddleware } from "x402-express";
+import { type Listening, listen } from "../../demo/listen";
+import {
+  type Harness,
+  makeHarness,
+  TEST_AUTO_BUDGET,
+  until,
+  X402_URL,
+  x402HttpChallenge,
+} from "../../tests/unit-support/payments/test-support";
+import type { ReceiptParams } from "../messages";
+import {
+  describeChallenge,
+  type HeaderRule,
+  PageOffers,
+  type PageResponse,
+  pageChallenge,
+} from "./page-offers";
+
+const PAGE_ORIGIN = new URL(X402_URL).origin;
+const TAB = 7;
+const v2Challenge = x402HttpChallenge(2);
+const v2Header = (v2Challenge.transport === "http" && v2Challenge.paymentRequiredHeader) || "";
+
+/** A top-level response in TAB, as webRequest reports it. */
+function response(statusCode: number, headers: Record<string, string> = {}, url = X402_URL) {
+  return {
+    tabId: TAB,
+    url,
+    method: "GET",
+    statusCode,
+    headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+  } satisfies PageResponse;
+}
+
+async function rig(policy: Parameters<typeof makeHarness>[0] = {}) {
+  const h: Harness = await makeHarness(policy);
+  const seen = {
+    badges: [] as [number, boolean][],
+    rules: new Map<number, HeaderRule>(),
+    loads: [] as [number, string][],
+    receipts: [] as [ReceiptParams, string][],
+    fetched: [] as string[],
+  };
+  const offers = new PageOffers({
+    session: h.session,
+    fetch: async (input) => {
+      seen.fetched.push(String(input));
+      return new Response("not a price", { status: 402 });
+    },
+    describe: describeChallenge({ ...h, now: () => h.clock.ms }),
+    pay: (params, caller) => h.engine.pay(params, caller),
+    receipt: async (params, origin) => void seen.receipts.push([params, origin]),
+    badge: async (tabId, offered) => void seen.badges.push([tabId, offered]),
+    addRule: async (rule) => void seen.rules.set(rule.id, rule),
+    removeRule: async (id) => void seen.rules.delete(id),
+    load: async (tabId, url) => void seen.loads.push([tabId, url]),
+  });
+  return { h, offers, seen };
+}
+
+describe("page offers", () => {
+  it("offers a tab's x402 v2 paywall (badge and view) and forgets it when the tab shows another page", async () => {
+    const { offers, seen } = await rig();
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    expect(await offers.view(TAB)).toMatchObject({
+      url: X402_URL,
+      origin: PAGE_ORIGIN,
+      amount: { atomic: "10000", decimals: 6, symbol: "USDC" },
+      paying: false,
+    });
+    expect(await offers.view(TAB + 1)).toBeNull();
+    expect(seen.badges).toEqual([[TAB, true]]);
+    expect(seen.fetched).toEqual([]);
+    await offers.responded(response(200, {}, `${PAGE_ORIGIN}/free`));
+    expect(await offers.view(TAB)).toBeNull();
+    expect(seen.badges.at(-1)).toEqual([TAB, false]);
+  });
+
+  it("makes no offer for a 402 without a price, a POST, or a frame outside any tab", async () => {
+    const { offers, seen } = await rig();
+    await offers.responded(response(402));
+    expect(seen.fetched).toEqual([X402_URL]);
+    await offers.responded({ ...response(402, { "PAYMENT-REQUIRED": v2Header }), method: "POST" });
+    await offers.responded({ ...response(402, { "PAYMENT-REQUIRED": v2Header }), tabId: -1 });
+    expect(await offers.view(TAB)).toBeNull();
+    expect(seen.badges).toEqual([]);
+  });
+
+  it("pays through the engine under the site's budget, loads the page once with the header, and files the load as the receipt", async () => {
+    const { h, offers, seen } = await rig({
+      policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } },
+    });
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const { paymentId } = await offers.pay(TAB);
+    const payment = await h.db.payments.get(paymentId);
+    expect(payment).toMatchObject({ origin: PAGE_ORIGIN, state: "signed" });
+    expect(payment?.resource).toEqual({ kind: "http", method: "GET", url: X402_URL });
+    const [rule] = [...seen.rules.values()];
+    expect(rule?.condition).toEqual({
+      urlFilter: `|${X402_URL}|`,
+      resourceTypes: ["main_frame"],
+      tabIds: [TAB],
+    });
+    expect(rule?.action.requestHeaders[0]?.header).toBe("PAYMENT-SIGNATURE");
+    expect(seen.loads).toEqual([[TAB, X402_URL]]);
+    expect(await offers.view(TAB)).toMatchObject({ paying: true });
+
+    await offers.responded(response(200, { "PAYMENT-RESPONSE": "settled" }));
+    expect(seen.rules.size).toBe(0);
+    expect(seen.receipts).toEqual([[{ paymentId, status: 200, receipt: "settled" }, PAGE_ORIGIN]]);
+    expect(await offers.view(TAB)).toBeNull();
+  });
+
+  it("reports an approved payment unused when its tab closes or goes elsewhere before the paid load", async () => {
+    const auto = { policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } } };
+    for (const leave of ["close", "navigate"] as const) {
+      const { offers, seen } = await rig(auto);
+      await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+      const { paymentId } = await offers.pay(TAB);
+      if (leave === "close") await offers.closed(TAB);
+      else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
+      expect(seen.rules.size, leave).toBe(0);
+      expect(seen.receipts, leave).toEqual([
+        [{ paymentId, status: 0, receipt: null }, PAGE_ORIGIN],
+      ]);
+    }
+  });
+
+  it("asks again on the next click after a decline, and never pays without an answer", async () => {
+    const { h, offers, seen } = await rig();
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const decide = async (decision: "approve" | "decline") => {
+      await until(async () => (await h.approvals.pending()).length === 1);
+      const [pending] = await h.approvals.pending();
+      await h.approvals.decide({ approvalId: pending?.id ?? "", decision });
+    };
+    const declined = offers.pay(TAB);
+    await decide("decline");
+    await expect(declined).rejects.toMatchObject({ code: "user-declined" });
+    expect(seen.rules.size).toBe(0);
+    expect(seen.loads).toEqual([]);
+    const approved = offers.pay(TAB);
+    await decide("approve");
+    const { paymentId } = await approved;
+    expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
+    expect(seen.loads).toEqual([[TAB, X402_URL]]);
+  });
+
+  it("refuses to pay a tab that shows no offer", async () => {
+    const { offers } = await rig();
+    await expect(offers.pay(TAB)).rejects.toMatchObject({ name: "RpcError" });
+  });
+});
+
+describe("pageChallenge against the official x402 v1 middleware", () => {
+  let server: Listening;
+  beforeAll(async () => {
+    const app = express();
+    app.use(
+      paymentMiddleware(
+        "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+        { "GET /article": { price: "$0.01", network: "base-sepolia" } },
+        { url: "http://127.0.0.1:9/unused" },
+      ),
+    );
+    server = await listen(app, 0);
+  });
+  afterAll(() => server.close());
+
+  it("asks the page again for JSON, since a browser gets the HTML paywall with no header", async () => {
+    const url = `${server.url}/article`;
+    const page = await fetch(url, {
+      headers: { accept: "text/html", "user-agent": "Mozilla/5.0" },
+    });
+    expect(page.status).toBe(402);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    await page.body?.cancel();
+    const challenge = await pageChallenge(
+      { tabId: TAB, url, method: "GET", statusCode: 402, headers: [] },
+      fetch,
+    );
+    expect(challenge).toMatchObject({ transport: "http", url, method: "GET" });
+    expect(JSON.parse(challenge?.transport === "http" ? challenge.body : "")).toMatchObject({
+      x402Version: 1,
+      accepts: [{ maxAmountRequired: "10000" }],
+    });
+  });
+});

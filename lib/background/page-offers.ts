@@ -1,0 +1,300 @@
+import { readHttpChallenge } from "../hook/http-payment";
+import { RECEIPT_HEADERS } from "../hook/wallet-link";
+import {
+  type DisplayAmount,
+  ErrorCode,
+  type PageOfferView,
+  type PaymentAnswer,
+  type PaymentChallenge,
+  type PayParams,
+  type ReceiptParams,
+} from "../messages";
+import { type Caller, chooseOption } from "../payments/engine-parts";
+import { displayAmount } from "../payments/history";
+import { readChallenge } from "../payments/read-challenge";
+import { isRecord } from "../protocol/rails/is-record";
+import { randomId } from "../random-id";
+import { STORAGE_KEYS } from "../storage-keys";
+import type { KeyValueStore } from "../wallet/key-value-store";
+import { readItem, storageItem, writeItem } from "../wallet/storage-item";
+import type { WalletServices } from "./handlers";
+import type { UiHandlers } from "./router";
+import { RpcError } from "./rpc-error";
+
+/** The wallet pages' methods page offers answer (the other handlers are in handlers.ts). */
+export type PageOfferMethod = "ui_getPageOffer" | "ui_payPage";
+
+export function pageOfferHandlers(offers: PageOffers): Pick<UiHandlers, PageOfferMethod> {
+  return {
+    ui_getPageOffer: (params) => offers.view(params.tabId),
+    ui_payPage: (params) => offers.pay(params.tabId),
+  };
+}
+
+/** A top-level navigation's response, as webRequest reports it. */
+export interface PageResponse {
+  tabId: number;
+  url: string;
+  method: string;
+  statusCode: number;
+  headers: readonly { name: string; value?: string }[];
+}
+
+/** A declarativeNetRequest session rule that sets one request header. */
+export interface HeaderRule {
+  id: number;
+  priority: number;
+  action: {
+    type: "modifyHeaders";
+    requestHeaders: { header: string; operation: "set"; value: string }[];
+  };
+  condition: { urlFilter: string; resourceTypes: "main_frame"[]; tabIds: number[] };
+}
+
+/** What page offers need from the wallet and the browser; tests pass in-memory equivalents. */
+export interface PageOffersPlatform {
+  session: KeyValueStore;
+  /** Asks a page again, for x402 v1 requirements (its browsers get HTML). */
+  fetch: typeof fetch;
+  /** What the popup shows of a price; throws when the wallet cannot read it. */
+  describe(
+    challenge: PaymentChallenge,
+    origin: string,
+  ): Promise<{ description: string; amount: DisplayAmount }>;
+  /** The payment engine: same checks, budgets, window and history as any payment. */
+  pay(params: PayParams, caller: Caller): Promise<PaymentAnswer>;
+  /** Files a paid load's outcome as a page's receipt would be. */
+  receipt(params: ReceiptParams, origin: string): Promise<unknown>;
+  /** Shows (or clears) the toolbar badge of one tab. */
+  badge(tabId: number, offered: boolean): Promise<void>;
+  addRule(rule: HeaderRule): Promise<void>;
+  removeRule(id: number): Promise<void>;
+  /** Navigates a tab to `url`. */
+  load(tabId: number, url: string): Promise<void>;
+}
+
+interface StoredOffer {
+  url: string;
+  origin: string;
+  challenge: PaymentChallenge;
+  /** The engine's request id: asking again resumes the same payment, never a second one. */
+  requestId: string;
+  description: string;
+  amount: DisplayAmount;
+  /** Set once approved: the payment and the rule that carries it on the next load. */
+  paid?: { paymentId: string; ruleId: number };
+}
+
+type Offers = Record<string, StoredOffer>;
+
+const PAGE_OFFERS = storageItem<Offers>(STORAGE_KEYS.pageOffers, (stored) =>
+  isRecord(stored) ? (stored as Offers) : undefined,
+);
+
+/**
+ * Paywalled pages: a top-level page that answers 402 with a price the wallet
+ * speaks becomes an offer for its tab (badge and popup), never a payment by
+ * itself. Paying goes through the payment engine; on approval the page is
+ * loaded once with the payment header (a session rule for that tab and URL,
+ * removed when the load answers), and that answer is filed as the receipt.
+ * Kept in storage.session, so a restarted worker still knows.
+ */
+export class PageOffers {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly p: PageOffersPlatform) {}
+
+  /** A main-frame response in a tab: a paid load answering, a new paywall, or a page without one. */
+  async responded(response: PageResponse): Promise<void> {
+    const { tabId } = response;
+    if (tabId < 0) return;
+    const offer = await this.get(tabId);
+    if (offer?.paid) {
+      await this.p.removeRule(offer.paid.ruleId);
+      await this.set(tabId, undefined);
+      await this.fileLoad(offer, offer.paid.paymentId, response);
+    }
+    const challenge = await pageChallenge(response, this.p.fetch);
+    if (!challenge) {
+      if (offer) await this.set(tabId, undefined);
+      return;
+    }
+    const origin = new URL(response.url).origin;
+    try {
+      const described = await this.p.describe(challenge, origin);
+      await this.set(tabId, {
+        url: response.url,
+        origin,
+        challenge,
+        requestId: randomId(),
+        ...described,
+      });
+    } catch {
+      await this.set(tabId, undefined);
+    }
+  }
+
+  /** The tab finished loading: its badge again (a navigation may have reset it). */
+  async loaded(tabId: number): Promise<void> {
+    if (await this.get(tabId)) await this.p.badge(tabId, true);
+  }
+
+  async view(tabId: number): Promise<PageOfferView | null> {
+    const offer = await this.get(tabId);
+    if (!offer) return null;
+    const { url, origin, description, amount } = offer;
+    return { url, origin, description, amount, paying: offer.paid !== undefined };
+  }
+
+  /** Asks the engine to pay the tab's offer; once paid, loads the page with the payment. */
+  async pay(tabId: number): Promise<{ paymentId: string }> {
+    const offer = await this.get(tabId);
+    if (!offer) {
+      throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
+    }
+    let answer: PaymentAnswer;
+    try {
+      answer = await this.p.pay(
+        { requestId: offer.requestId, challenge: offer.challenge },
+        { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin },
+      );
+    } catch (error) {
+      // Declined or refused: the next click asks again, as a new request (a click while
+      // this one still waits keeps the id, and so the same approval).
+      if ((await this.get(tabId))?.requestId === offer.requestId) {
+        await this.set(tabId, { ...offer, requestId: randomId() });
+      }
+      throw error;
+    }
+    const { header } = answer;
+    if ((await this.get(tabId))?.requestId !== offer.requestId || !header) {
+      await this.p.receipt({ paymentId: answer.paymentId, status: 0, receipt: null }, offer.origin);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Tab ${tabId} left ${offer.url} before the payment was approved: nothing was sent`,
+      );
+    }
+    const ruleId = tabId + 1;
+    await this.p.addRule(paidLoadRule(ruleId, tabId, offer.url, header));
+    await this.set(tabId, { ...offer, paid: { paymentId: answer.paymentId, ruleId } });
+    await this.p.load(tabId, offer.url);
+    return { paymentId: answer.paymentId };
+  }
+
+  /** A closed tab: its offer goes, and an approved payment never sent is reported unused. */
+  async closed(tabId: number): Promise<void> {
+    const offer = await this.get(tabId);
+    if (!offer) return;
+    await this.set(tabId, undefined);
+    if (!offer.paid) return;
+    await this.p.removeRule(offer.paid.ruleId);
+    await this.p.receipt(
+      { paymentId: offer.paid.paymentId, status: 0, receipt: null },
+      offer.origin,
+    );
+  }
+
+  /** The paid load's answer (or, for a load that went elsewhere, none) filed as its receipt. */
+  private fileLoad(offer: StoredOffer, paymentId: string, response: PageResponse) {
+    const header = (name: string) =>
+      response.headers.find((h) => h.name.toLowerCase() === name)?.value;
+    if (response.url !== offer.url) {
+      return this.p.receipt({ paymentId, status: 0, receipt: null }, offer.origin);
+    }
+    const paymentRequired = header("payment-required");
+    return this.p.receipt(
+      {
+        paymentId,
+        status: response.statusCode,
+        receipt: RECEIPT_HEADERS.map(header).find((value) => value !== undefined) ?? null,
+        ...(response.statusCode === 402
+          ? {
+              error: {
+                code: 402,
+                message: "The page answered its paid load with 402 again",
+                ...(paymentRequired === undefined ? {} : { data: { paymentRequired } }),
+              },
+            }
+          : {}),
+      },
+      offer.origin,
+    );
+  }
+
+  private async get(tabId: number): Promise<StoredOffer | undefined> {
+    await this.queue;
+    return (await readItem(this.p.session, PAGE_OFFERS))?.[tabId];
+  }
+
+  /** One read-modify-write at a time, and the tab's badge to match. */
+  private set(tabId: number, offer: StoredOffer | undefined): Promise<void> {
+    const next = this.queue.then(async () => {
+      const offers = { ...(await readItem(this.p.session, PAGE_OFFERS)) };
+      if (offer) offers[tabId] = offer;
+      else delete offers[tabId];
+      await writeItem(this.p.session, PAGE_OFFERS, offers);
+      await this.p.badge(tabId, offer !== undefined);
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/**
+ * The price a 402 page asks, as the hook would read it: x402 v2 sends it in the
+ * PAYMENT-REQUIRED header even with its HTML paywall; x402 v1 gives browsers
+ * HTML only, so the page is asked again for JSON. Only GET pages are asked.
+ */
+export async function pageChallenge(
+  response: PageResponse,
+  fetcher: typeof fetch,
+): Promise<PaymentChallenge | undefined> {
+  if (response.statusCode !== 402 || response.method !== "GET") return undefined;
+  const header = response.headers.find((h) => h.name.toLowerCase() === "payment-required");
+  const priced =
+    header?.value === undefined
+      ? await fetcher(response.url, {
+          headers: { accept: "application/json" },
+          credentials: "include",
+          redirect: "manual",
+        }).catch(() => undefined)
+      : new Response("", { status: 402, headers: { "payment-required": header.value } });
+  if (priced?.status !== 402) return undefined;
+  return readHttpChallenge(priced, response.url, "GET");
+}
+
+/** The one-time rule: this header on the next top-level load of exactly `url` in `tabId`. */
+export function paidLoadRule(
+  id: number,
+  tabId: number,
+  url: string,
+  header: { name: string; value: string },
+): HeaderRule {
+  return {
+    id,
+    priority: 1,
+    action: {
+      type: "modifyHeaders",
+      requestHeaders: [{ header: header.name, operation: "set", value: header.value }],
+    },
+    condition: { urlFilter: `|${url}|`, resourceTypes: ["main_frame"], tabIds: [tabId] },
+  };
+}
+
+/** The popup's picture of a price: the engine's reading of it, and the option it would pay. */
+export function describeChallenge(
+  s: Pick<WalletServices, "registry" | "descriptors" | "policy" | "now">,
+): PageOffersPlatform["describe"] {
+  return async (challenge, origin) => {
+    const { offer } = await readChallenge(
+      challenge,
+      { registry: s.registry, descriptors: s.descriptors, now: s.now },
+      origin,
+    );
+    const option = chooseOption(await s.policy.settings(), offer);
+    return {
+      description: offer.description,
+      amount: displayAmount(s.registry, { ...option, amount: option.amount.toString() }),
+    };
+  };
+}

@@ -1,0 +1,338 @@
+import assert from "node:assert/strict";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { type Demo, HTTP_PRICES } from "../../../demo/server";
+import { type BuildTarget, builtExtension } from "./builds";
+import {
+  assertNothingSigned,
+  assertSettled,
+  demoRig,
+  newRows,
+  type PaymentBrowser,
+  type PaymentRig,
+  snapshot,
+  type Tab,
+} from "./payments";
+import { waitUntil } from "./wait";
+
+/**
+ * The checks both browsers run for what the wallet pays beyond `fetch`:
+ * XMLHttpRequest, and top-level pages behind an x402 paywall.
+ */
+
+export interface WebBrowser extends PaymentBrowser {
+  /** A wallet page: extension APIs in reach. */
+  walletTab: Tab;
+  nextWalletWindow(path: string): Promise<Tab>;
+}
+
+/** What the page's XHR saw: each event as `type:readyState:status`, and its final state. */
+interface XhrOutcome {
+  seen: string[];
+  status: number;
+  receipt: string | null;
+  body: unknown;
+}
+
+/**
+ * A page script: one async XHR to `url` with `responseType`, its handlers set
+ * the ways pages set them (a handler property before open(), listeners, and
+ * onloadend after), resolving with what the page saw.
+ */
+function xhrScript(url: string, responseType: "" | "json") {
+  return `new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    const seen = [];
+    const note = (event) => seen.push(event.type + ":" + xhr.readyState + ":" + xhr.status);
+    xhr.onreadystatechange = note;
+    for (const type of ["loadstart", "progress", "load", "error", "abort", "timeout", "loadend"]) {
+      xhr.addEventListener(type, note);
+    }
+    xhr.open("GET", ${JSON.stringify(url)});
+    xhr.responseType = ${JSON.stringify(responseType)};
+    xhr.onloadend = () => resolve({
+      seen,
+      status: xhr.status,
+      receipt: xhr.getResponseHeader("PAYMENT-RESPONSE"),
+      body: xhr.responseType === "json" ? xhr.response : xhr.responseText,
+    });
+    xhr.send();
+  })`;
+}
+
+/** Runs an XHR script in the agent page while the person presses `button` in the window it opens. */
+async function xhrDecided(rig: PaymentRig, script: string, button: "Approve" | "Decline") {
+  const [outcome] = await Promise.all([
+    rig.agent.evaluate(script),
+    rig.nextConfirmWindow().then((window) => window.click(button)),
+  ]);
+  return outcome as XhrOutcome;
+}
+
+/** Consecutive repeats dropped: a browser may fire loading's readystatechange and progress more than once. */
+const steps = (seen: string[]) => seen.filter((entry, i) => entry !== seen[i - 1]);
+
+/** `type:readyState:status` with the status replaced, to compare event orders of different answers. */
+const shape = (seen: string[]) => steps(seen).map((entry) => entry.replace(/:\d+$/, ""));
+
+const extensionApi = "(globalThis.browser ?? globalThis.chrome)";
+
+async function poll<T>(
+  read: () => Promise<T | undefined | null>,
+  what: string,
+  timeoutMs = 20_000,
+) {
+  let value: T | undefined | null;
+  let running = false;
+  await waitUntil(
+    () => {
+      if (!running && (value === undefined || value === null)) {
+        running = true;
+        read().then(
+          (v) => {
+            value = v;
+            running = false;
+          },
+          () => {
+            running = false;
+          },
+        );
+      }
+      return value !== undefined && value !== null;
+    },
+    what,
+    timeoutMs,
+    100,
+  );
+  return value as T;
+}
+
+/** The page hook runs in every page: its bundle stays within this many bytes. */
+const HOOK_BUDGET_BYTES = 10_000;
+
+export function describeWeb(
+  browserName: string,
+  build: BuildTarget,
+  timeoutMs: number,
+  open: (demo: Demo, payerKey: string) => Promise<WebBrowser>,
+): void {
+  describe(`XMLHttpRequest and paywalled pages in ${browserName}`, { timeout: timeoutMs }, () => {
+    const get = demoRig(browserName, timeoutMs, open);
+    it("the page hook every page carries, XMLHttpRequest half included, stays within 10 kB", () => {
+      const bytes = statSync(join(builtExtension(build), "content-scripts", "hook.js")).size;
+      assert.ok(bytes <= HOOK_BUDGET_BYTES, `hook.js is ${bytes} bytes`);
+    });
+
+    const searchUrl = (q: string) => `${get().rig.demo.urls.x402v2}/api/search?q=${q}`;
+
+    it("an async XHR's 402, approved in the window: the XHR sees only the paid answer, in the browser's own event order; the chain moved", async () => {
+      const { rig, origin } = get();
+      const free = (await rig.agent.evaluate(
+        xhrScript(`${rig.demo.urls.stipendex}/.well-known/stipendex.json`, "json"),
+      )) as XhrOutcome;
+      assert.equal(free.status, 200, JSON.stringify(free));
+      const before = await snapshot(rig, origin);
+      const paid = await xhrDecided(rig, xhrScript(searchUrl("xhr"), "json"), "Approve");
+      assert.equal(paid.status, 200, JSON.stringify(paid));
+      assert.ok(!paid.seen.some((entry) => entry.endsWith(":402")), paid.seen.join());
+      assert.deepEqual(shape(paid.seen), shape(free.seen), "the same events as a free load");
+      assert.deepEqual(steps(paid.seen).slice(-3), [
+        "readystatechange:4:200",
+        "load:4:200",
+        "loadend:4:200",
+      ]);
+      assert.ok(paid.receipt, "the XHR reads the x402 receipt header");
+      assert.ok(
+        Array.isArray((paid.body as { results?: unknown }).results),
+        JSON.stringify(paid.body),
+      );
+      await assertSettled(rig, origin, before, [HTTP_PRICES.x402v2]);
+    });
+
+    it("an async XHR's 402, declined: the XHR gets the original 402 and its events; nothing signed", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const declined = await xhrDecided(rig, xhrScript(searchUrl("declined"), ""), "Decline");
+      assert.equal(declined.status, 402, JSON.stringify(declined));
+      assert.equal(declined.receipt, null);
+      assert.deepEqual(steps(declined.seen).slice(0, 3), [
+        "readystatechange:1:0",
+        "loadstart:1:0",
+        "readystatechange:2:402",
+      ]);
+      assert.deepEqual(steps(declined.seen).slice(-3), [
+        "readystatechange:4:402",
+        "load:4:402",
+        "loadend:4:402",
+      ]);
+      await assertNothingSigned(rig, origin, before, "declined");
+    });
+
+    it("an XHR aborted while the wallet asks: the page gets abort and loadend, nothing is paid", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const shown = rig.nextConfirmWindow();
+      const outcome = rig.agent.evaluate(`new Promise((resolve) => {
+        const xhr = new XMLHttpRequest();
+        const seen = [];
+        const note = (event) => seen.push(event.type + ":" + xhr.readyState + ":" + xhr.status);
+        for (const type of ["readystatechange", "loadstart", "progress", "load", "error", "abort", "timeout", "loadend"]) {
+          xhr.addEventListener(type, note);
+        }
+        xhr.open("GET", ${JSON.stringify(searchUrl("aborted"))});
+        xhr.send();
+        window.abortPaidXhr = () => {
+          xhr.abort();
+          resolve({ seen, status: xhr.status, readyState: xhr.readyState });
+        };
+      })`) as Promise<{ seen: string[]; status: number; readyState: number }>;
+      const window = await shown;
+      await rig.agent.evaluate("window.abortPaidXhr()");
+      const aborted = await outcome;
+      await window.click("Decline");
+      assert.deepEqual(steps(aborted.seen), [
+        "readystatechange:1:0",
+        "loadstart:1:0",
+        "readystatechange:4:0",
+        "abort:4:0",
+        "loadend:4:0",
+      ]);
+      assert.deepEqual(
+        { status: aborted.status, readyState: aborted.readyState },
+        { status: 0, readyState: 0 },
+      );
+      await assertNothingSigned(rig, origin, before, "declined");
+    });
+
+    it("a sync XHR is left alone: its 402 reaches the page, no window opens", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const opened = rig.confirmWindowsOpened();
+      const status = await rig.agent.evaluate(
+        `(() => { const xhr = new XMLHttpRequest(); xhr.open("GET", ${JSON.stringify(searchUrl("sync"))}, false); xhr.send(); return xhr.status; })()`,
+      );
+      assert.equal(status, 402);
+      assert.equal(rig.confirmWindowsOpened(), opened);
+      await assertNothingSigned(rig, origin, before);
+    });
+
+    it("the page's XMLHttpRequest still looks like the browser's own", async () => {
+      const { rig } = get();
+      const looks = await rig.agent.evaluate(
+        `(() => { const xhr = new XMLHttpRequest(); return { name: XMLHttpRequest.name, instance: xhr instanceof XMLHttpRequest && xhr instanceof EventTarget, done: XMLHttpRequest.DONE, tag: String(xhr), own: Object.keys(xhr).length }; })()`,
+      );
+      assert.deepEqual(looks, {
+        name: "XMLHttpRequest",
+        instance: true,
+        done: 4,
+        tag: "[object XMLHttpRequest]",
+        own: 0,
+      });
+    });
+
+    it("a paywalled page is offered (badge, popup), declined then paid once approved in the window, loaded paid and shown; its receipt is in history", async () => {
+      const { rig, browser } = get();
+      const page = rig.demo.urls.paywalledPage;
+      const pageOrigin = new URL(page).origin;
+      const before = await snapshot(rig, pageOrigin);
+      await rig.agent.evaluate(`location.href = ${JSON.stringify(page)}`).catch(() => undefined);
+      const tabId = await poll(
+        async () =>
+          (await browser.walletTab.evaluate(
+            `${extensionApi}.tabs.query({}).then((tabs) => tabs.find((t) => t.url === ${JSON.stringify(page)})?.id)`,
+          )) as number | undefined,
+        "the paywalled page's tab",
+      );
+      const offer = await poll(
+        () => rig.wallet({ method: "ui_getPageOffer", params: { tabId } }),
+        "the wallet's offer for the paywalled page",
+      );
+      assert.deepEqual(
+        { url: offer.url, atomic: offer.amount.atomic, paying: offer.paying },
+        { url: page, atomic: HTTP_PRICES.paywalledPage.toString(), paying: false },
+      );
+      assert.equal(
+        await browser.walletTab.evaluate(
+          `${extensionApi}.action.getBadgeText({ tabId: ${tabId} })`,
+        ),
+        "$",
+      );
+      assert.match(
+        String(await rig.agent.evaluate("document.body.textContent")),
+        /Payment Required/,
+        "unpaid, the tab shows the site's paywall",
+      );
+
+      // The toolbar popup, opened as a window over the paywalled tab.
+      await browser.walletTab.evaluate(
+        `${extensionApi}.tabs.update(${tabId}, { active: true }).then((tab) => ${extensionApi}.windows.update(tab.windowId, { focused: true })).then(() => true)`,
+      );
+      const [popup] = await Promise.all([
+        browser.nextWalletWindow("popup.html"),
+        browser.walletTab.evaluate(
+          `${extensionApi}.windows.create({ url: ${extensionApi}.runtime.getURL("/popup.html"), type: "popup" }).then(() => true)`,
+        ),
+      ]);
+      assert.match((await popup.text("page-offer-amount")) ?? "", /^0\.003 /);
+      assert.deepEqual((await snapshot(rig, pageOrigin)).rows, before.rows, "nothing before asked");
+
+      // Declined: the popup says so, the tab keeps its paywall; the next click asks again.
+      await Promise.all([
+        popup.click("Pay and open the page"),
+        rig.nextConfirmWindow().then((window) => window.click("Decline")),
+      ]);
+      assert.match(
+        await poll(
+          async () =>
+            (await popup.evaluate(
+              `document.querySelector('[role="alert"]')?.textContent ?? null`,
+            )) as string | null,
+          "the popup's word on the decline",
+        ),
+        /declined/i,
+      );
+      await newRows(rig, before, 1, "declined");
+      assert.match(
+        String(await rig.agent.evaluate("document.body.textContent")),
+        /Payment Required/,
+      );
+      const declined = await snapshot(rig, pageOrigin);
+      await Promise.all([
+        popup.click("Pay and open the page"),
+        rig.nextConfirmWindow().then((window) => window.click("Approve")),
+      ]);
+
+      const shown = await poll(
+        async () =>
+          (await rig.agent.evaluate(
+            `document.querySelector('[data-testid="paid-article"]')?.textContent ?? null`,
+          )) as string | null,
+        "the paid article in the tab",
+      );
+      assert.match(shown, /You paid for this page/);
+      const [row] = await assertSettled(rig, pageOrigin, declined, [HTTP_PRICES.paywalledPage]);
+      assert.equal(row?.what, page);
+      const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row?.id ?? "" } });
+      assert.ok(
+        detail.objects.some((o) => o.kind === "x402-settlement" && o.verified),
+        JSON.stringify(detail.objects.map((o) => o.kind)),
+      );
+      assert.deepEqual(
+        await browser.walletTab.evaluate(`${extensionApi}.declarativeNetRequest.getSessionRules()`),
+        [],
+        "the one-time rule is gone",
+      );
+      assert.equal(await rig.wallet({ method: "ui_getPageOffer", params: { tabId } }), null);
+
+      // Loaded again, the page asks again: the payment was sent once.
+      const paidRows = await newRows(rig, declined, 1, "settled");
+      await rig.agent.evaluate("location.reload()").catch(() => undefined);
+      await poll(
+        () => rig.wallet({ method: "ui_getPageOffer", params: { tabId } }),
+        "a new offer after reloading",
+      );
+      assert.deepEqual(await newRows(rig, declined, 1, "settled"), paidRows);
+    });
+  });
+}
