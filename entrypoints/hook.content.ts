@@ -18,7 +18,7 @@ export default defineContentScript({
     const mcp = mcpLoader(window, () =>
       request({ method: "stipendex_loadMcp", params: undefined }),
     );
-    installXhrHook(window, wallet, installFetchHook(window, wallet, mcp));
+    installXhrHook(window, installFetchHook(window, wallet, mcp));
     installProvider(window, request, wallet);
   },
 });

@@ -88,8 +88,15 @@ const pay: PaymentAnswer = {
 describe("installFetchHook: HTTP 402", () => {
   const server: Handler = async (request) =>
     request.headers.get("stipendex-payment") === "proof"
-      ? new Response(`paid:${await request.text()}`, { headers: { "Stipendex-Receipt": "rcpt" } })
+      ? paidAnswer(`paid:${await request.text()}`)
       : new Response(quoteBody, { status: 402, headers: { "content-type": "application/json" } });
+  const paidAnswer = (body: string, length = true) =>
+    new Response(body, {
+      headers: {
+        "Stipendex-Receipt": "rcpt",
+        ...(length ? { "content-length": String(new TextEncoder().encode(body).length) } : {}),
+      },
+    });
 
   it("passes non-402 answers through as the very same Response", async () => {
     const original = new Response("ok");
@@ -126,6 +133,20 @@ describe("installFetchHook: HTTP 402", () => {
         resultHash: await sha256Base64url("paid:hello"),
       },
     ]);
+  });
+
+  it("reports a Receipt for a body of unknown length without a hash, leaving the body unread", async () => {
+    const { win, receipts } = setup(
+      (request) =>
+        request.headers.get("stipendex-payment") === "proof"
+          ? paidAnswer("streamed", false)
+          : new Response(quoteBody, { status: 402 }),
+      () => pay,
+    );
+    const response = await win.fetch("/api/search");
+    expect(await response.text()).toBe("streamed");
+    await until(() => receipts.length > 0);
+    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "rcpt" }]);
   });
 
   it("reports an x402 settle response at once, with no body hash", async () => {

@@ -1,4 +1,4 @@
-import { payHttp402 } from "./http-payment";
+import { type HttpPayer, payHttp402 } from "./http-payment";
 import { readJsonRpcRequest } from "./jsonrpc";
 import type { HookedCall, HookServices, McpHook } from "./mcp-hook";
 import { makeReplayable } from "./replay";
@@ -18,19 +18,20 @@ export interface McpSource {
  * -32402 / an x402 PaymentRequired result. Those go to the wallet, and on
  * approval the page receives the paid retry instead. MCP is the job of a
  * second script (mcp-hook.ts), loaded on the page's first JSON-RPC request.
- * Returns the browser's own fetch, for the XMLHttpRequest hook's paid retries.
+ * Returns what paying a 402 takes, for the XMLHttpRequest hook's paid retries.
  */
 export function installFetchHook(
   win: Window & typeof globalThis,
   wallet: WalletLink,
   mcp: McpSource,
-): typeof fetch {
+): HttpPayer {
   const nativeFetch = win.fetch;
   const callNative = ((...args: Parameters<typeof fetch>) =>
     Reflect.apply(nativeFetch, win, args)) as typeof fetch;
   const services: HookServices = {
     wallet,
     nativeFetch: callNative,
+    loadHalf: () => mcp.load(),
     send: (call, sent) => callNative(...(sent ?? call.replayable.first ?? call.args)),
     pay402: (call, response) => {
       const { url, method } = call.describe();
@@ -38,12 +39,7 @@ export function installFetchHook(
       // redirected Request whose body cannot be moved there is left unpaid.
       const priced = response.url || url;
       if (priced !== url && !call.replayable.retargetable) return Promise.resolve(response);
-      return payHttp402(
-        response,
-        { url: priced, method, replayable: call.replayable },
-        wallet,
-        callNative,
-      );
+      return payHttp402(response, { url: priced, method, replayable: call.replayable }, services);
     },
   };
   const plain = (call: HookedCall) =>
@@ -84,7 +80,7 @@ export function installFetchHook(
     configurable: true,
     enumerable: true,
   });
-  return callNative;
+  return services;
 }
 
 /** URL and method without building a Request (which would consume a stream body). */

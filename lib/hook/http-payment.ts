@@ -1,4 +1,5 @@
 import type { PaymentChallenge, ReceiptParams } from "../messages";
+import type { McpHook } from "./mcp-hook";
 import type { ReplayableRequest } from "./replay";
 import { MAX_CHALLENGE_BYTES, RECEIPT_HEADERS, type WalletLink } from "./wallet-link";
 
@@ -21,8 +22,16 @@ export async function readHttpChallenge(
   return { transport: "http", url, method, body, paymentRequiredHeader };
 }
 
-const REDIRECTED_PAYMENT =
-  "The paid request was answered with a redirect: the wallet never carries a payment through a redirect";
+/** What paying a 402 over HTTP needs of the hook. */
+export interface HttpPayer {
+  wallet: WalletLink;
+  /** The browser's own fetch, for the paid retry. */
+  nativeFetch: typeof fetch;
+  /** The hook's second half, loaded on first use: it also hashes paid bodies and reads XHR answers. */
+  loadHalf(): Promise<McpHook>;
+}
+
+const REDIRECTED_PAYMENT = "A paid request is never sent through a redirect";
 
 /**
  * The HTTP binding: hands a 402 to the wallet, retries once with the payment
@@ -32,8 +41,7 @@ const REDIRECTED_PAYMENT =
 export async function payHttp402(
   response: Response,
   request: { url: string; method: string; replayable: ReplayableRequest },
-  wallet: WalletLink,
-  nativeFetch: typeof fetch,
+  { wallet, nativeFetch, loadHalf }: HttpPayer,
 ): Promise<Response> {
   const challenge = await readHttpChallenge(response, request.url, request.method);
   if (!challenge) return response;
@@ -77,48 +85,27 @@ export async function payHttp402(
           },
         }),
   };
-  if (retry.ok && retry.headers.has("stipendex-receipt")) {
-    // A Stipendex Receipt may name the hash of the body served: reported once the page's copy is read.
-    void bodyHash(retry.clone()).then(
-      (resultHash) => wallet.receipt(resultHash === undefined ? report : { ...report, resultHash }),
-      () => wallet.receipt(report),
+  // A Stipendex Receipt may name the hash of the body served: reported with it, once hashed.
+  const copy = retry.ok && retry.headers.has("stipendex-receipt") ? retry.clone() : undefined;
+  const hashed =
+    copy &&
+    loadHalf().then(
+      (half) => half.bodyHash(copy),
+      () => undefined,
     );
-  } else {
-    wallet.receipt(report);
-  }
+  void Promise.resolve(hashed).then((resultHash) =>
+    wallet.receipt(resultHash ? { ...report, resultHash } : report),
+  );
   return retry.status === 402 ? response : retry;
-}
-
-/** Largest paid body the hook hashes for a Receipt's `resultHash`; a bigger one goes unchecked. */
-const MAX_HASHED_BYTES = 16 * 1024 * 1024;
-
-/** base64url SHA-256 of a body (envelope.md: a Receipt's `resultHash` over HTTP), undefined past the cap. */
-async function bodyHash(response: Response): Promise<string | undefined> {
-  const bytes = await readCappedBytes(response, MAX_HASHED_BYTES);
-  if (bytes === undefined) return undefined;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return btoa(String.fromCharCode(...digest))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
 }
 
 /** Reads a body as text, or undefined when it is longer than `limit` bytes. */
 async function readCapped(response: Response, limit: number): Promise<string | undefined> {
-  const bytes = await readCappedBytes(response, limit);
-  return bytes && new TextDecoder().decode(bytes);
-}
-
-/** Reads a body's bytes, or undefined when it is longer than `limit` bytes. */
-async function readCappedBytes(
-  response: Response,
-  limit: number,
-): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > limit || !response.body) {
     // Not awaited: a clone's cancel settles only once the page's copy is read or cancelled too.
     response.body?.cancel().catch(() => undefined);
-    return response.body ? undefined : new Uint8Array();
+    return response.body ? undefined : "";
   }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -139,5 +126,5 @@ async function readCappedBytes(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return bytes;
+  return new TextDecoder().decode(bytes);
 }

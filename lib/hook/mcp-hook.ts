@@ -1,9 +1,11 @@
+import { sha256Base64url } from "../protocol/canonical-json";
+import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
 import { declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
-import type { WalletLink } from "./wallet-link";
+import { xhrBody } from "./xhr-body";
 
 /** A fetch call the hook took, as the MCP half sees it. */
 export interface HookedCall {
@@ -16,19 +18,27 @@ export interface HookedCall {
 }
 
 /** What the base hook lends the MCP half. */
-export interface HookServices {
-  wallet: WalletLink;
-  nativeFetch: typeof fetch;
+export interface HookServices extends HttpPayer {
   /** Sends the call (or `sent` instead), as the page would have. */
   send(call: HookedCall, sent?: Parameters<typeof fetch>): Promise<Response>;
   /** The HTTP binding for a 402 (see http-payment.ts). */
   pay402(call: HookedCall, response: Response): Promise<Response>;
 }
 
-/** The MCP half of the page hook, loaded on a page's first MCP request (see mcp-loader.ts). */
+/**
+ * The MCP half of the page hook, loaded on a page's first MCP request (see
+ * mcp-loader.ts), or when a paid HTTP answer is to be hashed or shown to an
+ * XHR: that work stays out of the hook every page carries (<= 10 kB).
+ */
 export interface McpHook {
   fetch(call: HookedCall, services: HookServices): Promise<Response>;
+  bodyHash(response: Response): Promise<string | undefined>;
+  /** A paid answer's body as an XHR of `responseType` shows it (see xhr.ts). */
+  xhrBody: typeof xhrBody;
 }
+
+/** Largest paid body hashed for a Receipt's `resultHash`; a bigger one goes unchecked. */
+const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 
 /**
  * Pays MCP tool calls refused with -32402 or an x402 PaymentRequired result,
@@ -38,6 +48,17 @@ export interface McpHook {
 export function createMcpHook(): McpHook {
   const sessions = new McpSessions();
   return {
+    // envelope.md: over HTTP, a Receipt's resultHash is the SHA-256 of the body served. A body of
+    // unknown or excessive length is left unread (and unhashed) rather than buffered whole.
+    xhrBody,
+    async bodyHash(response) {
+      const length = Number(response.headers.get("content-length") ?? Number.NaN);
+      if (!(length <= MAX_HASHED_BYTES)) {
+        response.body?.cancel().catch(() => undefined);
+        return undefined;
+      }
+      return sha256Base64url(new Uint8Array(await response.arrayBuffer()));
+    },
     async fetch(call, services) {
       const { mcpRequest } = call;
       const [input, init] = call.args;

@@ -27,7 +27,7 @@ export function mcpLoader(win: Window, inject: () => Promise<unknown>): McpSourc
   const load = () =>
     new Promise<McpHook>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error("The wallet did not load its MCP hook")),
+        () => reject(new Error("The MCP hook did not load")),
         LOAD_TIMEOUT_MS,
       );
       announced = (loaded) => {

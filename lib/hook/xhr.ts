@@ -1,6 +1,5 @@
-import { payHttp402 } from "./http-payment";
+import { type HttpPayer, payHttp402 } from "./http-payment";
 import { makeReplayable } from "./replay";
-import type { WalletLink } from "./wallet-link";
 
 /** What the page reads from its XHR; while the wallet works these come from a view, not the browser. */
 const SHOWN = [
@@ -41,11 +40,7 @@ interface Call {
  * does not pay, the page gets the 402's own events as the browser fired them.
  * Sync XHR is left alone.
  */
-export function installXhrHook(
-  win: Window & typeof globalThis,
-  wallet: WalletLink,
-  nativeFetch: typeof fetch,
-): void {
+export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer): void {
   const proto = win.XMLHttpRequest.prototype;
   const calls = new WeakMap<XMLHttpRequest, Call>();
   const read = (xhr: XMLHttpRequest, key: string) => Reflect.get(proto, key, xhr);
@@ -79,24 +74,10 @@ export function installXhrHook(
   };
 
   const present = async (xhr: XMLHttpRequest, call: Call, paid: Response) => {
-    const type = xhr.responseType;
-    const blob = await paid.blob();
-    const text = await blob.text();
-    const body =
-      type === "blob"
-        ? blob
-        : type === "arraybuffer"
-          ? await blob.arrayBuffer()
-          : type === "json"
-            ? await new Response(blob).json().catch(() => null)
-            : type === "document"
-              ? new DOMParser().parseFromString(
-                  text,
-                  /html/.test(blob.type) ? "text/html" : "text/xml",
-                )
-              : text;
+    const { text, body, size } = await payer
+      .loadHalf()
+      .then((half) => half.xhrBody(paid, xhr.responseType));
     if (call.done) return;
-    const { size } = blob;
     play(
       xhr,
       call,
@@ -142,12 +123,7 @@ export function installXhrHook(
       win.location.href,
     );
     try {
-      const paid = await payHttp402(
-        response,
-        { url, method: call.method, replayable },
-        wallet,
-        nativeFetch,
-      );
+      const paid = await payHttp402(response, { url, method: call.method, replayable }, payer);
       if (call.done) return;
       if (paid === response) return untouched();
       await present(xhr, call, paid);
