@@ -147,6 +147,8 @@ export interface WalletState {
   /** Thumbprint URI of the wallet's signing key (known once unlocked). */
   walletId?: string;
   autoLockMinutes: number;
+  /** The wallet made this key and the person has not yet confirmed saving a copy. */
+  backupPending?: boolean;
 }
 
 /** One token the wallet holds, as the popup and the confirmation window show it. */
@@ -356,6 +358,8 @@ export interface UiMethods {
   ui_lock: { params: undefined; result: WalletState };
   ui_changePassword: { params: { oldPassword: string; newPassword: string }; result: null };
   ui_exportKey: { params: { password: string }; result: { privateKey: string } };
+  /** The person confirmed a copy of the key is saved: the backup reminder goes away. */
+  ui_confirmBackup: { params: undefined; result: WalletState };
   ui_setAutoLock: { params: { minutes: number }; result: WalletState };
   ui_listPending: { params: undefined; result: PendingApproval[] };
   ui_decide: { params: DecideParams; result: null };

@@ -3,6 +3,7 @@ import { formatAmount } from "@/lib/protocol/rails/amount";
 import { type BalanceSummary, summarizeBalances } from "@/lib/ui/balances";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { ErrorNote } from "../shared/controls";
 
 /**
@@ -22,12 +23,12 @@ export function BalanceCard() {
   return (
     <section aria-labelledby="balance-h" className="flex flex-col gap-1" data-testid="balance">
       <h2 id="balance-h" className="font-semibold">
-        Balance
+        {t("balance.title")}
       </h2>
       {error && <ErrorNote>{error}</ErrorNote>}
       {!error && !summary && (
         <p className="text-sm" aria-busy="true">
-          Checking your balance…
+          {t("balance.checking")}
         </p>
       )}
       {summary && (
@@ -37,32 +38,28 @@ export function BalanceCard() {
               {total.available} {total.currency}
             </p>
           ))}
-          {summary.read.length === 0 && (
-            <p className="text-sm">
-              No balance could be read: check the networks' RPC endpoints in settings.
-            </p>
-          )}
-          <ul aria-label="Balance per token" className="text-xs">
+          {summary.read.length === 0 && <p className="text-sm">{t("balance.noneRead")}</p>}
+          <ul aria-label={t("balance.perToken")} className="text-xs">
             {summary.read.map((row) => (
               <li key={`${row.network} ${row.asset}`} data-testid="balance-row">
-                {formatAmount(BigInt(row.available), row.decimals)} {row.symbol} on{" "}
-                {row.networkName}
-                {row.testnet ? " (test network)" : ""}
+                {t("balance.row", [
+                  formatAmount(BigInt(row.available), row.decimals),
+                  row.symbol,
+                  row.networkName,
+                ])}
+                {row.testnet ? ` (${t("common.testnet")})` : ""}
                 {row.pending !== "0" &&
-                  ` · ${formatAmount(BigInt(row.pending), row.decimals)} signed, not yet collected`}
+                  ` · ${t("balance.pendingSigned", [formatAmount(BigInt(row.pending), row.decimals)])}`}
               </li>
             ))}
           </ul>
           {summary.unread.length > 0 && (
             <details className="text-xs">
-              <summary>
-                {summary.unread.length} {summary.unread.length === 1 ? "network" : "networks"} not
-                read
-              </summary>
+              <summary>{t("balance.unread", summary.unread.length)}</summary>
               <ul>
                 {summary.unread.map((row) => (
                   <li key={`${row.network} ${row.asset}`}>
-                    {row.symbol} on {row.networkName}: {row.problem}
+                    {t("balance.unreadRow", [row.symbol, row.networkName, row.problem ?? ""])}
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
-import { useId } from "react";
+import { useId, useState } from "react";
+import { t } from "@/lib/ui/i18n";
 
 const FOCUS =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 dark:focus-visible:outline-emerald-400";
@@ -64,5 +65,20 @@ export function ErrorNote({ children }: { children: ReactNode }) {
     >
       {children}
     </p>
+  );
+}
+
+/** Copies `text` to the clipboard and says so for a moment (announced to screen readers). */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <Button onClick={() => void copy().catch(() => setCopied(false))} aria-live="polite">
+      {copied ? t("common.copied") : label}
+    </Button>
   );
 }

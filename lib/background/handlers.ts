@@ -129,6 +129,7 @@ export function createUiHandlers(s: WalletServices): UiHandlers {
       return null;
     },
     ui_exportKey: async (params) => ({ privateKey: await s.wallet.exportKey(params.password) }),
+    ui_confirmBackup: () => s.wallet.confirmBackup(),
     ui_setAutoLock: (params) => s.wallet.setAutoLock(params.minutes),
     ui_listPending: async () => {
       const locked = (await s.wallet.current()) === undefined;

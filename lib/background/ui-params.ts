@@ -38,6 +38,7 @@ const schemas: { [M in UiMethod]: z.ZodType<UiMethods[M]["params"]> } = {
   ui_lock: none,
   ui_changePassword: z.object({ oldPassword: secret, newPassword: secret }),
   ui_exportKey: z.object({ password: secret }),
+  ui_confirmBackup: none,
   ui_setAutoLock: z.object({ minutes: z.number() }),
   ui_listPending: none,
   ui_decide: decideParamsSchema,

@@ -1,0 +1,30 @@
+import type { PaymentRow } from "../messages";
+
+/**
+ * Who was paid, as a person reads it: a receiver's site for a Stipendex
+ * issuer URL, the shortened account for an x402 `eip155:<chain>:<address>`.
+ */
+export function receiverWords(receiver: string): string {
+  const account = /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(receiver)?.[1];
+  if (account) return `${account.slice(0, 6)}…${account.slice(-4)}`;
+  try {
+    return new URL(receiver).host || receiver;
+  } catch {
+    return receiver;
+  }
+}
+
+/** What was paid for: a tool's name as it is, an HTTP call as its path. */
+export function whatWords(what: string): string {
+  try {
+    const url = new URL(what);
+    return url.pathname + url.search;
+  } catch {
+    return what;
+  }
+}
+
+/** Who was paid and for what, in words. */
+export function paymentWords(row: Pick<PaymentRow, "receiver" | "what">) {
+  return { who: receiverWords(row.receiver), what: whatWords(row.what) };
+}
