@@ -298,6 +298,20 @@ export interface PaymentRow {
   reason?: string;
 }
 
+/** The history's order by time. */
+export type PaymentOrder = "newest" | "oldest";
+
+/** What one site or receiver was paid, per token: signed and settled payments. */
+export interface SpendByTotal {
+  /** The site's origin or the receiver's id. */
+  key: string;
+  symbol: string;
+  decimals: number;
+  /** Atomic units, decimal string. */
+  atomic: string;
+  count: number;
+}
+
 export interface PaymentFilter {
   origin?: string;
   receiver?: string;
@@ -367,8 +381,13 @@ export interface UiMethods {
   ui_getPolicy: { params: undefined; result: PolicyView };
   ui_setPolicy: { params: PolicyView; result: PolicyView };
   ui_listPayments: {
-    params: { filter: PaymentFilter; offset: number; limit: number };
+    params: { filter: PaymentFilter; offset: number; limit: number; order?: PaymentOrder };
     result: { rows: PaymentRow[]; total: number };
+  };
+  /** Totals of signed and settled payments per site and per receiver, for the filter. */
+  ui_spendBy: {
+    params: { filter: PaymentFilter };
+    result: { sites: SpendByTotal[]; receivers: SpendByTotal[] };
   };
   ui_getPayment: { params: { id: string }; result: PaymentDetail };
   ui_spendPerDay: {
