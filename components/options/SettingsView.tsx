@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import type { PolicyView } from "@/lib/messages";
 import { NETWORKS } from "@/lib/protocol/rails/networks";
 import { errorText } from "@/lib/ui/error-text";
@@ -211,6 +211,7 @@ function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow):
     currency: "USD",
   };
   const [draft, setDraft] = useState<AssetRow>(blank);
+  const networkId = useId();
   return (
     <>
       <table className="text-sm" aria-label={t("settings.tokens.title")}>
@@ -243,9 +244,12 @@ function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow):
         <summary className="cursor-pointer font-medium">{t("settings.tokens.advanced")}</summary>
         <div className="mt-2 flex flex-col gap-2">
           <h3 className="font-medium">{t("settings.tokens.addCustom")}</h3>
-          <label className="flex flex-col gap-1">
-            <span className="text-sm font-medium">{t("settings.tokens.customNetwork")}</span>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={networkId} className="text-sm font-medium">
+              {t("settings.tokens.customNetwork")}
+            </label>
             <select
+              id={networkId}
               className={INPUT_CLASS}
               value={draft.network}
               onChange={(e) => setDraft({ ...draft, network: e.target.value })}
@@ -256,7 +260,7 @@ function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow):
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           {CUSTOM_TOKEN_FIELDS.map((field) => (
             <Field
               key={field.key}

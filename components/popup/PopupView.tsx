@@ -54,7 +54,9 @@ function openConfirmWindow() {
 
 /** The site in the active tab: its budget, what is left today, its switch, its price hints. */
 function ThisSite({ data, reload }: { data: PopupData; reload(): Promise<void> }) {
-  const site = data.spend.find((s) => s.origin)?.origin;
+  // One summary per currency: the site's budget is in the one of its currency.
+  const site =
+    data.spend.find((s) => s.origin?.budget)?.origin ?? data.spend.find((s) => s.origin)?.origin;
   const currency = site?.budget?.currency ?? data.spend[0]?.currency ?? "USD";
   const hints = data.pricing.flatMap((server) =>
     (server.tools ?? []).map((tool) => ({ server: server.server, ...tool })),
