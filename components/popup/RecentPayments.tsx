@@ -17,8 +17,11 @@ export function RecentPayments({ rows }: { rows: PaymentRow[] }) {
           const { who, what } = paymentWords(p);
           return (
             <li key={p.id} className="flex items-center justify-between gap-2" data-testid="recent">
-              <span className="min-w-0 truncate" title={p.what}>
-                {t("popup.recent.paidTo", [what, who])}
+              <span
+                className="min-w-0 truncate"
+                title={t("popup.recent.paidToTitle", [p.receiver, p.what])}
+              >
+                {t("popup.recent.paidTo", [who, what])}
               </span>
               <StateBadge state={p.state} reason={p.reason} />
               <span className="font-mono whitespace-nowrap">{showAmount(p.amount)}</span>

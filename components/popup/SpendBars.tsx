@@ -49,6 +49,7 @@ export function SpendBars({ spend }: { spend: SpendSummary[] }) {
       {spend.length === 0 && <p className="text-sm">{t("popup.nothingYet")}</p>}
       {spend.map((s) => (
         <div key={s.currency} className="flex flex-col gap-2" data-testid="spend">
+          {spend.length > 1 && <p className="text-xs font-medium">{s.currency}</p>}
           <SpendBar label={t("popup.today")} spent={s.today} cap={s.dayCap} currency={s.currency} />
           <SpendBar
             label={t("popup.thisMonth")}

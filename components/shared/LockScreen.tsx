@@ -20,7 +20,7 @@ export function LockScreen({
     if (password) onUnlock(password);
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3">
+    <form onSubmit={submit} className="mx-auto flex w-full max-w-lg flex-col gap-3">
       <p>{t("lock.locked")}</p>
       {address && <p className="font-mono text-xs break-all">{address}</p>}
       <Field

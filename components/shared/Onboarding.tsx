@@ -22,7 +22,7 @@ export function Onboarding({ busy, error, onCreate }: OnboardingProps) {
   const [mode, setMode] = useState<"welcome" | "create" | "import">("welcome");
   if (mode === "welcome") {
     return (
-      <section aria-labelledby="welcome-h" className="flex flex-col gap-3">
+      <section aria-labelledby="welcome-h" className="mx-auto flex w-full max-w-lg flex-col gap-3">
         <h2 id="welcome-h" className="text-lg font-semibold">
           {t("onboarding.welcome.title")}
         </h2>
@@ -73,7 +73,7 @@ function PasswordForm({
     if (ready) onCreate(password, mode === "import" ? privateKey.trim() : undefined);
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3">
+    <form onSubmit={submit} className="mx-auto flex w-full max-w-lg flex-col gap-3">
       <fieldset className="flex gap-3 text-sm">
         <legend className="mb-1 font-medium">{t("onboarding.startWith")}</legend>
         <label className="flex items-center gap-1">

@@ -96,7 +96,7 @@ function FirstRun({
   const step = steps[at];
   const next = () => (at + 1 < steps.length ? setAt(at + 1) : onDone());
   return (
-    <div className="flex flex-col gap-3">
+    <div className="mx-auto flex w-full max-w-lg flex-col gap-3">
       <p className="text-sm font-medium">{t("onboarding.ready")}</p>
       <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="first-run-step">
         {t("onboarding.step", [String(at + 1), String(steps.length)])}

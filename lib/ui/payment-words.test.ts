@@ -13,6 +13,10 @@ describe("payment words", () => {
 
   it("says an HTTP call by its path and a tool by its name", () => {
     expect(whatWords("http://127.0.0.1:4100/api/search?q=cats")).toBe("/api/search?q=cats");
+    expect(whatWords("http://h.example/api/search?q=model%20context")).toBe(
+      "/api/search?q=model context",
+    );
+    expect(whatWords("http://h.example/a?q=%E0%A4%A")).toBe("/a?q=%E0%A4%A");
     expect(whatWords("search_docs")).toBe("search_docs");
     expect(paymentWords({ receiver: "https://a.example", what: "https://a.example/x" })).toEqual({
       who: "a.example",

@@ -14,11 +14,19 @@ export function receiverWords(receiver: string): string {
   }
 }
 
-/** What was paid for: a tool's name as it is, an HTTP call as its path. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What was paid for: a tool's name as it is, an HTTP call as its path (decoded). */
 export function whatWords(what: string): string {
   try {
     const url = new URL(what);
-    return url.pathname + url.search;
+    return safeDecode(url.pathname + url.search);
   } catch {
     return what;
   }
