@@ -47,6 +47,7 @@ export async function openChromiumUi(): Promise<UiBrowser> {
     nextConfirmWindow: async () => chromiumUiPage(await nextConfirmWindow(session.context)),
     confirmWindowsOpened: () => opened,
     screenshots: true,
+    schemes: ["light", "dark"],
     close: () => session.close(),
   };
 }

@@ -34,10 +34,11 @@ export interface UiPage {
   texts(testId: string): Promise<string[]>;
   /** Runs a script expression in the page; resolves with its (awaited) value. */
   evaluate<T>(expression: string): Promise<T>;
-  /** Shows the page with the system set to light or dark. */
+  /** Shows the page with the system set to light or dark (only those in UiBrowser.schemes). */
   colorScheme(scheme: Scheme): Promise<void>;
   /** Writes a full-page screenshot; a driver that cannot emulate dark mode may skip it. */
   screenshot(file: string): Promise<void>;
+  /** Sizes the viewport like the popup or the window, where the driver can. */
   setSize(width: number, height: number): Promise<void>;
   reload(): Promise<void>;
   bringToFront(): Promise<void>;
@@ -53,6 +54,8 @@ export interface UiBrowser {
   confirmWindowsOpened(): number;
   /** Whether screenshots are written (one browser is enough for the README). */
   screenshots: boolean;
+  /** The system themes the driver can show a page in; each is checked with axe. */
+  schemes: readonly Scheme[];
   close(): Promise<void>;
 }
 
@@ -82,13 +85,14 @@ export async function axeFindings(page: UiPage): Promise<AxeFinding[]> {
 
 /** Checks the page with axe and photographs it, in light and in dark. */
 async function look(browser: UiBrowser, page: UiPage, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.colorScheme(scheme);
+  const switching = browser.schemes.length > 1;
+  for (const scheme of browser.schemes) {
+    if (switching) await page.colorScheme(scheme);
     const findings = await axeFindings(page);
     assert.deepEqual(findings, [], `axe on ${name} (${scheme}): ${JSON.stringify(findings, null, 1)}`);
     if (browser.screenshots) await page.screenshot(`${SCREENSHOTS}${name}-${scheme}.png`);
   }
-  await page.colorScheme("light");
+  if (switching) await page.colorScheme("light");
 }
 
 /** The demo token's amount in the popup's balance rows, as atomic units. */
@@ -236,7 +240,7 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       await window.click("checkbox", "Always allow up to");
       await window.fill("Daily amount for this site", "0.5");
       await window.click("button", "Approve");
-      assert.equal(await allowed, 200);
+      assert.equal(await allowed, 200, `the ledger's latest: ${JSON.stringify((await ledger())[0])}`);
       const opened = session().confirmWindowsOpened();
       assert.equal(await search(STIPENDEX), 200);
       assert.equal(session().confirmWindowsOpened(), opened, "paid with no window");
