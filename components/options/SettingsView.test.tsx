@@ -134,6 +134,18 @@ describe("SettingsView", () => {
     expect(actions.save).not.toHaveBeenCalled();
   });
 
+  it("refuses an auto-lock that is not whole minutes", async () => {
+    const actions = setup();
+    fireEvent.change(screen.getByLabelText("Auto-lock after (minutes)"), {
+      target: { value: "2.5" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      'Auto-lock must be whole minutes, got "2.5"',
+    );
+    expect(actions.save).not.toHaveBeenCalled();
+  });
+
   it("deletes the history only after a confirmation", async () => {
     const actions = setup();
     fireEvent.click(screen.getByRole("button", { name: "Delete history" }));

@@ -2,6 +2,7 @@ import { type ReactNode, useId, useState } from "react";
 import type { PolicyView } from "@/lib/messages";
 import { NETWORKS } from "@/lib/protocol/rails/networks";
 import { errorText } from "@/lib/ui/error-text";
+import { UiError } from "@/lib/ui/errors";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
 import { receiverWords } from "@/lib/ui/payment-words";
@@ -379,7 +380,7 @@ export function SettingsView({
     run(async () => {
       const minutes = Number(autoLock);
       if (!Number.isInteger(minutes) || minutes < 1)
-        throw new Error(t("settings.autoLockWhole", [autoLock]));
+        throw new UiError("invalid-auto-lock-input", t("settings.autoLockWhole", [autoLock]));
       // The revision read: a change saved meanwhile (e.g. "always allow") is not silently undone.
       await actions.save({ ...fromPolicyForm(form), revision: policy.revision }, minutes);
       return t("settings.saved");

@@ -1,5 +1,5 @@
 import type { PaymentStateView } from "@/lib/messages";
-import { t } from "@/lib/ui/i18n";
+import { stateWords } from "@/lib/ui/state-words";
 
 const COLOURS: Record<PaymentStateView, string> = {
   quoted: "bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
@@ -12,20 +12,9 @@ const COLOURS: Record<PaymentStateView, string> = {
   expired: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
 };
 
-const WORDS: Record<PaymentStateView, () => string> = {
-  quoted: () => t("state.quoted"),
-  approved: () => t("state.approved"),
-  signed: () => t("state.signed"),
-  settled: () => t("state.settled"),
-  declined: () => t("state.declined"),
-  refused: () => t("state.refused"),
-  failed: () => t("state.failed"),
-  expired: () => t("state.expired"),
-};
-
 /** A payment's state in words and colour; the reason, when there is one, on hover and for screen readers. */
 export function StateBadge({ state, reason }: { state: PaymentStateView; reason?: string }) {
-  const words = WORDS[state]();
+  const words = stateWords(state);
   return (
     <span
       className={`rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${COLOURS[state]}`}
