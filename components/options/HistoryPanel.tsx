@@ -4,7 +4,7 @@ import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
-import { receiverWords, whatWords } from "@/lib/ui/payment-words";
+import { receiverWords, siteWords, whatWords } from "@/lib/ui/payment-words";
 import { Button, ErrorNote } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 import { HistoryFilters } from "./HistoryFilters";
@@ -16,14 +16,6 @@ import { VirtualList } from "./VirtualList";
 
 const ROW_HEIGHT = 44;
 const COLUMNS = "grid grid-cols-[9rem_6rem_1fr_1fr_1fr_7rem] items-center gap-2 px-2";
-
-const siteOf = (origin: string) => {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return origin;
-  }
-};
 
 function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
   return (
@@ -37,7 +29,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
         <StateBadge state={row.state} reason={row.reason} />
       </span>
       <span className="truncate" title={row.origin}>
-        {siteOf(row.origin)}
+        {siteWords(row.origin)}
       </span>
       <span className="truncate" title={row.receiver}>
         {receiverWords(row.receiver)}

@@ -1,7 +1,7 @@
 import type { SpendByTotal } from "@/lib/messages";
 import { formatAmount } from "@/lib/protocol/rails/amount";
 import { t } from "@/lib/ui/i18n";
-import { receiverWords } from "@/lib/ui/payment-words";
+import { receiverWords, siteWords } from "@/lib/ui/payment-words";
 
 function TotalsTable({
   caption,
@@ -48,14 +48,6 @@ function TotalsTable({
   );
 }
 
-const siteName = (origin: string) => {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return origin;
-  }
-};
-
 /** What each site paid and each receiver was paid. */
 export function SpendByTables({
   totals,
@@ -68,7 +60,7 @@ export function SpendByTables({
         caption={t("history.perSite")}
         keyHead={t("history.columns.site")}
         rows={totals.sites}
-        name={siteName}
+        name={siteWords}
       />
       <TotalsTable
         caption={t("history.perReceiver")}

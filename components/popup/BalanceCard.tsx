@@ -1,10 +1,8 @@
-import { useEffect, useState } from "react";
 import { formatAmount } from "@/lib/protocol/rails/amount";
-import { type BalanceSummary, summarizeBalances } from "@/lib/ui/balances";
-import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
+import { summarizeBalances } from "@/lib/ui/balances";
 import { t } from "@/lib/ui/i18n";
 import { ErrorNote } from "../shared/controls";
+import { useBalances } from "../shared/use-balances";
 
 /**
  * The money first: what the paying address can still spend, per currency,
@@ -12,14 +10,8 @@ import { ErrorNote } from "../shared/controls";
  * apart). Loaded on its own: a slow network must not hold up the popup.
  */
 export function BalanceCard() {
-  const [summary, setSummary] = useState<BalanceSummary>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    callWallet({ method: "ui_getBalances", params: undefined }).then(
-      ({ balances }) => setSummary(summarizeBalances(balances)),
-      (e: unknown) => setError(errorText(e)),
-    );
-  }, []);
+  const { rows, error } = useBalances();
+  const summary = rows && summarizeBalances(rows);
   return (
     <section aria-labelledby="balance-h" className="flex flex-col gap-1" data-testid="balance">
       <h2 id="balance-h" className="font-semibold">

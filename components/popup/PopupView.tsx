@@ -12,6 +12,7 @@ import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
 import { withOriginAutoApprove } from "@/lib/ui/origin-budget";
+import { siteWords } from "@/lib/ui/payment-words";
 import { activeTabOrigin } from "@/lib/ui/tab-origin";
 import { BackupStep } from "../shared/BackupStep";
 import { Button, CopyButton, ErrorNote, LINK_CLASS } from "../shared/controls";
@@ -78,7 +79,7 @@ function ThisSite({ data, reload }: { data: PopupData; reload(): Promise<void> }
       {data.origin ? (
         <>
           <p className="text-sm font-medium break-all" data-testid="tab-origin">
-            {new URL(data.origin).host}
+            {siteWords(data.origin)}
           </p>
           {site?.budget ? (
             <p className="text-sm" data-testid="site-budget">

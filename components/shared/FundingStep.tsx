@@ -1,21 +1,11 @@
-import { useEffect, useState } from "react";
-import type { BalanceRow } from "@/lib/messages";
-import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { AddressQr } from "./AddressQr";
 import { CopyButton, ErrorNote } from "./controls";
+import { useBalances } from "./use-balances";
 
 /** How to put money in: the address (copy, QR), and which tokens on which networks. */
 export function FundingInfo({ address }: { address: string }) {
-  const [rows, setRows] = useState<BalanceRow[]>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    callWallet({ method: "ui_getBalances", params: undefined }).then(
-      ({ balances }) => setRows(balances),
-      (e: unknown) => setError(errorText(e)),
-    );
-  }, []);
+  const { rows, error } = useBalances();
   return (
     <section aria-labelledby="fund-h" className="flex flex-col gap-3" data-testid="funding">
       <h2 id="fund-h" className="font-semibold">

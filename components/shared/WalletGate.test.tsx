@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView, WalletState } from "@/lib/messages";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
+import { balanceRow } from "@/tests/unit-support/ui/fixtures";
 import { WalletGate } from "./WalletGate";
 
 const KEY = `0x${"ab".repeat(32)}`;
@@ -44,19 +45,7 @@ function fakeWallet() {
     },
     ui_getBalances: () => ({
       address: ADDRESS,
-      balances: [
-        {
-          network: "eip155:84532",
-          networkName: "Base Sepolia",
-          testnet: true,
-          asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-          symbol: "USDC",
-          decimals: 6,
-          currency: "USD",
-          amount: "0",
-          pending: "0",
-        },
-      ],
+      balances: [balanceRow({ amount: "0" })],
     }),
     ui_getPolicy: () => policy,
     ui_setPolicy: (next) => {
@@ -73,6 +62,13 @@ function fakeWallet() {
 
 const typeInto = async (label: string, value: string) =>
   fireEvent.change(await screen.findByLabelText(label), { target: { value } });
+
+async function createWithNewKey() {
+  fireEvent.click(await screen.findByRole("button", { name: "Create a new wallet" }));
+  await typeInto("Password", "Correct-Horse-42");
+  await typeInto("Confirm password", "Correct-Horse-42");
+  fireEvent.click(screen.getByRole("button", { name: "Create wallet" }));
+}
 
 function renderGate() {
   render(
@@ -93,10 +89,7 @@ describe("WalletGate", () => {
   it("makes a key, shows it once behind a reveal until saved, sets caps, says how to fund, then locks", async () => {
     const wallet = fakeWallet();
     renderGate();
-    fireEvent.click(await screen.findByRole("button", { name: "Create a new wallet" }));
-    await typeInto("Password", "Correct-Horse-42");
-    await typeInto("Confirm password", "Correct-Horse-42");
-    fireEvent.click(screen.getByRole("button", { name: "Create wallet" }));
+    await createWithNewKey();
 
     expect(await screen.findByRole("heading", { name: "Back up your key" })).toBeTruthy();
     expect(screen.getByTestId("first-run-step").textContent).toBe("Step 1 of 3");
@@ -130,10 +123,7 @@ describe("WalletGate", () => {
   it("lets the backup wait (the reminder stays), and skips it for an imported key", async () => {
     const wallet = fakeWallet();
     renderGate();
-    fireEvent.click(await screen.findByRole("button", { name: "Create a new wallet" }));
-    await typeInto("Password", "Correct-Horse-42");
-    await typeInto("Confirm password", "Correct-Horse-42");
-    fireEvent.click(screen.getByRole("button", { name: "Create wallet" }));
+    await createWithNewKey();
     fireEvent.click(await screen.findByRole("button", { name: "Later" }));
     expect(await screen.findByRole("heading", { name: "Spending caps" })).toBeTruthy();
     expect(wallet.exported).toEqual([]);

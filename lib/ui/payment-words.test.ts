@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentWords, receiverWords, whatWords } from "./payment-words";
+import { paymentWords, receiverWords, siteWords, whatWords } from "./payment-words";
 
 describe("payment words", () => {
   it("names a Stipendex receiver by its site and an x402 account by its short address", () => {
@@ -9,6 +9,8 @@ describe("payment words", () => {
       "0x7099…79C8",
     );
     expect(receiverWords("not a url")).toBe("not a url");
+    expect(siteWords("http://127.0.0.1:4100")).toBe("127.0.0.1:4100");
+    expect(siteWords("")).toBe("");
   });
 
   it("says an HTTP call by its path and a tool by its name", () => {

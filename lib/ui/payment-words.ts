@@ -22,6 +22,15 @@ function safeDecode(text: string): string {
   }
 }
 
+/** A site as its host ("shop.example:8443"); what is not a URL, as it is. */
+export function siteWords(origin: string): string {
+  try {
+    return new URL(origin).host || origin;
+  } catch {
+    return origin;
+  }
+}
+
 /** What was paid for: a tool's name as it is, an HTTP call as its path (decoded). */
 export function whatWords(what: string): string {
   try {
