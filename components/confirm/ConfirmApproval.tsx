@@ -202,10 +202,9 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           {approval.priceHint && (
             <p className="text-xs" data-testid="price-hint">
               {t("confirm.priceHint", [
-                approval.priceHint.estimate,
                 approval.priceHint.model
-                  ? ` (${approval.priceHint.model.replaceAll("_", " ")})`
-                  : "",
+                  ? `${approval.priceHint.estimate} (${approval.priceHint.model.replaceAll("_", " ")})`
+                  : approval.priceHint.estimate,
               ])}
             </p>
           )}

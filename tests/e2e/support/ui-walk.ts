@@ -63,7 +63,10 @@ export const SCREENSHOTS = fileURLToPath(new URL("../../../docs/screenshots/", i
 const PASSWORD = "violet kettle under the stairs";
 const STIPENDEX = ["Search (Stipendex)", "result-stipendex-http"] as const;
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
 
 interface AxeFinding {
   id: string;
@@ -89,7 +92,11 @@ async function look(browser: UiBrowser, page: UiPage, name: string): Promise<voi
   for (const scheme of browser.schemes) {
     if (switching) await page.colorScheme(scheme);
     const findings = await axeFindings(page);
-    assert.deepEqual(findings, [], `axe on ${name} (${scheme}): ${JSON.stringify(findings, null, 1)}`);
+    assert.deepEqual(
+      findings,
+      [],
+      `axe on ${name} (${scheme}): ${JSON.stringify(findings, null, 1)}`,
+    );
     if (browser.screenshots) await page.screenshot(`${SCREENSHOTS}${name}-${scheme}.png`);
   }
   if (switching) await page.colorScheme("light");
@@ -240,7 +247,11 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       await window.click("checkbox", "Always allow up to");
       await window.fill("Daily amount for this site", "0.5");
       await window.click("button", "Approve");
-      assert.equal(await allowed, 200, `the ledger's latest: ${JSON.stringify((await ledger())[0])}`);
+      assert.equal(
+        await allowed,
+        200,
+        `the ledger's latest: ${JSON.stringify((await ledger())[0])}`,
+      );
       const opened = session().confirmWindowsOpened();
       assert.equal(await search(STIPENDEX), 200);
       assert.equal(session().confirmWindowsOpened(), opened, "paid with no window");
@@ -298,7 +309,10 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
         { network: "eip155:84532", asset: custom, decimals: 18, symbol: "TST", currency: "USD" },
       );
       const rows = await options.texts("token-row");
-      assert.ok(rows.some((row) => row.startsWith("TSTBase Sepolia")), rows.join(" | "));
+      assert.ok(
+        rows.some((row) => row.startsWith("TSTBase Sepolia")),
+        rows.join(" | "),
+      );
     });
 
     it("sorts the history oldest first and exports what the ledger holds", async () => {
