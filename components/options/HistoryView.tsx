@@ -15,7 +15,9 @@ async function loadSettings(): Promise<{ policy: PolicyView; spent: Record<strin
   const spent = await Promise.all(
     Object.keys(policy.origins).map(async (origin) => {
       const summaries = await callWallet({ method: "ui_getSpend", params: { origin } });
-      return [origin, summaries.find((s) => s.origin)?.origin?.spent ?? "0"] as const;
+      // One summary per currency: the budget's own currency holds what the site spent of it.
+      const own = summaries.find((s) => s.currency === policy.origins[origin]?.currency);
+      return [origin, own?.origin?.spent ?? "0"] as const;
     }),
   );
   return { policy, spent: Object.fromEntries(spent) };
