@@ -3,7 +3,7 @@ import { type Browser, launch, type Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
 import { builtExtension } from "./builds";
 import { extensionPageUrl } from "./extension-url";
-import { within } from "./wait";
+import { WaitTimeoutError, within } from "./wait";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 /** Pinned so extension page URLs are known before the add-on is installed. */
@@ -65,11 +65,7 @@ export async function launchFirefox({
         const page = await browser.newPage();
         // Awaiting this navigation never settles for moz-extension:// URLs; wait for the URL instead.
         page.goto(url).catch(() => undefined);
-        await page.waitForFunction(
-          (expected) => location.href === expected,
-          { timeout: 20_000 },
-          url,
-        );
+        await untilReady(page, (expected) => location.href === expected, url, `${url} to load`);
         return page;
       },
       close: () => browser.close(),
@@ -77,6 +73,25 @@ export async function launchFirefox({
   } catch (error) {
     await browser.close();
     throw error;
+  }
+}
+
+/**
+ * Asks `page` until `ready` holds there. Over BiDi a wait that spans a change
+ * of document fails outright (puppeteer's waitForFunction gives up with
+ * "Waiting failed"), and a moz-extension:// navigation is not reported:
+ * each try is a fresh evaluate, and one that meets no document counts as "not yet".
+ */
+export async function untilReady(
+  page: Page,
+  ready: (arg: string) => boolean,
+  arg: string,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await page.evaluate(ready, arg).catch(() => false))) {
+    if (Date.now() > deadline) throw new WaitTimeoutError(what, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { StipendexError } from "../../../lib/errors";
-import { launchFirefox } from "./firefox";
+import { launchFirefox, untilReady } from "./firefox";
 import type { Role, UiBrowser, UiPage } from "./ui-walk";
 import { WaitTimeoutError } from "./wait";
 import { callWallet } from "./wallet-firefox";
@@ -114,25 +114,6 @@ export function firefoxUiPage(page: Page): UiPage {
     bringToFront: () => page.bringToFront(),
     call: (request) => callWallet(page, request),
   };
-}
-
-/**
- * Asks `page` until `ready` holds there. Over BiDi a wait that spans a change
- * of document fails outright (puppeteer's waitForFunction gives up with
- * "Waiting failed"), and a moz-extension:// navigation is not reported:
- * each try is a fresh evaluate, and one that meets no document counts as "not yet".
- */
-async function untilReady(
-  page: Page,
-  ready: (arg: string) => boolean,
-  arg: string,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await page.evaluate(ready, arg).catch(() => false))) {
-    if (Date.now() > deadline) throw new WaitTimeoutError(what, 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Opens `url` in a new tab and waits for its document. */
