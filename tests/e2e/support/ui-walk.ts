@@ -102,17 +102,28 @@ async function look(browser: UiBrowser, page: UiPage, name: string): Promise<voi
   if (switching) await page.colorScheme("light");
 }
 
+/** What `read` gives once `ok` holds of it, or its last answer after about five seconds. */
+async function settled<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  for (let tries = 0; tries < 50; tries++) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return read();
+}
+
 /** The demo token's amount in the popup's balance rows, as atomic units. */
 async function popupTokenBalance(popup: UiPage, symbol: string): Promise<bigint> {
   await popup.waitFor("heading", "Balance");
-  for (let tries = 0; tries < 100; tries++) {
-    const rows = await popup.texts("balance-row");
-    const row = rows.find((text) => text.includes(` ${symbol} on `));
-    const amount = row?.split(" ")[0];
-    if (amount) return parseAmount(amount, 6);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`the popup shows no ${symbol} balance`);
+  const shown = (rows: string[]) =>
+    rows.find((text) => text.includes(` ${symbol} on `))?.split(" ")[0];
+  const amount = shown(
+    await settled(
+      () => popup.texts("balance-row"),
+      (rows) => !!shown(rows),
+    ),
+  );
+  return amount ? parseAmount(amount, 6) : assert.fail(`the popup shows no ${symbol} balance`);
 }
 
 export function describeUiWalk(browserName: string, open: () => Promise<UiBrowser>): void {
@@ -267,12 +278,10 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       await look(session(), popup, "popup");
       await popup.click("switch", "Automatic payments on this site");
       await popup.waitFor("heading", "This site");
-      for (let tries = 0; tries < 50; tries++) {
-        const policy = await popup.call({ method: "ui_getPolicy", params: undefined });
-        if (policy.origins[agentOrigin]?.autoApproveUpTo === "0") break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const policy = await popup.call({ method: "ui_getPolicy", params: undefined });
+      const policy = await settled(
+        () => popup.call({ method: "ui_getPolicy", params: undefined }),
+        (p) => p.origins[agentOrigin]?.autoApproveUpTo === "0",
+      );
       assert.equal(policy.origins[agentOrigin]?.autoApproveUpTo, "0", "switched off");
 
       await agent.bringToFront();
@@ -298,12 +307,10 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       await options.click("button", "Add token");
       await options.click("button", "Save");
       await options.waitFor("heading", "Tokens");
-      for (let tries = 0; tries < 50; tries++) {
-        const { assets } = await options.call({ method: "ui_getPolicy", params: undefined });
-        if (assets.some((a) => a.asset === custom)) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const { assets } = await options.call({ method: "ui_getPolicy", params: undefined });
+      const { assets } = await settled(
+        () => options.call({ method: "ui_getPolicy", params: undefined }),
+        (p) => p.assets.some((a) => a.asset === custom),
+      );
       assert.deepEqual(
         assets.find((a) => a.asset === custom),
         { network: "eip155:84532", asset: custom, decimals: 18, symbol: "TST", currency: "USD" },
@@ -332,10 +339,11 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       assert.equal(await firstShown(), times(payments)[0]);
       await options.click("button", "When, newest first");
       await options.waitFor("button", "When, oldest first");
-      for (let tries = 0; tries < 50 && (await firstShown()) !== times(payments).at(-1); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      assert.equal(await firstShown(), times(payments).at(-1), "the oldest payment is first");
+      assert.equal(
+        await settled(firstShown, (time) => time === times(payments).at(-1)),
+        times(payments).at(-1),
+        "the oldest payment is first",
+      );
 
       // The export's Blob is read where the page makes it, in either browser.
       await options.evaluate(`(() => {
