@@ -7,13 +7,14 @@ import { CHROMIUM_MANIFEST_KEY, GECKO_ID } from "./lib/proxy/extension-ids";
 const FIREFOX_MIN_VERSION = "140.0";
 
 export default defineConfig({
-  modules: ["@wxt-dev/module-react"],
+  modules: ["@wxt-dev/module-react", "@wxt-dev/i18n/module"],
   manifestVersion: 3,
   vite: () => ({
     plugins: [tailwindcss()],
   }),
   manifest: ({ browser }) => ({
     name: "Stipendex Wallet",
+    default_locale: "en",
     description:
       "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
     permissions: [

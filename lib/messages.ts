@@ -147,6 +147,8 @@ export interface WalletState {
   /** Thumbprint URI of the wallet's signing key (known once unlocked). */
   walletId?: string;
   autoLockMinutes: number;
+  /** The wallet made this key and the person has not yet confirmed saving a copy. */
+  backupPending?: boolean;
 }
 
 /** One token the wallet holds, as the popup and the confirmation window show it. */
@@ -306,6 +308,20 @@ export interface PaymentRow {
   reason?: string;
 }
 
+/** The history's order by time. */
+export type PaymentOrder = "newest" | "oldest";
+
+/** What one site or receiver was paid, per token: signed and settled payments. */
+export interface SpendByTotal {
+  /** The site's origin or the receiver's id. */
+  key: string;
+  symbol: string;
+  decimals: number;
+  /** Atomic units, decimal string. */
+  atomic: string;
+  count: number;
+}
+
 export interface PaymentFilter {
   origin?: string;
   receiver?: string;
@@ -366,6 +382,8 @@ export interface UiMethods {
   ui_lock: { params: undefined; result: WalletState };
   ui_changePassword: { params: { oldPassword: string; newPassword: string }; result: null };
   ui_exportKey: { params: { password: string }; result: { privateKey: string } };
+  /** The person confirmed a copy of the key is saved: the backup reminder goes away. */
+  ui_confirmBackup: { params: undefined; result: WalletState };
   ui_setAutoLock: { params: { minutes: number }; result: WalletState };
   ui_listPending: { params: undefined; result: PendingApproval[] };
   ui_decide: { params: DecideParams; result: null };
@@ -373,8 +391,13 @@ export interface UiMethods {
   ui_getPolicy: { params: undefined; result: PolicyView };
   ui_setPolicy: { params: PolicyView; result: PolicyView };
   ui_listPayments: {
-    params: { filter: PaymentFilter; offset: number; limit: number };
+    params: { filter: PaymentFilter; offset: number; limit: number; order?: PaymentOrder };
     result: { rows: PaymentRow[]; total: number };
+  };
+  /** Totals of signed and settled payments per site and per receiver, for the filter. */
+  ui_spendBy: {
+    params: { filter: PaymentFilter };
+    result: { sites: SpendByTotal[]; receivers: SpendByTotal[] };
   };
   ui_getPayment: { params: { id: string }; result: PaymentDetail };
   ui_spendPerDay: {

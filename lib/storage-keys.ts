@@ -22,6 +22,8 @@ export const STORAGE_KEYS = {
   pageOffers: "stipendex.pageOffers",
   /** Settings table (and storage.local before schema v3): minutes of inactivity before locking. */
   autoLockMinutes: "stipendex.autoLockMinutes",
+  /** storage.local: set while a key the wallet made has not been backed up by the person. */
+  backupPending: "stipendex.backupPending",
   /** storage.local before schema v3: the policy (moved to the settings table). */
   legacyPolicy: "stipendex.policy",
 } as const;

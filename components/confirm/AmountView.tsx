@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { DisplayAmount } from "@/lib/messages";
+import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 
 /** The human amount with symbol and network; the atomic amount and decimals on demand. */
@@ -10,7 +11,10 @@ export function AmountView({ amount }: { amount: DisplayAmount }) {
       <p className="text-lg font-semibold" data-testid="amount">
         {showAmount(amount)}{" "}
         <span className="text-sm font-normal">
-          on {amount.networkName} ({amount.testnet ? "testnet" : "mainnet"})
+          {t("confirm.onNetwork", [
+            amount.networkName,
+            amount.testnet ? t("confirm.testnet") : t("confirm.mainnet"),
+          ])}
         </span>
       </p>
       <button
@@ -19,11 +23,11 @@ export function AmountView({ amount }: { amount: DisplayAmount }) {
         className="text-xs text-emerald-700 underline focus-visible:outline-2 dark:text-emerald-400"
         onClick={() => setAtomicShown(!atomicShown)}
       >
-        {atomicShown ? "Hide atomic amount" : "Show atomic amount"}
+        {atomicShown ? t("confirm.hideAtomic") : t("confirm.showAtomic")}
       </button>
       {atomicShown && (
         <p className="font-mono text-xs" data-testid="atomic-amount">
-          {amount.atomic} atomic units · {amount.decimals} decimals · {amount.network}
+          {t("confirm.atomic", [amount.atomic, String(amount.decimals), amount.network])}
         </p>
       )}
     </div>

@@ -3,8 +3,9 @@ import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
-import { callerLabel } from "@/lib/wallet/budget-origin";
+import { callerWords } from "@/lib/ui/payment-words";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
@@ -82,7 +83,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
     if (busy || approval.needsUnlock || !activation.counts(event)) return;
     if (!alwaysAllow) return props.onDecide("approve");
     try {
-      props.onDecide("approve", inputToMicro(perDay, "Daily amount for this site"));
+      props.onDecide("approve", inputToMicro(perDay, t("confirm.dailyAmount")));
     } catch (error) {
       setInputError(errorText(error));
     }
@@ -124,96 +125,96 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
     <article aria-labelledby="approval-title" className="flex flex-col gap-3">
       <div className="flex items-center justify-between">
         <h2 id="approval-title" ref={heading} tabIndex={-1} className="font-semibold outline-none">
-          {approval.kind === "elicitation" ? "Payment confirmation" : "Payment request"}
+          {approval.kind === "elicitation" ? t("confirm.elicitation") : t("confirm.request")}
         </h2>
         {count > 1 && (
-          <nav aria-label="Pending requests" className="flex items-center gap-2 text-sm">
+          <nav aria-label={t("confirm.pending")} className="flex items-center gap-2 text-sm">
             <Button disabled={position <= 1} onClick={() => props.onSelect(position - 1)}>
-              Previous request
+              {t("confirm.previous")}
             </Button>
             <span data-testid="queue-position">
-              {position} of {count}
+              {t("confirm.position", [String(position), String(count)])}
             </span>
             <Button disabled={position >= count} onClick={() => props.onSelect(position + 1)}>
-              Next request
+              {t("confirm.next")}
             </Button>
           </nav>
         )}
       </div>
       <Warnings warnings={approval.warnings} />
       <dl className="divide-y divide-slate-200 dark:divide-slate-800">
-        <Row term="Requested by">
+        <Row term={t("confirm.requestedBy")}>
           <span className="font-mono" data-testid="origin">
-            {callerLabel(approval.origin)}
+            {callerWords(approval.origin)}
           </span>
           {approval.topOrigin && (
             <p className="text-xs" data-testid="top-origin">
-              a frame inside <span className="font-mono">{approval.topOrigin}</span>
+              {t("confirm.inFrame")} <span className="font-mono">{approval.topOrigin}</span>
             </p>
           )}
         </Row>
-        <Row term="Paid to">
+        <Row term={t("confirm.paidTo")}>
           <span data-testid="receiver">
             {approval.receiver.name && <span>{approval.receiver.name} · </span>}
             <span className="font-mono text-xs">{approval.receiver.id}</span>{" "}
             {approval.receiver.verified ? (
               <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
-                Verified{approval.receiver.registry ? ` by ${approval.receiver.registry}` : ""}
+                {approval.receiver.registry
+                  ? t("confirm.verifiedBy", [approval.receiver.registry])
+                  : t("confirm.verified")}
               </span>
             ) : (
               <span className="rounded bg-amber-200 px-1 text-xs font-semibold text-amber-950">
-                Unverified
+                {t("confirm.unverified")}
               </span>
             )}
             {approval.receiver.claimedBy && (
               <span className="block text-xs" data-testid="claimed-by">
-                The price is unsigned: {approval.receiver.claimedBy} says it is theirs, which the
-                wallet cannot check. The money goes to the address below.
+                {t("confirm.claimedBy", [approval.receiver.claimedBy])}
               </span>
             )}
           </span>
         </Row>
-        <Row term="Pay-to address">
+        <Row term={t("confirm.payTo")}>
           <span className="font-mono text-xs" data-testid="pay-to">
             {approval.payTo}
           </span>
         </Row>
-        <Row term="For">
+        <Row term={t("confirm.for")}>
           <p>{approval.description}</p>
           <Resource resource={approval.resource} />
           {approval.declaredPayments && (
             <p className="text-xs" data-testid="declared-payments">
-              The server said it takes Stipendex payments
-              {approval.declaredPayments.version
-                ? ` (version ${approval.declaredPayments.version})`
-                : ""}{" "}
-              when the page connected
+              {t("confirm.declared", [
+                approval.declaredPayments.version
+                  ? t("confirm.declaredVersion", [approval.declaredPayments.version])
+                  : "",
+              ])}
             </p>
           )}
         </Row>
-        <Row term="Amount">
+        <Row term={t("confirm.amount")}>
           <AmountView amount={approval.amount} />
           {approval.total && (
             <p className="text-xs">
-              Total stated by the receiver: {approval.total.amount} {approval.total.currency}
+              {t("confirm.total", [approval.total.amount, approval.total.currency])}
             </p>
           )}
           {approval.priceHint && (
             <p className="text-xs" data-testid="price-hint">
-              The server announced {approval.priceHint.estimate}
-              {approval.priceHint.model
-                ? ` (${approval.priceHint.model.replaceAll("_", " ")})`
-                : ""}{" "}
-              for this tool
+              {t("confirm.priceHint", [
+                approval.priceHint.model
+                  ? `${approval.priceHint.estimate} (${approval.priceHint.model.replaceAll("_", " ")})`
+                  : approval.priceHint.estimate,
+              ])}
             </p>
           )}
         </Row>
         {approval.defaults && (
-          <Row term="Filled in">
+          <Row term={t("confirm.filledIn")}>
             <details>
               <summary className="cursor-pointer text-xs">
-                The price left out {approval.defaults.length === 1 ? "a field" : "some fields"}: the
-                wallet used its defaults
+                {t("confirm.defaults", approval.defaults.length)}
               </summary>
               <ul className="text-xs" data-testid="defaults">
                 {approval.defaults.map((d) => (
@@ -226,19 +227,23 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </Row>
         )}
         {approval.balance && (
-          <Row term="Your balance">
+          <Row term={t("confirm.yourBalance")}>
             <span data-testid="balance">
-              {formatAmount(BigInt(approval.balance.available), approval.amount.decimals)}{" "}
-              {approval.amount.symbol}, then{" "}
+              {t("confirm.balanceAfter", [
+                formatAmount(BigInt(approval.balance.available), approval.amount.decimals),
+                approval.amount.symbol,
+              ])}{" "}
               <strong>
-                {formatAmount(BigInt(approval.balance.after), approval.amount.decimals)}{" "}
-                {approval.amount.symbol}
+                {t("confirm.balanceAfterStrong", [
+                  formatAmount(BigInt(approval.balance.after), approval.amount.decimals),
+                  approval.amount.symbol,
+                ])}
               </strong>{" "}
-              after this payment
+              {t("confirm.afterPayment")}
             </span>
           </Row>
         )}
-        <Row term="Remaining after">
+        <Row term={t("confirm.remainingAfter")}>
           <ul data-testid="remaining">
             {Object.entries(approval.remaining).map(([limit, left]) => (
               <li key={limit}>
@@ -252,7 +257,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       {approval.needsUnlock ? (
         <form data-unlock onSubmit={submitUnlock} className="flex items-end gap-2">
           <Field
-            label="Password"
+            label={t("confirm.password")}
             type="password"
             autoComplete="current-password"
             autoFocus
@@ -261,10 +266,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             className="flex-1"
           />
           <Button type="submit" variant="primary" disabled={busy || !password}>
-            Unlock
+            {t("confirm.unlock")}
           </Button>
           <Button onClick={decline} disabled={busy}>
-            Decline
+            {t("confirm.decline")}
           </Button>
         </form>
       ) : (
@@ -283,9 +288,9 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
                 onChange={(e) => setAlwaysAllow(e.target.checked)}
                 className="h-4 w-4 focus-visible:outline-2 focus-visible:outline-emerald-600"
               />
-              <label htmlFor="always-allow">Always allow up to</label>
+              <label htmlFor="always-allow">{t("confirm.alwaysAllow")}</label>
               <input
-                aria-label="Daily amount for this site"
+                aria-label={t("confirm.dailyAmount")}
                 inputMode="decimal"
                 className={`w-24 ${INPUT_CLASS}`}
                 value={perDay}
@@ -295,7 +300,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
                   setInputError(undefined);
                 }}
               />
-              <span>{currency} per day for this site</span>
+              <span>{t("confirm.perDaySite", [currency])}</span>
             </div>
           )}
           <ErrorNote>{inputError}</ErrorNote>
@@ -306,20 +311,20 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               aria-describedby={activation.armed ? undefined : hintId}
               onClick={(event) => approve(event.nativeEvent)}
             >
-              Approve
+              {t("confirm.approve")}
             </Button>
             <Button disabled={busy} onClick={decline}>
-              Decline
+              {t("confirm.decline")}
             </Button>
           </div>
           {/* Below the buttons, so the text changing never moves Approve. */}
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {activation.armed ? (
-              "Enter approves"
+              t("confirm.enterApproves")
             ) : (
-              <span id={hintId}>Approve becomes available in a moment</span>
+              <span id={hintId}>{t("confirm.approveSoon")}</span>
             )}{" "}
-            · Esc declines
+            {t("confirm.escDeclines")}
           </p>
         </div>
       )}

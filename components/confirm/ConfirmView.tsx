@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { DecideParams } from "@/lib/messages";
 import { createApprovalStore } from "@/lib/ui/approval-store";
+import { t } from "@/lib/ui/i18n";
 import { watchPending } from "@/lib/ui/pending-watch";
 import { ErrorNote } from "../shared/controls";
 import { Shell } from "../shared/Shell";
@@ -31,7 +32,7 @@ export function ConfirmView({
 
   const approval = approvals[index];
   return (
-    <Shell title="Confirm payment">
+    <Shell title={t("confirm.title")}>
       {approval ? (
         <ConfirmApproval
           key={approval.id}
@@ -47,9 +48,7 @@ export function ConfirmView({
       ) : (
         <>
           <ErrorNote>{error}</ErrorNote>
-          <p aria-busy={!loaded}>
-            {loaded ? "No payment is waiting for your approval." : "Loading requests…"}
-          </p>
+          <p aria-busy={!loaded}>{loaded ? t("confirm.none") : t("confirm.loading")}</p>
         </>
       )}
     </Shell>

@@ -1,23 +1,22 @@
 import type { ApprovalWarning } from "@/lib/messages";
+import { t } from "@/lib/ui/i18n";
 
-const TEXT: Record<ApprovalWarning, string> = {
-  "unverified-receiver": "Unverified receiver: the wallet could not confirm who is paid.",
-  "first-payment-to-receiver": "First payment to this receiver.",
-  "far-above-usual": "Far above what this site usually pays.",
-  "above-price-hint": "Above the price the server announced for this tool.",
-  "server-did-not-declare-payments":
-    "This server never said it takes Stipendex payments (it did not declare them when connecting).",
-  testnet: "Testnet: test money, not real funds.",
-  mainnet: "Mainnet: this spends real money.",
-  "insufficient-balance":
-    "Not enough funds: the paying address holds less of this token than this payment (after what is already signed). The receiver will refuse it.",
+const TEXT: Record<ApprovalWarning, () => string> = {
+  "unverified-receiver": () => t("confirm.warning.unverifiedReceiver"),
+  "first-payment-to-receiver": () => t("confirm.warning.firstPayment"),
+  "far-above-usual": () => t("confirm.warning.farAboveUsual"),
+  "above-price-hint": () => t("confirm.warning.aboveHint"),
+  "server-did-not-declare-payments": () => t("confirm.warning.undeclared"),
+  testnet: () => t("confirm.warning.testnet"),
+  mainnet: () => t("confirm.warning.mainnet"),
+  "insufficient-balance": () => t("confirm.warning.insufficient"),
 };
 
 /** Warnings that stand out above everything else; testnet is information, the rest alarm. */
 export function Warnings({ warnings }: { warnings: ApprovalWarning[] }) {
   if (warnings.length === 0) return null;
   return (
-    <ul aria-label="Warnings" className="flex flex-col gap-1">
+    <ul aria-label={t("confirm.warnings")} className="flex flex-col gap-1">
       {warnings.map((warning) => (
         <li
           key={warning}
@@ -29,7 +28,7 @@ export function Warnings({ warnings }: { warnings: ApprovalWarning[] }) {
           }
         >
           <span aria-hidden="true">⚠ </span>
-          {TEXT[warning]}
+          {TEXT[warning]()}
         </li>
       ))}
     </ul>

@@ -3,6 +3,8 @@ import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
 import { PAYMENT_STATES } from "@/lib/payment-states";
 import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
+import { t } from "@/lib/ui/i18n";
+import { stateWords } from "@/lib/ui/state-words";
 import { ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
 
 const STATES: readonly PaymentStateView[] = PAYMENT_STATES;
@@ -23,28 +25,28 @@ export function HistoryFilters({ onFilter }: { onFilter(filter: PaymentFilter): 
     }
   };
   return (
-    <search aria-label="Filter payments" className="flex flex-col gap-2">
+    <search aria-label={t("history.filter.label")} className="flex flex-col gap-2">
       <Field
-        label="Search payments"
+        label={t("history.filter.search")}
         type="search"
-        placeholder="Origin, receiver, tool, URL…"
+        placeholder={t("history.filter.placeholder")}
         value={form.text}
         onChange={(e) => change({ text: e.target.value })}
       />
       <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
         <Field
-          label="Origin"
+          label={t("history.filter.origin")}
           value={form.origin}
           onChange={(e) => change({ origin: e.target.value })}
         />
         <Field
-          label="Receiver"
+          label={t("history.filter.receiver")}
           value={form.receiver}
           onChange={(e) => change({ receiver: e.target.value })}
         />
         <div className="flex flex-col gap-1">
           <label htmlFor="filter-state" className="text-sm font-medium">
-            State
+            {t("history.filter.state")}
           </label>
           <select
             id="filter-state"
@@ -52,22 +54,22 @@ export function HistoryFilters({ onFilter }: { onFilter(filter: PaymentFilter): 
             value={form.state}
             onChange={(e) => change({ state: e.target.value as FilterForm["state"] })}
           >
-            <option value="">Any</option>
+            <option value="">{t("history.filter.any")}</option>
             {STATES.map((state) => (
               <option key={state} value={state}>
-                {state}
+                {stateWords(state)}
               </option>
             ))}
           </select>
         </div>
         <Field
-          label="From"
+          label={t("history.filter.from")}
           type="date"
           value={form.fromDate}
           onChange={(e) => change({ fromDate: e.target.value })}
         />
         <Field
-          label="To"
+          label={t("history.filter.to")}
           type="date"
           value={form.toDate}
           onChange={(e) => change({ toDate: e.target.value })}

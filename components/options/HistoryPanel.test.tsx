@@ -20,10 +20,24 @@ describe("HistoryPanel", () => {
         })),
       }),
       ui_spendPerDay: () => [],
+      ui_checkSettlements: () => null,
+      ui_spendBy: () => ({
+        sites: [
+          { key: "https://agent.example", symbol: "USDC", decimals: 6, atomic: "15000", count: 3 },
+        ],
+        receivers: [],
+      }),
       ui_getPayment: ({ id }) => ({ ...PAYMENT_DETAIL, id }),
     });
     render(<HistoryPanel />);
     expect(await screen.findByText("100,000 payments")).toBeTruthy();
+    expect(calls[0]?.method).toBe("ui_checkSettlements");
+    const perSite = screen.getByRole("table", { name: "Paid per site" });
+    expect(
+      within(perSite)
+        .getAllByRole("row")
+        .map((row) => row.textContent),
+    ).toEqual(["SitePaymentsAmount", "agent.example30.015 USDC"]);
     const list = screen.getByRole("list", { name: "Payments" });
     await within(list).findByText("tool-0");
     expect(within(list).getAllByRole("listitem").length).toBeLessThan(30);
@@ -33,6 +47,14 @@ describe("HistoryPanel", () => {
       filter: { text: "tool-7" },
       offset: 0,
       limit: 200,
+    });
+    fireEvent.click(screen.getByRole("button", { name: "When, newest first" }));
+    await screen.findByRole("button", { name: "When, oldest first" });
+    expect(calls.filter((c) => c.method === "ui_listPayments").at(-1)?.params).toEqual({
+      filter: { text: "tool-7" },
+      offset: 0,
+      limit: 200,
+      order: "oldest",
     });
     fireEvent.click(await within(list).findByText("tool-0"));
     expect(await screen.findByText("Payment pay-0")).toBeTruthy();

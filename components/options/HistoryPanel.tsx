@@ -2,39 +2,52 @@ import { useCallback, useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
+import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
-import { callerLabel } from "@/lib/wallet/budget-origin";
+import { receiverWords, siteWords, whatWords } from "@/lib/ui/payment-words";
 import { Button, ErrorNote } from "../shared/controls";
+import { StateBadge } from "../shared/StateBadge";
 import { HistoryFilters } from "./HistoryFilters";
 import { PaymentDetailView } from "./PaymentDetailView";
+import { SpendByTables } from "./SpendByTables";
 import { SpendChart } from "./SpendChart";
 import { SpendTotals } from "./SpendTotals";
 import { VirtualList } from "./VirtualList";
 
 const ROW_HEIGHT = 44;
+const COLUMNS = "grid grid-cols-[9rem_6rem_1fr_1fr_1fr_7rem] items-center gap-2 px-2";
 
 function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
   return (
     <button
       type="button"
       onClick={onOpen}
-      className="grid h-full w-full grid-cols-[9rem_5rem_1fr_1fr_1fr_7rem] items-center gap-2 border-b border-slate-100 px-2 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900"
+      className={`${COLUMNS} h-full w-full border-b border-slate-100 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900`}
     >
       <span>{new Date(row.createdAt).toISOString().slice(0, 19).replace("T", " ")}</span>
-      <span>{row.state}</span>
-      <span className="truncate">{callerLabel(row.origin)}</span>
-      <span className="truncate">{row.receiver}</span>
-      <span className="truncate">{row.what}</span>
+      <span>
+        <StateBadge state={row.state} reason={row.reason} />
+      </span>
+      <span className="truncate" title={row.origin}>
+        {siteWords(row.origin)}
+      </span>
+      <span className="truncate" title={row.receiver}>
+        {receiverWords(row.receiver)}
+      </span>
+      <span className="truncate" title={row.what}>
+        {whatWords(row.what)}
+      </span>
       <span className="text-right font-mono">{showAmount(row.amount)}</span>
     </button>
   );
 }
 
-/** Every payment, filtered, paged and windowed; totals, chart, export and detail. */
+/** Every payment, filtered, sorted, paged and windowed; totals, chart, export and detail. */
 export function HistoryPanel() {
   const [store] = useState(createHistoryStore);
-  const { total, pages, spend, detail, error } = useStore(store);
-  useEffect(() => void store.getState().reload(), [store]);
+  const { total, pages, spend, totals, order, detail, error } = useStore(store);
+  // Opening the history is when the person wants the latest word from the chain.
+  useEffect(() => void store.getState().refreshSettlements(), [store]);
   const ensureRows = useCallback(
     (start: number, end: number) => void store.getState().ensureRows(start, end),
     [store],
@@ -47,33 +60,59 @@ export function HistoryPanel() {
       <ErrorNote>{error}</ErrorNote>
       <div className="flex items-center gap-2">
         <p className="flex-1 text-sm" aria-live="polite">
-          {total === 1 ? "1 payment" : `${total.toLocaleString("en")} payments`}
+          {t("history.count", total, [total.toLocaleString("en")])}
         </p>
-        <Button onClick={() => void store.getState().exportAs("csv")}>Export CSV</Button>
-        <Button onClick={() => void store.getState().exportAs("json")}>Export JSON</Button>
+        <Button onClick={() => void store.getState().exportAs("csv")}>
+          {t("history.exportCsv")}
+        </Button>
+        <Button onClick={() => void store.getState().exportAs("json")}>
+          {t("history.exportJson")}
+        </Button>
       </div>
-      <VirtualList
-        label="Payments"
-        count={total}
-        rowHeight={ROW_HEIGHT}
-        height={440}
-        onRangeChange={ensureRows}
-        renderRow={(index) => {
-          const row = rowAt(pages, index);
-          return row ? (
-            <PaymentLine row={row} onOpen={() => void store.getState().openDetail(row.id)} />
-          ) : (
-            <span className="px-2 text-xs text-slate-500">Loading…</span>
-          );
-        }}
-      />
-      <section aria-labelledby="spend-heading" className="flex flex-col gap-2">
+      <div>
+        <div
+          className={`${COLUMNS} border-b border-slate-300 py-1 text-xs font-semibold dark:border-slate-700`}
+          data-testid="history-columns"
+        >
+          <Button
+            className="justify-self-start px-1 py-0.5 text-xs"
+            onClick={() => void store.getState().setOrder(order === "newest" ? "oldest" : "newest")}
+          >
+            {order === "newest" ? t("history.sortNewest") : t("history.sortOldest")}{" "}
+            <span aria-hidden="true">{order === "newest" ? "↓" : "↑"}</span>
+          </Button>
+          <span>{t("history.columns.state")}</span>
+          <span>{t("history.columns.site")}</span>
+          <span>{t("history.columns.receiver")}</span>
+          <span>{t("history.columns.what")}</span>
+          <span className="text-right">{t("history.columns.amount")}</span>
+        </div>
+        <VirtualList
+          label={t("history.list")}
+          count={total}
+          rowHeight={ROW_HEIGHT}
+          height={440}
+          onRangeChange={ensureRows}
+          renderRow={(index) => {
+            const row = rowAt(pages, index);
+            return row ? (
+              <PaymentLine row={row} onOpen={() => void store.getState().openDetail(row.id)} />
+            ) : (
+              <span className="px-2 text-xs text-slate-600 dark:text-slate-400">
+                {t("history.rowLoading")}
+              </span>
+            );
+          }}
+        />
+      </div>
+      <section aria-labelledby="spend-heading" className="flex flex-col gap-3">
         <h2 id="spend-heading" className="font-semibold">
-          Spend
+          {t("history.spend")}
         </h2>
         {currencies.map((currency) => (
           <SpendChart key={currency} spend={spend} currency={currency} />
         ))}
+        <SpendByTables totals={totals} />
         <SpendTotals spend={spend} />
       </section>
     </div>

@@ -2,29 +2,44 @@ import { useEffect, useState } from "react";
 import type { PolicyView, WalletState } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { Button, ErrorNote } from "../shared/controls";
 import { Shell } from "../shared/Shell";
 import { WalletGate, WalletIdentity } from "../shared/WalletGate";
 import { HistoryPanel } from "./HistoryPanel";
 import { SettingsView } from "./SettingsView";
 
+/** The policy, and what each budgeted site spent this period. */
+async function loadSettings(): Promise<{ policy: PolicyView; spent: Record<string, string> }> {
+  const policy = await callWallet({ method: "ui_getPolicy", params: undefined });
+  const spent = await Promise.all(
+    Object.keys(policy.origins).map(async (origin) => {
+      const summaries = await callWallet({ method: "ui_getSpend", params: { origin } });
+      // One summary per currency: the budget's own currency holds what the site spent of it.
+      const own = summaries.find((s) => s.currency === policy.origins[origin]?.currency);
+      return [origin, own?.origin?.spent ?? "0"] as const;
+    }),
+  );
+  return { policy, spent: Object.fromEntries(spent) };
+}
+
 function SettingsPanel({ wallet }: { wallet: WalletState }) {
-  const [policy, setPolicy] = useState<PolicyView>();
+  const [loaded, setLoaded] = useState<{ policy: PolicyView; spent: Record<string, string> }>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    callWallet({ method: "ui_getPolicy", params: undefined }).then(setPolicy, (e: unknown) =>
-      setError(errorText(e)),
-    );
+    loadSettings().then(setLoaded, (e: unknown) => setError(errorText(e)));
   }, []);
   if (error) return <ErrorNote>{error}</ErrorNote>;
-  if (!policy) return <p aria-busy="true">Loading settings…</p>;
+  if (!loaded) return <p aria-busy="true">{t("options.loadingSettings")}</p>;
   return (
     <SettingsView
-      policy={policy}
+      policy={loaded.policy}
+      spent={loaded.spent}
       autoLockMinutes={wallet.autoLockMinutes}
       actions={{
         save: async (next, minutes) => {
-          setPolicy(await callWallet({ method: "ui_setPolicy", params: next }));
+          const policy = await callWallet({ method: "ui_setPolicy", params: next });
+          setLoaded({ ...loaded, policy });
           await callWallet({ method: "ui_setAutoLock", params: { minutes } });
         },
         changePassword: async (oldPassword, newPassword) => {
@@ -43,15 +58,18 @@ function SettingsPanel({ wallet }: { wallet: WalletState }) {
 export function HistoryView() {
   const [tab, setTab] = useState<"history" | "settings">("history");
   return (
-    <Shell title="Spend history and settings">
+    <Shell title={t("options.title")}>
       <WalletGate>
         {(wallet, lock) => (
           <div className="mx-auto flex max-w-5xl flex-col gap-4">
             <div className="flex items-start justify-between gap-4">
-              <WalletIdentity wallet={wallet} />
-              <Button onClick={lock}>Lock</Button>
+              <details className="text-xs">
+                <summary className="cursor-pointer">{t("common.details")}</summary>
+                <WalletIdentity wallet={wallet} />
+              </details>
+              <Button onClick={lock}>{t("common.lock")}</Button>
             </div>
-            <div role="tablist" aria-label="Sections" className="flex gap-2">
+            <div role="tablist" aria-label={t("options.sections")} className="flex gap-2">
               {(["history", "settings"] as const).map((name) => (
                 <Button
                   key={name}
@@ -62,7 +80,7 @@ export function HistoryView() {
                   variant={tab === name ? "primary" : "secondary"}
                   onClick={() => setTab(name)}
                 >
-                  {name === "history" ? "History" : "Settings"}
+                  {name === "history" ? t("options.history") : t("options.settings")}
                 </Button>
               ))}
             </div>

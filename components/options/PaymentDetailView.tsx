@@ -1,117 +1,165 @@
+import type { ReactNode } from "react";
 import type { PaymentDetail } from "@/lib/messages";
+import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
-import { callerLabel } from "@/lib/wallet/budget-origin";
+import { callerWords } from "@/lib/ui/payment-words";
 import { Button, LINK_CLASS } from "../shared/controls";
+import { StateBadge } from "../shared/StateBadge";
 
-const KIND: Record<PaymentDetail["objects"][number]["kind"], string> = {
-  quote: "Quote",
-  confirmation: "Confirmation",
-  proof: "Proof",
-  receipt: "Receipt",
-  "x402-payment": "x402 payment",
-  "x402-settlement": "x402 settlement",
+const KIND: Record<PaymentDetail["objects"][number]["kind"], () => string> = {
+  quote: () => t("detail.kind.quote"),
+  confirmation: () => t("detail.kind.confirmation"),
+  proof: () => t("detail.kind.proof"),
+  receipt: () => t("detail.kind.receipt"),
+  "x402-payment": () => t("detail.kind.x402Payment"),
+  "x402-settlement": () => t("detail.kind.x402Settlement"),
 };
 
 /** What the chain said about the settlement, in words. */
 function settlementInWords(detail: PaymentDetail): string {
   const check = detail.settlementCheck;
-  if (!check) return "Not checked on chain yet (or no RPC endpoint for this network).";
+  if (!check) return t("detail.check.none");
   switch (check.status) {
     case "confirmed":
-      return `Confirmed on chain${check.blockNumber ? ` in block ${check.blockNumber}` : ""}: this authorization moved exactly this amount to the pay-to address.`;
+      return t("detail.check.confirmed", [
+        check.blockNumber ? t("detail.check.inBlock", [check.blockNumber]) : "",
+      ]);
     case "used":
-      return "Collected: the token shows this authorization used.";
+      return t("detail.check.used");
     case "unconfirmed":
-      return `Not found on chain: the receiver's claimed settlement is not trusted. ${check.problem ?? ""}`.trim();
+      return t("detail.check.unconfirmed", [check.problem ?? ""]).trim();
     case "mismatch":
-      return `Flagged: the receiver's claimed settlement is not this payment. ${check.problem ?? ""}`.trim();
+      return t("detail.check.mismatch", [check.problem ?? ""]).trim();
   }
 }
 
-/** One payment with its decoded Quote, Confirmation, Proof and Receipt and whether each verifies. */
+function Part({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`detail-${id}`} className="flex flex-col gap-1">
+      <h3 id={`detail-${id}`} className="text-sm font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+const GRID = "grid grid-cols-[9rem_1fr] gap-1 text-sm";
+
+/** One payment in five parts: what, who, money, the signed objects, and the chain. */
 export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; onClose(): void }) {
   return (
-    <section aria-labelledby="detail-heading" className="flex flex-col gap-2">
+    <section aria-labelledby="detail-heading" className="flex flex-col gap-3">
       <div className="flex items-center justify-between">
         <h2 id="detail-heading" className="font-semibold">
-          Payment {detail.id}
+          {t("detail.title", [detail.id])}
         </h2>
-        <Button onClick={onClose}>Back to payments</Button>
+        <Button onClick={onClose}>{t("detail.back")}</Button>
       </div>
-      <dl className="grid grid-cols-[9rem_1fr] gap-1 text-sm">
-        <dt>State</dt>
-        <dd>
-          {detail.state}
-          {detail.reason ? ` — ${detail.reason}` : ""}
-        </dd>
-        <dt>Time</dt>
-        <dd>{new Date(detail.createdAt).toISOString()}</dd>
-        <dt>Origin</dt>
-        <dd className="font-mono">{callerLabel(detail.origin)}</dd>
-        <dt>Receiver</dt>
-        <dd className="font-mono">{detail.receiver}</dd>
-        <dt>Pay-to address</dt>
-        <dd className="font-mono break-all">{detail.payTo}</dd>
-        <dt>For</dt>
-        <dd className="break-all">
-          {detail.resource.kind === "http"
-            ? `${detail.resource.method} ${detail.resource.url}`
-            : `MCP tool ${detail.resource.tool} on ${detail.resource.server}`}
-        </dd>
-        <dt>Amount</dt>
-        <dd>
-          {showAmount(detail.amount)} on {detail.amount.networkName} ({detail.amount.atomic} atomic,{" "}
-          {detail.amount.decimals} decimals)
-        </dd>
-        {detail.receiverSaid && (
-          <>
-            <dt>Receiver said</dt>
-            <dd className="font-mono break-all" data-testid="receiver-said">
-              {detail.receiverSaid}
-            </dd>
-          </>
-        )}
-        <dt>Settlement</dt>
-        <dd data-testid="settlement-check">{settlementInWords(detail)}</dd>
-        <dt>Settlement transaction</dt>
-        <dd className="font-mono break-all" data-testid="settlement">
-          {detail.settlementTransaction ?? "none yet"}
-          {detail.explorerUrl && (
+      <Part id="what" title={t("detail.what")}>
+        <dl className={GRID}>
+          <dt>{t("detail.for")}</dt>
+          <dd className="break-all">
+            {detail.resource.kind === "http"
+              ? t("detail.httpFor", [detail.resource.method, detail.resource.url])
+              : t("detail.mcpFor", [detail.resource.tool, detail.resource.server])}
+          </dd>
+          <dt>{t("detail.state")}</dt>
+          <dd>
+            <StateBadge state={detail.state} reason={detail.reason} />
+            {detail.reason ? ` ${detail.reason}` : ""}
+          </dd>
+          <dt>{t("detail.time")}</dt>
+          <dd>{new Date(detail.createdAt).toISOString()}</dd>
+        </dl>
+      </Part>
+      <Part id="who" title={t("detail.who")}>
+        <dl className={GRID}>
+          <dt>{t("detail.site")}</dt>
+          <dd className="font-mono break-all">{callerWords(detail.origin)}</dd>
+          <dt>{t("detail.receiver")}</dt>
+          <dd className="font-mono break-all">{detail.receiver}</dd>
+          <dt>{t("detail.payTo")}</dt>
+          <dd className="font-mono break-all">{detail.payTo}</dd>
+          {detail.receiverSaid && (
             <>
-              {" "}
-              <a className={LINK_CLASS} href={detail.explorerUrl} target="_blank" rel="noreferrer">
-                View on the network's explorer
-              </a>
+              <dt>{t("detail.receiverSaid")}</dt>
+              <dd className="font-mono break-all" data-testid="receiver-said">
+                {detail.receiverSaid}
+              </dd>
             </>
           )}
-        </dd>
-      </dl>
-      <ul aria-label="Signed objects" className="flex flex-col gap-2">
-        {detail.objects.map((object) => (
-          <li
-            key={`${object.kind} ${object.compact ?? JSON.stringify(object.claims)}`}
-            className="rounded border border-slate-200 p-2 dark:border-slate-800"
-          >
-            <p className="font-medium">
-              {KIND[object.kind]}:{" "}
-              {object.verified ? (
-                <span className="text-emerald-700 dark:text-emerald-400">signature verifies</span>
-              ) : (
-                <span className="font-semibold text-red-700 dark:text-red-400">
-                  signature does not verify{object.problem ? ` (${object.problem})` : ""}
-                </span>
-              )}
-            </p>
-            <details>
-              <summary className="cursor-pointer text-sm focus-visible:outline-2">Decoded</summary>
-              <pre className="overflow-auto text-xs">
-                {JSON.stringify({ header: object.header, claims: object.claims }, null, 2)}
-              </pre>
-              {object.compact && <p className="font-mono text-xs break-all">{object.compact}</p>}
-            </details>
-          </li>
-        ))}
-      </ul>
+        </dl>
+      </Part>
+      <Part id="money" title={t("detail.money")}>
+        <dl className={GRID}>
+          <dt>{t("detail.amount")}</dt>
+          <dd>
+            {t("detail.amountExact", [
+              showAmount(detail.amount),
+              detail.amount.networkName,
+              detail.amount.atomic,
+              String(detail.amount.decimals),
+            ])}
+          </dd>
+        </dl>
+      </Part>
+      <Part id="proofs" title={t("detail.proofs")}>
+        <ul aria-label={t("detail.signedObjects")} className="flex flex-col gap-2">
+          {detail.objects.map((object) => (
+            <li
+              key={`${object.kind} ${object.compact ?? JSON.stringify(object.claims)}`}
+              className="rounded border border-slate-200 p-2 dark:border-slate-800"
+            >
+              <p className="font-medium">
+                {KIND[object.kind]()}:{" "}
+                {object.verified ? (
+                  <span className="text-emerald-700 dark:text-emerald-400">
+                    {t("detail.verifies")}
+                  </span>
+                ) : (
+                  <span className="font-semibold text-red-700 dark:text-red-400">
+                    {t("detail.notVerifies")}
+                    {object.problem ? ` (${object.problem})` : ""}
+                  </span>
+                )}
+              </p>
+              <details>
+                <summary className="cursor-pointer text-sm focus-visible:outline-2">
+                  {t("detail.decoded")}
+                </summary>
+                <pre className="overflow-auto text-xs">
+                  {JSON.stringify({ header: object.header, claims: object.claims }, null, 2)}
+                </pre>
+                {object.compact && <p className="font-mono text-xs break-all">{object.compact}</p>}
+              </details>
+            </li>
+          ))}
+        </ul>
+      </Part>
+      <Part id="chain" title={t("detail.chain")}>
+        <dl className={GRID}>
+          <dt>{t("detail.settlement")}</dt>
+          <dd data-testid="settlement-check">{settlementInWords(detail)}</dd>
+          <dt>{t("detail.settlementTx")}</dt>
+          <dd className="font-mono break-all" data-testid="settlement">
+            {detail.settlementTransaction ?? t("detail.noneYet")}
+            {detail.explorerUrl && (
+              <>
+                {" "}
+                <a
+                  className={LINK_CLASS}
+                  href={detail.explorerUrl}
+                  target="_blank"
+                  rel="noreferrer"
+                >
+                  {t("detail.explorer")}
+                </a>
+              </>
+            )}
+          </dd>
+        </dl>
+      </Part>
     </section>
   );
 }

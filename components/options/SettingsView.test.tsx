@@ -58,12 +58,90 @@ describe("SettingsView", () => {
     );
   });
 
+  it("switches networks by name, adds a custom token and receivers, removes a site", async () => {
+    const actions = {
+      save: vi.fn(async () => {}),
+      changePassword: vi.fn(async () => {}),
+      exportKey: vi.fn(async () => ""),
+      deleteHistory: vi.fn(async () => 0),
+    };
+    render(
+      <SettingsView
+        policy={{
+          ...policy,
+          origins: {
+            "https://agent.example": {
+              currency: "USD",
+              amount: "2000000",
+              period: "day",
+              autoApproveUpTo: "10000",
+              perCallMax: "1000000",
+            },
+          },
+        }}
+        spent={{ "https://agent.example": "250000" }}
+        autoLockMinutes={15}
+        actions={actions}
+      />,
+    );
+    expect(screen.getByText("0.25 USD")).toBeTruthy();
+    const sepolia = screen.getByRole("switch", { name: "Pay on Base Sepolia" }) as HTMLInputElement;
+    expect(sepolia.checked).toBe(true);
+    fireEvent.click(sepolia);
+    fireEvent.click(screen.getByRole("switch", { name: "Pay on Base" }));
+    fireEvent.change(screen.getByLabelText("Token network"), { target: { value: "eip155:8453" } });
+    fireEvent.change(screen.getByLabelText("Token contract address"), {
+      target: { value: "0x1111111111111111111111111111111111111111" },
+    });
+    fireEvent.change(screen.getByLabelText("Token symbol"), { target: { value: "TST" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add token" }));
+    expect(screen.getAllByTestId("token-row").map((row) => row.textContent)).toEqual([
+      "TSTBase0x1111111111111111111111111111111111111111USD",
+    ]);
+    fireEvent.change(screen.getByLabelText("Receiver to block"), {
+      target: { value: "https://bad.example" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Block receiver" }));
+    fireEvent.click(screen.getByRole("button", { name: "Remove https://agent.example" }));
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByText("Settings saved.")).toBeTruthy();
+    expect(actions.save).toHaveBeenCalledWith(
+      {
+        ...policy,
+        networks: ["eip155:8453"],
+        assets: [
+          {
+            network: "eip155:8453",
+            asset: "0x1111111111111111111111111111111111111111",
+            decimals: 6,
+            symbol: "TST",
+            currency: "USD",
+          },
+        ],
+        receivers: { allow: [], deny: ["https://bad.example"] },
+      },
+      15,
+    );
+  });
+
   it("shows what is wrong instead of saving", async () => {
     const actions = setup();
     fireEvent.change(screen.getByLabelText("Daily cap (USD)"), { target: { value: "five" } });
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
     expect((await screen.findByRole("alert")).textContent).toMatch(
       /Daily cap \(USD\) must be an amount/,
+    );
+    expect(actions.save).not.toHaveBeenCalled();
+  });
+
+  it("refuses an auto-lock that is not whole minutes", async () => {
+    const actions = setup();
+    fireEvent.change(screen.getByLabelText("Auto-lock after (minutes)"), {
+      target: { value: "2.5" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      'Auto-lock must be whole minutes, got "2.5"',
     );
     expect(actions.save).not.toHaveBeenCalled();
   });

@@ -1,8 +1,22 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import type { PolicyView } from "@/lib/messages";
+import { NETWORKS } from "@/lib/protocol/rails/networks";
 import { errorText } from "@/lib/ui/error-text";
-import { fromPolicyForm, type PolicyForm, toPolicyForm } from "@/lib/ui/policy-form";
+import { UiError } from "@/lib/ui/errors";
+import { t } from "@/lib/ui/i18n";
+import { showMicro } from "@/lib/ui/money";
+import { receiverWords } from "@/lib/ui/payment-words";
+import {
+  type AssetRow,
+  type CapRow,
+  fromPolicyForm,
+  type OriginRow,
+  type PolicyForm,
+  type RegistryRow,
+  toPolicyForm,
+} from "@/lib/ui/policy-form";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
+import { type FieldSpec, FieldTable } from "./FieldTable";
 
 export interface SettingsActions {
   save(policy: PolicyView, autoLockMinutes: number): Promise<void>;
@@ -11,53 +25,328 @@ export interface SettingsActions {
   deleteHistory(): Promise<number>;
 }
 
-function Cell(props: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  wide?: boolean;
+function Section({
+  id,
+  title,
+  explain,
+  children,
+}: {
+  id: string;
+  title: string;
+  explain?: string;
+  children: ReactNode;
 }) {
   return (
-    <input
-      aria-label={props.label}
-      className={`${props.wide ? "w-56" : "w-24"} ${INPUT_CLASS}`}
-      value={props.value}
-      onChange={(e) => props.onChange(e.target.value)}
-    />
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="flex flex-col gap-2 rounded border border-slate-200 p-3 dark:border-slate-800">
-      <legend className="px-1 font-semibold">{title}</legend>
+    <section
+      aria-labelledby={`settings-${id}`}
+      className="flex flex-col gap-2 rounded border border-slate-200 p-3 dark:border-slate-800"
+    >
+      <h2 id={`settings-${id}`} className="font-semibold">
+        {title}
+      </h2>
+      {explain && <p className="text-sm text-slate-600 dark:text-slate-400">{explain}</p>}
       {children}
-    </fieldset>
+    </section>
   );
 }
 
-function Lines(props: { label: string; value: string; onChange(value: string): void }) {
+const CAP_FIELDS: FieldSpec<CapRow>[] = [
+  {
+    kind: "text",
+    key: "currency",
+    head: () => t("settings.caps.currency"),
+    label: () => t("settings.caps.currencyLabel"),
+  },
+  {
+    kind: "text",
+    key: "day",
+    head: () => t("settings.caps.perDay"),
+    label: (r) => t("settings.caps.day", [r.currency]),
+  },
+  {
+    kind: "text",
+    key: "month",
+    head: () => t("settings.caps.perMonth"),
+    label: (r) => t("settings.caps.month", [r.currency]),
+  },
+];
+
+const PERIODS = [
+  { value: "day", label: () => t("settings.sites.day") },
+  { value: "week", label: () => t("settings.sites.week") },
+  { value: "month", label: () => t("settings.sites.month") },
+  { value: "none", label: () => t("settings.sites.none_period") },
+];
+
+const ORIGIN_FIELDS: FieldSpec<OriginRow>[] = [
+  {
+    kind: "text",
+    key: "origin",
+    head: () => t("settings.sites.site"),
+    label: () => t("settings.sites.origin"),
+    wide: true,
+  },
+  {
+    kind: "text",
+    key: "amount",
+    head: () => t("settings.sites.budget"),
+    label: (r) => t("settings.sites.budgetFor", [r.origin]),
+  },
+  {
+    kind: "text",
+    key: "currency",
+    head: () => t("settings.caps.currency"),
+    label: (r) => t("settings.sites.currencyFor", [r.origin]),
+  },
+  {
+    kind: "select",
+    key: "period",
+    head: () => t("settings.sites.period"),
+    label: (r) => t("settings.sites.periodFor", [r.origin]),
+    options: PERIODS,
+  },
+  {
+    kind: "text",
+    key: "autoApproveUpTo",
+    head: () => t("settings.sites.auto"),
+    label: (r) => t("settings.sites.autoFor", [r.origin]),
+  },
+  {
+    kind: "text",
+    key: "perCallMax",
+    head: () => t("settings.sites.perCall"),
+    label: (r) => t("settings.sites.perCallFor", [r.origin]),
+  },
+  {
+    kind: "checkbox",
+    key: "withinPriceHint",
+    head: () => t("settings.sites.hint"),
+    label: (r) => t("settings.sites.hintFor", [r.origin]),
+  },
+];
+
+const REGISTRY_FIELDS: FieldSpec<RegistryRow>[] = [
+  {
+    kind: "text",
+    key: "name",
+    head: () => t("settings.registries.name"),
+    label: () => t("settings.registries.name"),
+  },
+  {
+    kind: "text",
+    key: "url",
+    head: () => t("settings.registries.url"),
+    label: () => t("settings.registries.url"),
+    wide: true,
+  },
+  {
+    kind: "text",
+    key: "jwk",
+    head: () => t("settings.registries.jwk"),
+    label: () => t("settings.registries.jwk"),
+    wide: true,
+  },
+];
+
+const CUSTOM_TOKEN_FIELDS: { key: Exclude<keyof AssetRow, "network">; label(): string }[] = [
+  { key: "asset", label: () => t("settings.tokens.customAddress") },
+  { key: "symbol", label: () => t("settings.tokens.customSymbol") },
+  { key: "decimals", label: () => t("settings.tokens.customDecimals") },
+  { key: "currency", label: () => t("settings.tokens.customCurrency") },
+];
+
+const networkLabel = (id: string) => NETWORKS.find((n) => n.caip2 === id)?.label ?? id;
+
+function NetworkSwitches({
+  enabled,
+  onChange,
+}: {
+  enabled: string[];
+  onChange(networks: string[]): void;
+}) {
   return (
-    <label className="flex flex-col gap-1 text-sm">
-      {props.label}
-      <textarea
-        rows={3}
-        className={`font-mono ${INPUT_CLASS}`}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    </label>
+    <ul className="flex flex-col gap-1 text-sm" aria-label={t("settings.networks.title")}>
+      {NETWORKS.map((network) => {
+        const on = enabled.includes(network.caip2);
+        return (
+          <li key={network.caip2} className="flex items-center gap-2">
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                role="switch"
+                aria-checked={on}
+                checked={on}
+                aria-label={t("settings.networks.payOn", [network.label])}
+                onChange={(e) =>
+                  onChange(
+                    e.target.checked
+                      ? [...enabled, network.caip2]
+                      : enabled.filter((id) => id !== network.caip2),
+                  )
+                }
+              />
+              {network.label}
+            </label>
+            <span
+              className={`rounded px-1.5 text-xs ${
+                network.testnet
+                  ? "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200"
+                  : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+              }`}
+            >
+              {network.testnet ? t("common.testnet") : t("common.mainnet")}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
-/** Budgets, caps, networks, assets, registries, auto-lock, password, key export, history deletion. */
+function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow): void }) {
+  const blank: AssetRow = {
+    network: NETWORKS[0]?.caip2 ?? "",
+    asset: "",
+    decimals: "6",
+    symbol: "",
+    currency: "USD",
+  };
+  const [draft, setDraft] = useState<AssetRow>(blank);
+  const networkId = useId();
+  return (
+    <>
+      <table className="text-sm" aria-label={t("settings.tokens.title")}>
+        <thead>
+          <tr className="text-left">
+            <th scope="col" className="pr-3">
+              {t("settings.tokens.token")}
+            </th>
+            <th scope="col" className="pr-3">
+              {t("settings.tokens.network")}
+            </th>
+            <th scope="col" className="pr-3">
+              {t("settings.tokens.contract")}
+            </th>
+            <th scope="col">{t("settings.tokens.currency")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {assets.map((a) => (
+            <tr key={`${a.network} ${a.asset}`} data-testid="token-row">
+              <td className="pr-3 font-medium">{a.symbol}</td>
+              <td className="pr-3">{networkLabel(a.network)}</td>
+              <td className="pr-3 font-mono text-xs break-all">{a.asset}</td>
+              <td>{a.currency}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium">{t("settings.tokens.advanced")}</summary>
+        <div className="mt-2 flex flex-col gap-2">
+          <h3 className="font-medium">{t("settings.tokens.addCustom")}</h3>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={networkId} className="text-sm font-medium">
+              {t("settings.tokens.customNetwork")}
+            </label>
+            <select
+              id={networkId}
+              className={INPUT_CLASS}
+              value={draft.network}
+              onChange={(e) => setDraft({ ...draft, network: e.target.value })}
+            >
+              {NETWORKS.map((n) => (
+                <option key={n.caip2} value={n.caip2}>
+                  {n.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {CUSTOM_TOKEN_FIELDS.map((field) => (
+            <Field
+              key={field.key}
+              label={field.label()}
+              value={draft[field.key]}
+              onChange={(e) => setDraft({ ...draft, [field.key]: e.target.value })}
+            />
+          ))}
+          <Button
+            className="self-start"
+            onClick={() => {
+              onAdd(draft);
+              setDraft(blank);
+            }}
+          >
+            {t("settings.tokens.add")}
+          </Button>
+        </div>
+      </details>
+    </>
+  );
+}
+
+function ReceiverList({
+  title,
+  none,
+  addLabel,
+  addText,
+  entries,
+  onChange,
+}: {
+  title: string;
+  none: string;
+  addLabel: string;
+  addText: string;
+  entries: string[];
+  onChange(entries: string[]): void;
+}) {
+  const [draft, setDraft] = useState("");
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      <h3 className="font-medium">{title}</h3>
+      {entries.length === 0 && <p>{none}</p>}
+      <ul aria-label={title}>
+        {entries.map((entry) => (
+          <li key={entry} className="flex items-center gap-2">
+            <span title={entry}>{receiverWords(entry)}</span>
+            <button
+              type="button"
+              className="rounded px-1 text-xs text-red-700 underline focus-visible:outline-2 dark:text-red-300"
+              aria-label={t("settings.receivers.remove", [entry])}
+              onClick={() => onChange(entries.filter((e) => e !== entry))}
+            >
+              {t("common.remove")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="flex items-end gap-2">
+        <Field label={addLabel} value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <Button
+          disabled={draft.trim() === ""}
+          onClick={() => {
+            onChange([...entries, draft.trim()]);
+            setDraft("");
+          }}
+        >
+          {addText}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Budgets, caps, networks, tokens, receivers, registries, auto-lock, password, key export, history deletion. */
 export function SettingsView({
   policy,
   autoLockMinutes,
+  spent = {},
   actions,
 }: {
   policy: PolicyView;
   autoLockMinutes: number;
+  /** What each site spent this period, in micro units, by origin. */
+  spent?: Record<string, string>;
   actions: SettingsActions;
 }) {
   const [form, setForm] = useState<PolicyForm>(() => toPolicyForm(policy));
@@ -80,106 +369,72 @@ export function SettingsView({
     }
   };
   const patch = (next: Partial<PolicyForm>) => setForm({ ...form, ...next });
-  const editRow = <K extends "caps" | "origins" | "assets" | "registries">(
-    key: K,
-    index: number,
-    value: Partial<PolicyForm[K][number]>,
-  ) => patch({ [key]: form[key].map((row, i) => (i === index ? { ...row, ...value } : row)) });
-  const removeRow = (key: "caps" | "origins" | "assets" | "registries", index: number) =>
+  const editRow =
+    <K extends "caps" | "origins" | "registries">(key: K) =>
+    (index: number, value: Partial<PolicyForm[K][number]>) =>
+      patch({ [key]: form[key].map((row, i) => (i === index ? { ...row, ...value } : row)) });
+  const removeRow = (key: "caps" | "origins" | "registries") => (index: number) =>
     patch({ [key]: form[key].filter((_, i) => i !== index) });
 
   const save = () =>
     run(async () => {
       const minutes = Number(autoLock);
       if (!Number.isInteger(minutes) || minutes < 1)
-        throw new Error(`Auto-lock must be whole minutes, got "${autoLock}"`);
+        throw new UiError("invalid-auto-lock-input", t("settings.autoLockWhole", [autoLock]));
       // The revision read: a change saved meanwhile (e.g. "always allow") is not silently undone.
       await actions.save({ ...fromPolicyForm(form), revision: policy.revision }, minutes);
-      return "Settings saved.";
+      return t("settings.saved");
     });
 
   return (
     <div className="flex flex-col gap-4">
-      <Section title="Global caps">
-        {form.caps.map((cap, i) => (
-          <div key={`cap-${i.toString()}`} className="flex flex-wrap items-center gap-2 text-sm">
-            <Cell
-              label="Cap currency"
-              value={cap.currency}
-              onChange={(currency) => editRow("caps", i, { currency })}
-            />
-            <Cell
-              label={`Daily cap (${cap.currency})`}
-              value={cap.day}
-              onChange={(day) => editRow("caps", i, { day })}
-            />
-            <Cell
-              label={`Monthly cap (${cap.currency})`}
-              value={cap.month}
-              onChange={(month) => editRow("caps", i, { month })}
-            />
-            <Button onClick={() => removeRow("caps", i)}>Remove cap {cap.currency}</Button>
-          </div>
-        ))}
+      <Section id="caps" title={t("settings.caps.title")} explain={t("settings.caps.explain")}>
+        <FieldTable
+          caption={t("settings.caps.title")}
+          fields={CAP_FIELDS}
+          rows={form.caps}
+          rowKey={(_, i) => `cap-${i}`}
+          onChange={editRow("caps")}
+          remove={{
+            label: (r) => t("settings.caps.remove", [r.currency]),
+            text: () => t("common.remove"),
+            onRemove: removeRow("caps"),
+          }}
+        />
         <Button
+          className="self-start"
           onClick={() => patch({ caps: [...form.caps, { currency: "USD", day: "", month: "" }] })}
         >
-          Add cap
+          {t("settings.caps.add")}
         </Button>
       </Section>
-      <Section title="Site budgets">
-        {form.origins.length === 0 && <p className="text-sm">No site may pay without asking.</p>}
-        {form.origins.map((o, i) => (
-          <div key={`origin-${i.toString()}`} className="flex flex-wrap items-center gap-2 text-sm">
-            <Cell
-              wide
-              label="Site origin"
-              value={o.origin}
-              onChange={(origin) => editRow("origins", i, { origin })}
-            />
-            <Cell
-              label={`Currency for ${o.origin}`}
-              value={o.currency}
-              onChange={(currency) => editRow("origins", i, { currency })}
-            />
-            <Cell
-              label={`Budget for ${o.origin}`}
-              value={o.amount}
-              onChange={(amount) => editRow("origins", i, { amount })}
-            />
-            <select
-              aria-label={`Renewal period for ${o.origin}`}
-              className={INPUT_CLASS}
-              value={o.period}
-              onChange={(e) => editRow("origins", i, { period: e.target.value as typeof o.period })}
-            >
-              <option value="day">per day</option>
-              <option value="week">per week</option>
-              <option value="month">per month</option>
-              <option value="none">never renews</option>
-            </select>
-            <Cell
-              label={`Auto-approve for ${o.origin}`}
-              value={o.autoApproveUpTo}
-              onChange={(autoApproveUpTo) => editRow("origins", i, { autoApproveUpTo })}
-            />
-            <Cell
-              label={`Per-call maximum for ${o.origin}`}
-              value={o.perCallMax}
-              onChange={(perCallMax) => editRow("origins", i, { perCallMax })}
-            />
-            <label className="flex items-center gap-1 text-sm">
-              <input
-                type="checkbox"
-                checked={o.withinPriceHint}
-                onChange={(e) => editRow("origins", i, { withinPriceHint: e.target.checked })}
-              />
-              only at or below the tool's announced price
-            </label>
-            <Button onClick={() => removeRow("origins", i)}>Remove {o.origin || "site"}</Button>
-          </div>
-        ))}
+      <Section id="sites" title={t("settings.sites.title")} explain={t("settings.sites.explain")}>
+        {form.origins.length === 0 && <p className="text-sm">{t("settings.sites.none")}</p>}
+        {form.origins.length > 0 && (
+          <FieldTable
+            caption={t("settings.sites.title")}
+            fields={ORIGIN_FIELDS}
+            rows={form.origins}
+            rowKey={(_, i) => `origin-${i}`}
+            onChange={editRow("origins")}
+            extra={[
+              {
+                head: () => t("settings.sites.spent"),
+                cell: (r) => {
+                  const amount = spent[r.origin];
+                  return amount === undefined ? "—" : showMicro(amount, r.currency);
+                },
+              },
+            ]}
+            remove={{
+              label: (r) => t("settings.sites.remove", [r.origin || t("settings.sites.site")]),
+              text: () => t("common.remove"),
+              onRemove: removeRow("origins"),
+            }}
+          />
+        )}
         <Button
+          className="self-start"
           onClick={() =>
             patch({
               origins: [
@@ -197,109 +452,65 @@ export function SettingsView({
             })
           }
         >
-          Add site
+          {t("settings.sites.add")}
         </Button>
       </Section>
-      <Section title="Networks and assets">
-        <Lines
-          label="Allowed networks (one per line)"
-          value={form.networks}
-          onChange={(networks) => patch({ networks })}
+      <Section
+        id="networks"
+        title={t("settings.networks.title")}
+        explain={t("settings.networks.explain")}
+      >
+        <NetworkSwitches enabled={form.networks} onChange={(networks) => patch({ networks })} />
+      </Section>
+      <Section id="tokens" title={t("settings.tokens.title")}>
+        <Tokens
+          assets={form.assets}
+          onAdd={(asset) => patch({ assets: [...form.assets, asset] })}
         />
-        {form.assets.map((a, i) => (
-          <div key={`asset-${i.toString()}`} className="flex flex-wrap items-center gap-2 text-sm">
-            <Cell
-              label="Asset network"
-              value={a.network}
-              onChange={(network) => editRow("assets", i, { network })}
-            />
-            <Cell
-              wide
-              label="Asset address"
-              value={a.asset}
-              onChange={(asset) => editRow("assets", i, { asset })}
-            />
-            <Cell
-              label="Asset decimals"
-              value={a.decimals}
-              onChange={(decimals) => editRow("assets", i, { decimals })}
-            />
-            <Cell
-              label="Asset symbol"
-              value={a.symbol}
-              onChange={(symbol) => editRow("assets", i, { symbol })}
-            />
-            <Cell
-              label="Asset currency"
-              value={a.currency}
-              onChange={(currency) => editRow("assets", i, { currency })}
-            />
-            <Button onClick={() => removeRow("assets", i)}>Remove {a.symbol || "asset"}</Button>
-          </div>
-        ))}
-        <Button
-          onClick={() =>
-            patch({
-              assets: [
-                ...form.assets,
-                { network: "", asset: "", decimals: "6", symbol: "", currency: "USD" },
-              ],
-            })
-          }
-        >
-          Add asset
-        </Button>
       </Section>
-      <Section title="Receivers">
-        <Lines
-          label="Always ask unless listed (allow list)"
-          value={form.allow}
+      <Section id="receivers" title={t("settings.receivers.title")}>
+        <ReceiverList
+          title={t("settings.receivers.allowTitle")}
+          none={t("settings.receivers.allowNone")}
+          addLabel={t("settings.receivers.allowAdd")}
+          addText={t("settings.receivers.addAllow")}
+          entries={form.allow}
           onChange={(allow) => patch({ allow })}
         />
-        <Lines
-          label="Never pay (deny list)"
-          value={form.deny}
+        <ReceiverList
+          title={t("settings.receivers.denyTitle")}
+          none={t("settings.receivers.denyNone")}
+          addLabel={t("settings.receivers.denyAdd")}
+          addText={t("settings.receivers.addDeny")}
+          entries={form.deny}
           onChange={(deny) => patch({ deny })}
         />
       </Section>
-      <Section title="Trust registries">
-        {form.registries.map((r, i) => (
-          <div
-            key={`registry-${i.toString()}`}
-            className="flex flex-wrap items-center gap-2 text-sm"
-          >
-            <Cell
-              label="Registry name"
-              value={r.name}
-              onChange={(name) => editRow("registries", i, { name })}
-            />
-            <Cell
-              wide
-              label="Registry URL"
-              value={r.url}
-              onChange={(url) => editRow("registries", i, { url })}
-            />
-            <Cell
-              wide
-              label="Registry key (JWK)"
-              value={r.jwk}
-              onChange={(jwk) => editRow("registries", i, { jwk })}
-            />
-            <Button onClick={() => removeRow("registries", i)}>
-              Remove {r.name || "registry"}
-            </Button>
-          </div>
-        ))}
+      <Section id="registries" title={t("settings.registries.title")}>
+        <FieldTable
+          caption={t("settings.registries.title")}
+          fields={REGISTRY_FIELDS}
+          rows={form.registries}
+          rowKey={(_, i) => `registry-${i}`}
+          onChange={editRow("registries")}
+          remove={{
+            label: (r) =>
+              t("settings.registries.remove", [r.name || t("settings.registries.name")]),
+            text: () => t("common.remove"),
+            onRemove: removeRow("registries"),
+          }}
+        />
         <Button
+          className="self-start"
           onClick={() =>
             patch({ registries: [...form.registries, { name: "", url: "", jwk: "{}" }] })
           }
         >
-          Add registry
+          {t("settings.registries.add")}
         </Button>
       </Section>
       <Field
-        label="Auto-lock after (minutes)"
+        label={t("settings.autoLock")}
         type="number"
         min={1}
         value={autoLock}
@@ -309,19 +520,19 @@ export function SettingsView({
       <ErrorNote>{error}</ErrorNote>
       {note && <p role="status">{note}</p>}
       <Button variant="primary" onClick={() => void save()} className="self-start">
-        Save
+        {t("common.save")}
       </Button>
 
-      <Section title="Password">
+      <Section id="password" title={t("settings.password.title")}>
         <Field
-          label="Current password"
+          label={t("settings.password.current")}
           type="password"
           autoComplete="current-password"
           value={oldPassword}
           onChange={(e) => setOldPassword(e.target.value)}
         />
         <Field
-          label="New password"
+          label={t("settings.password.new")}
           type="password"
           autoComplete="new-password"
           value={newPassword}
@@ -335,16 +546,16 @@ export function SettingsView({
               await actions.changePassword(oldPassword, newPassword);
               setOldPassword("");
               setNewPassword("");
-              return "Password changed.";
+              return t("settings.password.changed");
             })
           }
         >
-          Change password
+          {t("settings.password.change")}
         </Button>
       </Section>
-      <Section title="Export key">
+      <Section id="export" title={t("settings.export.title")}>
         <Field
-          label="Password to export the key"
+          label={t("settings.export.password")}
           type="password"
           autoComplete="current-password"
           value={exportPassword}
@@ -357,11 +568,11 @@ export function SettingsView({
             void run(async () => {
               setExportedKey(await actions.exportKey(exportPassword));
               setExportPassword("");
-              return "Key exported: keep it secret.";
+              return t("settings.export.done");
             })
           }
         >
-          Export key
+          {t("settings.export.button")}
         </Button>
         {exportedKey && (
           <output className="font-mono text-xs break-all" data-testid="exported-key">
@@ -369,19 +580,17 @@ export function SettingsView({
           </output>
         )}
       </Section>
-      <Section title="History">
+      <Section id="history" title={t("settings.history.title")}>
         <Button variant="danger" className="self-start" onClick={() => setConfirmDelete(true)}>
-          Delete history
+          {t("settings.history.delete")}
         </Button>
         {confirmDelete && (
           <div
             role="alertdialog"
-            aria-label="Confirm deleting the history"
+            aria-label={t("settings.history.confirmLabel")}
             className="flex flex-col gap-2"
           >
-            <p>
-              Delete every payment record? Budgets already spent stay spent. This cannot be undone.
-            </p>
+            <p>{t("settings.history.confirm")}</p>
             <div className="flex gap-2">
               <Button
                 variant="danger"
@@ -389,13 +598,15 @@ export function SettingsView({
                   void run(async () => {
                     const deleted = await actions.deleteHistory();
                     setConfirmDelete(false);
-                    return `Deleted ${deleted} payments.`;
+                    return t("settings.history.deleted", [String(deleted)]);
                   })
                 }
               >
-                Yes, delete all payments
+                {t("settings.history.yes")}
               </Button>
-              <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
+              <Button onClick={() => setConfirmDelete(false)}>
+                {t("settings.history.cancel")}
+              </Button>
             </div>
           </div>
         )}

@@ -31,5 +31,7 @@ describe("SpendChart", () => {
       "2025-03-02: 0 USD",
       "2025-03-03: 1 USD",
     ]);
+    const axes = [...chart.querySelectorAll("text")].map((label) => label.textContent);
+    expect(axes).toEqual(["1 USD", "0", "Spent (USD)", "2025-03-01", "2025-03-03", "Day"]);
   });
 });

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
 import { type DaySpend, type TotalsPeriod, totalsByPeriod } from "@/lib/ui/period-totals";
 import { INPUT_CLASS } from "../shared/controls";
@@ -11,37 +12,41 @@ export function SpendTotals({ spend }: { spend: DaySpend[] }) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-sm">
-        <label htmlFor={id}>Totals per</label>
+        <label htmlFor={id}>{t("history.totals.per")}</label>
         <select
           id={id}
           className={INPUT_CLASS}
           value={period}
           onChange={(e) => setPeriod(e.target.value as TotalsPeriod)}
         >
-          <option value="day">day</option>
-          <option value="week">week</option>
-          <option value="month">month</option>
+          <option value="day">{t("history.totals.day")}</option>
+          <option value="week">{t("history.totals.week")}</option>
+          <option value="month">{t("history.totals.month")}</option>
         </select>
       </div>
       <table className="text-sm">
         <thead>
           <tr className="text-left">
             <th scope="col">
-              {period === "week" ? "Week of" : period === "month" ? "Month" : "Day"}
+              {period === "week"
+                ? t("history.totals.weekHead")
+                : period === "month"
+                  ? t("history.totals.monthHead")
+                  : t("history.totals.dayHead")}
             </th>
-            <th scope="col">Spent</th>
+            <th scope="col">{t("history.totals.spent")}</th>
           </tr>
         </thead>
         <tbody>
           {totals.length === 0 && (
             <tr>
-              <td colSpan={2}>Nothing spent in this range.</td>
+              <td colSpan={2}>{t("history.totals.none")}</td>
             </tr>
           )}
-          {totals.map((t) => (
-            <tr key={`${t.period} ${t.currency}`}>
-              <td>{t.period}</td>
-              <td>{showMicro(t.amount, t.currency)}</td>
+          {totals.map((total) => (
+            <tr key={`${total.period} ${total.currency}`}>
+              <td>{total.period}</td>
+              <td>{showMicro(total.amount, total.currency)}</td>
             </tr>
           ))}
         </tbody>

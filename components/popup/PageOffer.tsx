@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { PageOfferView } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 import { activePageTabId } from "@/lib/ui/tab-origin";
 import { Button, ErrorNote } from "../shared/controls";
@@ -43,16 +44,16 @@ export function PageOffer() {
       data-testid="page-offer"
     >
       <h2 id="page-offer-h" className="font-semibold">
-        This page asks for a payment
+        {t("popup.pageOffer.title")}
       </h2>
-      <p className="text-sm">{offer.description || "No description given"}</p>
+      <p className="text-sm">{offer.description || t("popup.pageOffer.noDescription")}</p>
       <p className="font-mono text-sm" data-testid="page-offer-amount">
         {showAmount(offer.amount)}
-        {offer.amount.testnet ? " (testnet)" : ""}
+        {offer.amount.testnet ? ` ${t("popup.pageOffer.testnet")}` : ""}
       </p>
       <p className="font-mono text-xs break-all">{offer.url}</p>
       <Button variant="primary" disabled={paying || offer.paying} onClick={pay}>
-        {offer.paying || paying ? "Paying…" : "Pay and open the page"}
+        {offer.paying || paying ? t("popup.pageOffer.paying") : t("popup.pageOffer.pay")}
       </Button>
       <ErrorNote>{error}</ErrorNote>
     </section>

@@ -5,18 +5,24 @@ import type {
   PendingApproval,
   PolicyView,
   SpendSummary,
+  WalletState,
 } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
-import { showAmount, showMicro } from "@/lib/ui/money";
+import { t } from "@/lib/ui/i18n";
+import { showMicro } from "@/lib/ui/money";
 import { withOriginAutoApprove } from "@/lib/ui/origin-budget";
+import { siteWords } from "@/lib/ui/payment-words";
 import { activeTabOrigin } from "@/lib/ui/tab-origin";
-import { Button, ErrorNote, LINK_CLASS } from "../shared/controls";
+import { BackupStep } from "../shared/BackupStep";
+import { Button, CopyButton, ErrorNote, LINK_CLASS } from "../shared/controls";
 import { Shell } from "../shared/Shell";
 import { WalletGate, WalletIdentity } from "../shared/WalletGate";
 import { BalanceCard } from "./BalanceCard";
 import { PageOffer } from "./PageOffer";
+import { RecentPayments } from "./RecentPayments";
 import { SiteAutoApprove } from "./SiteAutoApprove";
+import { SpendBars } from "./SpendBars";
 
 interface PopupData {
   origin?: string;
@@ -48,21 +54,15 @@ function openConfirmWindow() {
   });
 }
 
-const cap = (spent: string, limit: string | undefined, currency: string) =>
-  `${showMicro(spent, currency)}${limit ? ` of ${showMicro(limit, currency)}` : " (no cap)"}`;
-
-function Dashboard() {
-  const [data, setData] = useState<PopupData>();
-  const [error, setError] = useState<string>();
-  const reload = useCallback(
-    () => loadPopup().then(setData, (e: unknown) => setError(errorText(e))),
-    [],
-  );
-  useEffect(() => void reload(), [reload]);
-  if (error) return <ErrorNote>{error}</ErrorNote>;
-  if (!data) return <p aria-busy="true">Loading…</p>;
-  const site = data.spend.find((s) => s.origin)?.origin;
+/** The site in the active tab: its budget, what is left today, its switch, its price hints. */
+function ThisSite({ data, reload }: { data: PopupData; reload(): Promise<void> }) {
+  // One summary per currency: the site's budget is in the one of its currency.
+  const site =
+    data.spend.find((s) => s.origin?.budget)?.origin ?? data.spend.find((s) => s.origin)?.origin;
   const currency = site?.budget?.currency ?? data.spend[0]?.currency ?? "USD";
+  const hints = data.pricing.flatMap((server) =>
+    (server.tools ?? []).map((tool) => ({ server: server.server, ...tool })),
+  );
   const saveAutoApprove = async (upTo: string, dailyBudget: string) => {
     if (!data.origin) return;
     const policy = await callWallet({ method: "ui_getPolicy", params: undefined });
@@ -73,100 +73,127 @@ function Dashboard() {
     await reload();
   };
   return (
+    <section aria-labelledby="site-h" className="flex flex-col gap-2">
+      <h2 id="site-h" className="font-semibold">
+        {t("popup.site.title")}
+      </h2>
+      {data.origin ? (
+        <>
+          <p className="text-sm font-medium break-all" data-testid="tab-origin">
+            {siteWords(data.origin)}
+          </p>
+          {site?.budget ? (
+            <p className="text-sm" data-testid="site-budget">
+              {t("popup.site.budget", [
+                showMicro(site.budget.amount, site.budget.currency),
+                site.budget.period,
+              ])}
+              {site.remaining &&
+                ` · ${t("popup.site.remaining", [showMicro(site.remaining, site.budget.currency)])}`}
+            </p>
+          ) : (
+            <p className="text-sm">{t("popup.site.noBudget")}</p>
+          )}
+          <SiteAutoApprove
+            key={data.origin}
+            budget={data.policy.origins[data.origin]}
+            currency={currency}
+            onSave={saveAutoApprove}
+          />
+          {hints.length > 0 && (
+            <ul aria-label={t("popup.site.priceHints")} className="text-xs">
+              {hints.map((tool) => (
+                <li key={`${tool.server} ${tool.name}`}>
+                  <span className="font-mono">{tool.name}</span>:{" "}
+                  {tool.pricing?.estimate ?? t("popup.site.priceUnknown")}
+                  {tool.pricing?.model ? ` (${tool.pricing.model})` : ""}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : (
+        <p className="text-sm">{t("popup.site.notWeb")}</p>
+      )}
+    </section>
+  );
+}
+
+function Dashboard() {
+  const [data, setData] = useState<PopupData>();
+  const [error, setError] = useState<string>();
+  const reload = useCallback(
+    () => loadPopup().then(setData, (e: unknown) => setError(errorText(e))),
+    [],
+  );
+  useEffect(() => void reload(), [reload]);
+  if (error) return <ErrorNote>{error}</ErrorNote>;
+  if (!data) return <p aria-busy="true">{t("common.loading")}</p>;
+  return (
     <div className="flex flex-col gap-4">
       {data.pending.length > 0 && (
         <Button variant="primary" onClick={openConfirmWindow}>
-          Review {data.pending.length} pending {data.pending.length === 1 ? "payment" : "payments"}
+          {t("popup.pending", data.pending.length)}
         </Button>
       )}
-      <section aria-labelledby="spend-h">
-        <h2 id="spend-h" className="font-semibold">
-          Spent
-        </h2>
-        {data.spend.length === 0 && <p className="text-sm">Nothing yet.</p>}
-        {data.spend.map((s) => (
-          <p key={s.currency} className="text-sm">
-            Today {cap(s.today, s.dayCap, s.currency)} · this month{" "}
-            {cap(s.month, s.monthCap, s.currency)}
-          </p>
-        ))}
-      </section>
-      <section aria-labelledby="site-h" className="flex flex-col gap-2">
-        <h2 id="site-h" className="font-semibold">
-          This site
-        </h2>
-        {data.origin ? (
-          <>
-            <p className="font-mono text-xs break-all" data-testid="tab-origin">
-              {data.origin}
-            </p>
-            {site?.budget ? (
-              <p className="text-sm">
-                Budget {showMicro(site.budget.amount, site.budget.currency)} per{" "}
-                {site.budget.period}; spent {showMicro(site.spent, site.budget.currency)}
-                {site.remaining ? `, ${showMicro(site.remaining, site.budget.currency)} left` : ""}
-              </p>
-            ) : (
-              <p className="text-sm">No budget: every payment asks you.</p>
-            )}
-            {data.pricing.flatMap((server) => server.tools ?? []).length > 0 && (
-              <ul aria-label="Price hints" className="text-xs">
-                {data.pricing.flatMap((server) =>
-                  (server.tools ?? []).map((tool) => (
-                    <li key={`${server.server} ${tool.name}`}>
-                      <span className="font-mono">{tool.name}</span>:{" "}
-                      {tool.pricing?.estimate ?? "price not stated"}
-                      {tool.pricing?.model ? ` (${tool.pricing.model})` : ""}
-                    </li>
-                  )),
-                )}
-              </ul>
-            )}
-            <SiteAutoApprove
-              key={data.origin}
-              budget={data.policy.origins[data.origin]}
-              currency={currency}
-              onSave={saveAutoApprove}
-            />
-          </>
-        ) : (
-          <p className="text-sm">This tab is not a web page.</p>
-        )}
-      </section>
-      <section aria-labelledby="recent-h">
-        <h2 id="recent-h" className="font-semibold">
-          Last payments
-        </h2>
-        <ul className="text-xs">
-          {data.recent.map((p) => (
-            <li key={p.id} className="flex justify-between gap-2">
-              <span className="truncate">{p.what}</span>
-              <span>{p.state}</span>
-              <span className="font-mono whitespace-nowrap">{showAmount(p.amount)}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <SpendBars spend={data.spend} />
+      <ThisSite data={data} reload={reload} />
+      <RecentPayments rows={data.recent} />
+    </div>
+  );
+}
+
+/** Until the person has saved a copy of a key the wallet made: a reminder, and the backup on demand. */
+function BackupReminder({ onSaved }: { onSaved(): Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-2 rounded border border-amber-400 bg-amber-50 p-2 text-sm dark:border-amber-600 dark:bg-amber-950"
+    >
+      {open ? (
+        <BackupStep onSaved={() => void onSaved()} onLater={() => setOpen(false)} />
+      ) : (
+        <>
+          <p>{t("backup.reminder")}</p>
+          <Button variant="primary" className="self-start" onClick={() => setOpen(true)}>
+            {t("backup.now")}
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
+
+function WalletFooter({ wallet }: { wallet: WalletState }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <a className={LINK_CLASS} href="/options.html" target="_blank" rel="noreferrer">
+        {t("popup.openSettings")}
+      </a>
+      <details className="text-xs">
+        <summary className="cursor-pointer">{t("common.details")}</summary>
+        <WalletIdentity wallet={wallet} />
+      </details>
     </div>
   );
 }
 
 export function PopupView() {
   return (
-    <Shell title="Stipendex Wallet">
+    <Shell title={t("app.name")}>
       <WalletGate>
-        {(wallet, lock) => (
+        {(wallet, lock, actions) => (
           <div className="flex flex-col gap-4">
-            <div className="flex items-start justify-between gap-2">
-              <WalletIdentity wallet={wallet} />
-              <Button onClick={lock}>Lock</Button>
-            </div>
+            {wallet.backupPending && <BackupReminder onSaved={actions.confirmBackup} />}
             <PageOffer />
             <BalanceCard />
+            <div className="flex flex-wrap gap-2">
+              {wallet.address && <CopyButton text={wallet.address} label={t("fund.copyAddress")} />}
+              <Button onClick={lock}>{t("common.lock")}</Button>
+            </div>
             <Dashboard />
-            <a className={LINK_CLASS} href="/options.html" target="_blank" rel="noreferrer">
-              Spend history and settings
-            </a>
+            <WalletFooter wallet={wallet} />
           </div>
         )}
       </WalletGate>

@@ -3,23 +3,27 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SiteAutoApprove } from "./SiteAutoApprove";
 
+const SWITCH = "Automatic payments on this site";
+
 describe("SiteAutoApprove", () => {
   afterEach(cleanup);
   it("is off for a new site and saves a limit and daily budget in micro units", async () => {
     const onSave = vi.fn(async () => {});
     render(<SiteAutoApprove currency="USD" onSave={onSave} />);
-    const toggle = screen.getByRole("switch", {
-      name: "Auto-approve on this site",
-    }) as HTMLInputElement;
+    const toggle = screen.getByRole("switch", { name: SWITCH }) as HTMLInputElement;
     expect(toggle.checked).toBe(false);
+    expect(screen.queryByLabelText("Automatic payment limit")).toBeNull();
     fireEvent.click(toggle);
-    fireEvent.change(screen.getByLabelText("Auto-approve limit"), { target: { value: "0.05" } });
+    expect(onSave).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText("Automatic payment limit"), {
+      target: { value: "0.05" },
+    });
     fireEvent.change(screen.getByLabelText("Daily budget"), { target: { value: "2" } });
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
     expect(await screen.findByText("Saved.")).toBeTruthy();
     expect(onSave).toHaveBeenCalledWith("50000", "2000000");
   });
-  it("turns an existing site's auto-approve off with 0", async () => {
+  it("stops an existing site's automatic payments as soon as the switch goes off", async () => {
     const onSave = vi.fn(async () => {});
     render(
       <SiteAutoApprove
@@ -34,9 +38,11 @@ describe("SiteAutoApprove", () => {
         onSave={onSave}
       />,
     );
-    expect((screen.getByLabelText("Auto-approve limit") as HTMLInputElement).value).toBe("0.01");
-    fireEvent.click(screen.getByRole("switch", { name: "Auto-approve on this site" }));
-    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect((screen.getByLabelText("Automatic payment limit") as HTMLInputElement).value).toBe(
+      "0.01",
+    );
+    expect(screen.getByText("USD per week")).toBeTruthy();
+    fireEvent.click(screen.getByRole("switch", { name: SWITCH }));
     expect(await screen.findByText("Saved.")).toBeTruthy();
     expect(onSave).toHaveBeenCalledWith("0", "3000000");
   });

@@ -1,10 +1,14 @@
 import { useState } from "react";
 import type { OriginBudgetView } from "@/lib/messages";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { inputToMicro, microToInput } from "@/lib/ui/money";
 import { Button, ErrorNote, INPUT_CLASS } from "../shared/controls";
 
-/** The popup's switch: let this site pay up to an amount per call without asking. */
+/**
+ * The popup's one switch for the site in front of the person: off stops its
+ * automatic payments at once; on asks how much per call, within a daily budget.
+ */
 export function SiteAutoApprove({
   budget,
   currency,
@@ -12,7 +16,7 @@ export function SiteAutoApprove({
 }: {
   budget?: OriginBudgetView;
   currency: string;
-  /** Micro units; "0" turns auto-approve off. */
+  /** Micro units; "0" turns automatic payments off. */
   onSave(upTo: string, dailyBudget: string): Promise<void>;
 }) {
   const on = budget !== undefined && budget.autoApproveUpTo !== "0";
@@ -21,54 +25,62 @@ export function SiteAutoApprove({
   const [daily, setDaily] = useState(budget ? microToInput(budget.amount) : "1");
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
-  const save = async () => {
+  const save = async (limit: () => string) => {
     setError(undefined);
     setSaved(false);
     try {
-      const limit = enabled ? inputToMicro(upTo, "Auto-approve limit") : "0";
-      await onSave(limit, inputToMicro(daily, "Daily budget"));
+      await onSave(limit(), inputToMicro(daily, t("popup.site.dailyBudget")));
       setSaved(true);
     } catch (e) {
       setError(errorText(e));
     }
   };
+  const toggle = (next: boolean) => {
+    setEnabled(next);
+    if (!next && on) void save(() => "0");
+  };
   return (
     <div className="flex flex-col gap-2 text-sm">
-      <label className="flex items-center gap-2">
+      <label className="flex items-center gap-2 font-medium">
         <input
           type="checkbox"
           role="switch"
           aria-checked={enabled}
           checked={enabled}
-          onChange={(e) => setEnabled(e.target.checked)}
+          onChange={(e) => toggle(e.target.checked)}
         />
-        Auto-approve on this site
+        {t("popup.site.auto")}
       </label>
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          aria-label="Auto-approve limit"
-          className={`w-20 ${INPUT_CLASS}`}
-          value={upTo}
-          disabled={!enabled}
-          onChange={(e) => setUpTo(e.target.value)}
-        />
-        <span>{currency} per call, within</span>
-        <input
-          aria-label="Daily budget"
-          className={`w-20 ${INPUT_CLASS}`}
-          value={daily}
-          disabled={budget !== undefined}
-          onChange={(e) => setDaily(e.target.value)}
-        />
-        <span>
-          {currency} {budget ? `per ${budget.period}` : "per day"}
-        </span>
-      </div>
+      {enabled && (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              aria-label={t("popup.site.autoLimit")}
+              className={`w-20 ${INPUT_CLASS}`}
+              value={upTo}
+              onChange={(e) => setUpTo(e.target.value)}
+            />
+            <span>{t("popup.site.perCallWithin", [currency])}</span>
+            <input
+              aria-label={t("popup.site.dailyBudget")}
+              className={`w-20 ${INPUT_CLASS}`}
+              value={daily}
+              disabled={budget !== undefined}
+              onChange={(e) => setDaily(e.target.value)}
+            />
+            <span>{t("popup.site.perPeriod", [currency, budget ? budget.period : "day"])}</span>
+          </div>
+          <Button
+            variant="primary"
+            className="self-start"
+            onClick={() => void save(() => inputToMicro(upTo, t("popup.site.autoLimit")))}
+          >
+            {t("common.save")}
+          </Button>
+        </>
+      )}
       <ErrorNote>{error}</ErrorNote>
-      {saved && <p role="status">Saved.</p>}
-      <Button variant="primary" className="self-start" onClick={() => void save()}>
-        Save
-      </Button>
+      {saved && <p role="status">{t("common.saved")}</p>}
     </div>
   );
 }

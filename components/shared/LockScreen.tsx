@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { t } from "@/lib/ui/i18n";
 import { Button, ErrorNote, Field } from "./controls";
 
 /** Asks for the password to unlock the wallet. */
@@ -19,11 +20,11 @@ export function LockScreen({
     if (password) onUnlock(password);
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3">
-      <p>The wallet is locked.</p>
+    <form onSubmit={submit} className="mx-auto flex w-full max-w-lg flex-col gap-3">
+      <p>{t("lock.locked")}</p>
       {address && <p className="font-mono text-xs break-all">{address}</p>}
       <Field
-        label="Password"
+        label={t("onboarding.password")}
         type="password"
         autoComplete="current-password"
         autoFocus
@@ -32,7 +33,7 @@ export function LockScreen({
       />
       <ErrorNote>{error}</ErrorNote>
       <Button type="submit" variant="primary" disabled={busy || !password}>
-        Unlock
+        {t("lock.unlock")}
       </Button>
     </form>
   );

@@ -14,6 +14,9 @@ describe("Onboarding", () => {
   it("creates a wallet once the password is long enough and confirmed, showing strength", () => {
     const onCreate = vi.fn();
     render(<Onboarding busy={false} onCreate={onCreate} />);
+    expect(screen.getByRole("heading", { name: "Welcome to Stipendex Wallet" })).toBeTruthy();
+    expect(screen.queryByLabelText("Password")).toBeNull();
+    fireEvent.click(button("Create a new wallet"));
     type("Password", "short");
     expect(screen.getByTestId("strength").textContent).toBe("Strength: too short");
     expect(button("Create wallet").disabled).toBe(true);
@@ -30,7 +33,8 @@ describe("Onboarding", () => {
   it("imports a key", () => {
     const onCreate = vi.fn();
     render(<Onboarding busy={false} onCreate={onCreate} />);
-    fireEvent.click(screen.getByLabelText("a key I have"));
+    fireEvent.click(button("Use a key I have"));
+    expect((screen.getByLabelText("a key I have") as HTMLInputElement).checked).toBe(true);
     type("Private key", " 0xabc ");
     type("Password", "Correct-Horse-42");
     type("Confirm password", "Correct-Horse-42");

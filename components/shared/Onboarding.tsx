@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { t } from "@/lib/ui/i18n";
 import { MIN_PASSWORD_LENGTH, passwordStrength } from "@/lib/ui/password-strength";
 import { Button, ErrorNote, Field } from "./controls";
 
@@ -8,9 +9,56 @@ export interface OnboardingProps {
   onCreate(password: string, importPrivateKey?: string): void;
 }
 
-/** First run: a new wallet or an imported key, under a password. */
+const STRENGTH = {
+  "too short": () => t("strength.tooShort"),
+  weak: () => t("strength.weak"),
+  fair: () => t("strength.fair"),
+  good: () => t("strength.good"),
+  strong: () => t("strength.strong"),
+};
+
+/** First run: what the wallet does, then a new wallet or an imported key, under a password. */
 export function Onboarding({ busy, error, onCreate }: OnboardingProps) {
-  const [mode, setMode] = useState<"create" | "import">("create");
+  const [mode, setMode] = useState<"welcome" | "create" | "import">("welcome");
+  if (mode === "welcome") {
+    return (
+      <section aria-labelledby="welcome-h" className="mx-auto flex w-full max-w-lg flex-col gap-3">
+        <h2 id="welcome-h" className="text-lg font-semibold">
+          {t("onboarding.welcome.title")}
+        </h2>
+        <p className="text-sm">{t("onboarding.welcome.what")}</p>
+        <p className="text-sm">{t("onboarding.welcome.control")}</p>
+        <Button variant="primary" onClick={() => setMode("create")}>
+          {t("onboarding.welcome.create")}
+        </Button>
+        <Button onClick={() => setMode("import")}>{t("onboarding.welcome.import")}</Button>
+      </section>
+    );
+  }
+  return (
+    <PasswordForm
+      busy={busy}
+      error={error}
+      onCreate={onCreate}
+      mode={mode}
+      onMode={setMode}
+      onBack={() => setMode("welcome")}
+    />
+  );
+}
+
+function PasswordForm({
+  busy,
+  error,
+  onCreate,
+  mode,
+  onMode,
+  onBack,
+}: OnboardingProps & {
+  mode: "create" | "import";
+  onMode(mode: "create" | "import"): void;
+  onBack(): void;
+}) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [privateKey, setPrivateKey] = useState("");
@@ -25,31 +73,31 @@ export function Onboarding({ busy, error, onCreate }: OnboardingProps) {
     if (ready) onCreate(password, mode === "import" ? privateKey.trim() : undefined);
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3">
+    <form onSubmit={submit} className="mx-auto flex w-full max-w-lg flex-col gap-3">
       <fieldset className="flex gap-3 text-sm">
-        <legend className="mb-1 font-medium">Start with</legend>
+        <legend className="mb-1 font-medium">{t("onboarding.startWith")}</legend>
         <label className="flex items-center gap-1">
           <input
             type="radio"
             name="mode"
             checked={mode === "create"}
-            onChange={() => setMode("create")}
+            onChange={() => onMode("create")}
           />
-          a new key
+          {t("onboarding.newKey")}
         </label>
         <label className="flex items-center gap-1">
           <input
             type="radio"
             name="mode"
             checked={mode === "import"}
-            onChange={() => setMode("import")}
+            onChange={() => onMode("import")}
           />
-          a key I have
+          {t("onboarding.keyIHave")}
         </label>
       </fieldset>
       {mode === "import" && (
         <Field
-          label="Private key"
+          label={t("onboarding.privateKey")}
           type="password"
           autoComplete="off"
           spellCheck={false}
@@ -59,7 +107,8 @@ export function Onboarding({ busy, error, onCreate }: OnboardingProps) {
         />
       )}
       <Field
-        label="Password"
+        label={t("onboarding.password")}
+        hint={t("onboarding.passwordHint", [String(MIN_PASSWORD_LENGTH)])}
         type="password"
         autoComplete="new-password"
         value={password}
@@ -74,23 +123,28 @@ export function Onboarding({ busy, error, onCreate }: OnboardingProps) {
           high={3}
           optimum={4}
           value={strength.score}
-          aria-label="Password strength"
+          aria-label={t("onboarding.strengthLabel")}
         />
-        <span data-testid="strength">Strength: {strength.label}</span>
+        <span data-testid="strength">{t("onboarding.strength", [STRENGTH[strength.label]()])}</span>
       </div>
       <Field
-        label="Confirm password"
+        label={t("onboarding.confirmPassword")}
         type="password"
         autoComplete="new-password"
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
         aria-invalid={mismatch}
       />
-      {mismatch && <p className="text-xs text-red-700 dark:text-red-400">The passwords differ.</p>}
+      {mismatch && (
+        <p className="text-xs text-red-700 dark:text-red-400">{t("onboarding.mismatch")}</p>
+      )}
       <ErrorNote>{error}</ErrorNote>
-      <Button type="submit" variant="primary" disabled={busy || !ready}>
-        {mode === "create" ? "Create wallet" : "Import key"}
-      </Button>
+      <div className="flex gap-2">
+        <Button onClick={onBack}>{t("common.back")}</Button>
+        <Button type="submit" variant="primary" disabled={busy || !ready} className="flex-1">
+          {mode === "create" ? t("onboarding.createWallet") : t("onboarding.importKey")}
+        </Button>
+      </div>
     </form>
   );
 }

@@ -3,9 +3,12 @@ import { useStore } from "zustand";
 import type { WalletState } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
 import { errorText } from "@/lib/ui/error-text";
+import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { createWalletStore } from "@/lib/ui/wallet-store";
+import { BackupStep } from "./BackupStep";
 import { Button, ErrorNote, Field } from "./controls";
+import { FundingInfo } from "./FundingStep";
 import { LockScreen } from "./LockScreen";
 import { Onboarding } from "./Onboarding";
 
@@ -18,8 +21,8 @@ function FirstRunBudgets({ onDone }: { onDone(): void }) {
     try {
       const policy = await callWallet({ method: "ui_getPolicy", params: undefined });
       const caps = {
-        day: inputToMicro(day, "Daily cap (USD)"),
-        month: inputToMicro(month, "Monthly cap (USD)"),
+        day: inputToMicro(day, t("caps.day")),
+        month: inputToMicro(month, t("caps.month")),
       };
       await callWallet({
         method: "ui_setPolicy",
@@ -31,29 +34,28 @@ function FirstRunBudgets({ onDone }: { onDone(): void }) {
     }
   };
   return (
-    <div className="flex flex-col gap-3">
-      <h2 className="font-semibold">Spending caps</h2>
-      <p className="text-sm">
-        All sites together can never spend more than this. No site pays without asking until you
-        allow it.
-      </p>
+    <section aria-labelledby="caps-h" className="flex flex-col gap-3">
+      <h2 id="caps-h" className="font-semibold">
+        {t("caps.title")}
+      </h2>
+      <p className="text-sm">{t("caps.explain")}</p>
       <Field
-        label="Daily cap (USD)"
+        label={t("caps.day")}
         inputMode="decimal"
         value={day}
         onChange={(e) => setDay(e.target.value)}
       />
       <Field
-        label="Monthly cap (USD)"
+        label={t("caps.month")}
         inputMode="decimal"
         value={month}
         onChange={(e) => setMonth(e.target.value)}
       />
       <ErrorNote>{error}</ErrorNote>
       <Button variant="primary" onClick={() => void save()}>
-        Save
+        {t("common.save")}
       </Button>
-    </div>
+    </section>
   );
 }
 
@@ -61,11 +63,11 @@ function FirstRunBudgets({ onDone }: { onDone(): void }) {
 export function WalletIdentity({ wallet }: { wallet: WalletState }) {
   return (
     <dl className="grid grid-cols-[5rem_1fr] gap-1 text-xs">
-      <dt>Address</dt>
+      <dt>{t("popup.identity.address")}</dt>
       <dd className="font-mono break-all" data-testid="address">
         {wallet.address ?? "—"}
       </dd>
-      <dt>Wallet id</dt>
+      <dt>{t("popup.identity.walletId")}</dt>
       <dd className="font-mono break-all" data-testid="wallet-id">
         {wallet.walletId ?? "—"}
       </dd>
@@ -73,21 +75,78 @@ export function WalletIdentity({ wallet }: { wallet: WalletState }) {
   );
 }
 
-/** Shows onboarding, first-run caps or the lock screen until the wallet is unlocked. */
+type FirstRunStep = "backup" | "caps" | "fund";
+
+/** After a wallet is made: backup (for a key the wallet made), caps, then how to fund it. */
+function FirstRun({
+  wallet,
+  password,
+  onBackedUp,
+  onDone,
+}: {
+  wallet: WalletState;
+  password: string;
+  onBackedUp(): Promise<void>;
+  onDone(): void;
+}) {
+  const [steps] = useState<FirstRunStep[]>(() =>
+    wallet.backupPending ? ["backup", "caps", "fund"] : ["caps", "fund"],
+  );
+  const [at, setAt] = useState(0);
+  const step = steps[at];
+  const next = () => (at + 1 < steps.length ? setAt(at + 1) : onDone());
+  return (
+    <div className="mx-auto flex w-full max-w-lg flex-col gap-3">
+      <p className="text-sm font-medium">{t("onboarding.ready")}</p>
+      <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="first-run-step">
+        {t("onboarding.step", [String(at + 1), String(steps.length)])}
+      </p>
+      {step === "backup" && (
+        <BackupStep
+          password={password}
+          onSaved={() => void onBackedUp().then(next)}
+          onLater={next}
+        />
+      )}
+      {step === "caps" && (
+        <>
+          <WalletIdentity wallet={wallet} />
+          <FirstRunBudgets onDone={next} />
+        </>
+      )}
+      {step === "fund" && wallet.address && (
+        <>
+          <FundingInfo address={wallet.address} />
+          <Button variant="primary" onClick={onDone}>
+            {t("common.done")}
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export interface WalletActions {
+  lock(): void;
+  /** The person saved a copy of the key. */
+  confirmBackup(): Promise<void>;
+}
+
+/** Shows onboarding, the first-run steps or the lock screen until the wallet is unlocked. */
 export function WalletGate({
   children,
 }: {
-  children(wallet: WalletState, lock: () => void): ReactNode;
+  children(wallet: WalletState, lock: () => void, actions: WalletActions): ReactNode;
 }) {
   const [store] = useState(createWalletStore);
   const { wallet, busy, error } = useStore(store);
-  const [firstRun, setFirstRun] = useState(false);
+  const [firstRunPassword, setFirstRunPassword] = useState<string>();
   useEffect(() => void store.getState().load(), [store]);
   if (!wallet)
     return error ? (
       <ErrorNote>{error}</ErrorNote>
     ) : (
-      <p aria-busy="true">Connecting to the wallet…</p>
+      <p aria-busy="true">{t("common.connecting")}</p>
     );
   if (!wallet.hasWallet) {
     return (
@@ -95,7 +154,7 @@ export function WalletGate({
         busy={busy}
         error={error}
         onCreate={(password, key) => {
-          setFirstRun(true);
+          setFirstRunPassword(password);
           void store.getState().create(password, key);
         }}
       />
@@ -111,14 +170,19 @@ export function WalletGate({
       />
     );
   }
-  if (firstRun) {
+  const actions: WalletActions = {
+    lock: () => void store.getState().lock(),
+    confirmBackup: () => store.getState().confirmBackup(),
+  };
+  if (firstRunPassword !== undefined) {
     return (
-      <div className="flex flex-col gap-3">
-        <p>Your wallet is ready.</p>
-        <WalletIdentity wallet={wallet} />
-        <FirstRunBudgets onDone={() => setFirstRun(false)} />
-      </div>
+      <FirstRun
+        wallet={wallet}
+        password={firstRunPassword}
+        onBackedUp={actions.confirmBackup}
+        onDone={() => setFirstRunPassword(undefined)}
+      />
     );
   }
-  return <>{children(wallet, () => void store.getState().lock())}</>;
+  return <>{children(wallet, actions.lock, actions)}</>;
 }

@@ -1,14 +1,17 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
-import { useId } from "react";
+import { useId, useState } from "react";
+import { t } from "@/lib/ui/i18n";
 
 const FOCUS =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 dark:focus-visible:outline-emerald-400";
 
 const VARIANTS = {
-  primary: "bg-emerald-700 text-white hover:bg-emerald-800 dark:bg-emerald-500 dark:text-slate-950",
+  primary:
+    "bg-emerald-700 text-white hover:bg-emerald-800 dark:bg-emerald-500 dark:text-slate-950 dark:hover:bg-emerald-400",
   secondary:
     "border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
-  danger: "bg-red-700 text-white hover:bg-red-800 dark:bg-red-500 dark:text-slate-950",
+  danger:
+    "bg-red-700 text-white hover:bg-red-800 dark:bg-red-500 dark:text-slate-950 dark:hover:bg-red-400",
 };
 
 /** A button with a visible keyboard focus ring. */
@@ -64,5 +67,20 @@ export function ErrorNote({ children }: { children: ReactNode }) {
     >
       {children}
     </p>
+  );
+}
+
+/** Copies `text` to the clipboard and says so for a moment (announced to screen readers). */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <Button onClick={() => void copy().catch(() => setCopied(false))} aria-live="polite">
+      {copied ? t("common.copied") : label}
+    </Button>
   );
 }

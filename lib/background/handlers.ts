@@ -10,6 +10,7 @@ import { noWallet } from "../payments/errors";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt, type ReceiptDeps } from "../payments/receipts";
 import { spendPerDay, spendSummaries } from "../payments/spend";
+import { spendBy } from "../payments/spend-by";
 import type { Caip2 } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
@@ -126,6 +127,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       return null;
     },
     ui_exportKey: async (params) => ({ privateKey: await s.wallet.exportKey(params.password) }),
+    ui_confirmBackup: () => s.wallet.confirmBackup(),
     ui_setAutoLock: (params) => s.wallet.setAutoLock(params.minutes),
     ui_listPending: async () => {
       const locked = (await s.wallet.current()) === undefined;
@@ -143,7 +145,15 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_getPolicy: () => s.policy.view(),
     ui_setPolicy: (params) => s.policy.save(params),
     ui_listPayments: (params) =>
-      listPayments(s.db, s.registry, params.filter ?? {}, params.offset ?? 0, params.limit ?? 100),
+      listPayments(
+        s.db,
+        s.registry,
+        params.filter ?? {},
+        params.offset ?? 0,
+        params.limit ?? 100,
+        params.order,
+      ),
+    ui_spendBy: (params) => spendBy(s.db, params.filter),
     ui_getPayment: (params) => paymentDetail(s.db, s.registry, s.descriptors, params.id),
     ui_spendPerDay: async (params) =>
       spendPerDay(s.db, await s.policy.settings(), s.now(), params.days),

@@ -72,9 +72,25 @@ describe("WalletSession", () => {
       address: vault.address,
       walletId: vault.walletId,
       autoLockMinutes: 15,
+      backupPending: true,
     });
     expect(created.scheduled).toEqual([NOW + 15 * MINUTE]);
     expect(await created.sessionStore.get(STORAGE_KEYS.session)).toEqual(unlocked.sessionKey);
+  });
+
+  it("asks for a backup of a key it made until the person confirms one, never of an imported key", async () => {
+    const made = session();
+    await made.wallet.create(PASSWORD);
+    expect((await made.wallet.state()).backupPending).toBe(true);
+    await made.wallet.lock();
+    expect((await made.wallet.state()).backupPending).toBe(true);
+    expect((await made.wallet.confirmBackup()).backupPending).toBeUndefined();
+    expect(await made.local.get(STORAGE_KEYS.backupPending)).toBeUndefined();
+
+    const imported = session();
+    await imported.wallet.create(PASSWORD, `0x${"11".repeat(32)}`);
+    expect((await imported.wallet.state()).backupPending).toBeUndefined();
+    await expect(session().wallet.confirmBackup()).rejects.toMatchObject({ code: "no-wallet" });
   });
 
   it("resumes unlocked in a restarted worker from the session key alone", async () => {

@@ -18,6 +18,10 @@ import { loadVault, lock, resumeSession, saveSession, saveVault } from "../walle
 export const AUTO_LOCK_ITEM = storageItem<number>(STORAGE_KEYS.autoLockMinutes, (stored) =>
   typeof stored === "number" ? stored : undefined,
 );
+/** storage.local: true while a key the wallet made waits for the person's backup. */
+export const BACKUP_PENDING_ITEM = storageItem<boolean>(STORAGE_KEYS.backupPending, (stored) =>
+  stored === true ? true : undefined,
+);
 export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 /** How early the auto-lock may fire after activity rather than re-arm the alarm on every request. */
 export const RESCHEDULE_SLACK_MS = 15_000;
@@ -70,6 +74,7 @@ export class WalletSession {
       locked: wallet === undefined,
       ...(vault ? { address: vault.address, walletId: vault.walletId } : {}),
       autoLockMinutes: await this.autoLockMinutes(),
+      ...((await readItem(this.deps.local, BACKUP_PENDING_ITEM)) ? { backupPending: true } : {}),
     };
   }
 
@@ -79,7 +84,14 @@ export class WalletSession {
       importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
     );
     await saveVault(this.deps.local, vault);
+    if (importPrivateKey === undefined) await writeItem(this.deps.local, BACKUP_PENDING_ITEM, true);
     await this.open(await unlockVault(vault, password));
+    return this.state();
+  }
+
+  async confirmBackup(): Promise<WalletState> {
+    await this.savedVault();
+    await removeItem(this.deps.local, BACKUP_PENDING_ITEM);
     return this.state();
   }
 

@@ -86,6 +86,12 @@ describe("listPayments", () => {
     expect([...new Set(where.mock.calls.map((call) => call[0]))]).toEqual([index]);
   });
 
+  it("lists oldest first when asked, through the same index", async () => {
+    const { db, named } = await seeded();
+    const { rows } = await listPayments(db, registry, { origin: A }, 0, 100, "oldest");
+    expect(rows.map((r) => named(r.id))).toEqual(["p1", "p2", "p5"]);
+  });
+
   it("pages with offset and limit while counting everything", async () => {
     const { db, named } = await seeded();
     const { rows, total } = await listPayments(db, registry, {}, 1, 2);

@@ -6,6 +6,7 @@ import type {
   DisplayAmount,
   PaymentDetail,
   PaymentFilter,
+  PaymentOrder,
   PaymentRow,
 } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
@@ -20,8 +21,8 @@ import type { DescriptorSource } from "./descriptors";
 import { unknownPayment } from "./errors";
 import { claimedTransactionOf } from "./settlement-tracker";
 
-/** Newest first, through the index that fits the filter best; the rest is filtered in the cursor. */
-function query(db: WalletDb, filter: PaymentFilter) {
+/** Newest first (or oldest), through the index that fits the filter best; the rest is filtered in the cursor. */
+export function query(db: WalletDb, filter: PaymentFilter, order: PaymentOrder = "newest") {
   const from = filter.from ?? 0;
   const to = filter.to ?? Number.MAX_SAFE_INTEGER;
   const indexed =
@@ -44,7 +45,7 @@ function query(db: WalletDb, filter: PaymentFilter) {
       (filter.receiver !== undefined || filter.state !== undefined)) ||
     (filter.receiver !== undefined && filter.state !== undefined) ||
     Boolean(text);
-  const collection = indexed.reverse();
+  const collection = order === "newest" ? indexed.reverse() : indexed;
   if (!needsFilter) return collection;
   return collection.filter(
     (p) =>
@@ -107,10 +108,11 @@ export async function listPayments(
   filter: PaymentFilter,
   offset: number,
   limit: number,
+  order: PaymentOrder = "newest",
 ): Promise<{ rows: PaymentRow[]; total: number }> {
   const isEmpty = Object.values(filter).every((v) => v === undefined || v === "");
   const [records, total] = await Promise.all([
-    query(db, filter).offset(offset).limit(Math.min(limit, 500)).toArray(),
+    query(db, filter, order).offset(offset).limit(Math.min(limit, 500)).toArray(),
     isEmpty ? paymentCount(db) : query(db, filter).count(),
   ]);
   return { rows: records.map((p) => toRow(registry, p)), total };

@@ -11,7 +11,9 @@ export type UiErrorCode =
   /** A trusted registry key that is not a JSON object. */
   | "invalid-jwk-input"
   /** Token decimals that are not a whole number a token can have. */
-  | "invalid-decimals-input";
+  | "invalid-decimals-input"
+  /** An auto-lock time that is not a whole number of minutes, 1 or more. */
+  | "invalid-auto-lock-input";
 
 /** Every refusal of the wallet pages' forms: one class, told apart by `code`. */
 export class UiError extends StipendexError {

@@ -25,6 +25,13 @@ describe("history store", () => {
         return { rows: rowsFor(params.offset, params.limit), total: TOTAL };
       },
       ui_spendPerDay: () => [{ day: "2025-03-01", currency: "USD", amount: "5000" }],
+      ui_spendBy: () => ({
+        sites: [
+          { key: "https://agent.example", symbol: "USDC", decimals: 6, atomic: "5000", count: 1 },
+        ],
+        receivers: [],
+      }),
+      ui_checkSettlements: () => null,
       ui_getPayment: ({ id }) => ({ ...PAYMENT_DETAIL, id }),
       ui_exportPayments: ({ format }) => ({
         filename: `payments.${format}`,
@@ -47,6 +54,19 @@ describe("history store", () => {
     expect(store.getState().total).toBe(TOTAL);
     expect(store.getState().spend).toHaveLength(1);
     expect(rowAt(store.getState().pages, 5)?.id).toBe("pay-5");
+    expect(store.getState().totals.sites.map((s) => s.atomic)).toEqual(["5000"]);
+  });
+
+  it("sorts oldest first on request, and checks settlements before reloading", async () => {
+    const store = createHistoryStore();
+    await store.getState().setOrder("oldest");
+    expect(listed.at(-1)).toEqual({ filter: {}, offset: 0, limit: PAGE_SIZE, order: "oldest" });
+    await store.getState().refreshSettlements();
+    const methods = calls.map((c) => c.method);
+    expect(methods.lastIndexOf("ui_checkSettlements")).toBeLessThan(
+      methods.lastIndexOf("ui_listPayments"),
+    );
+    expect(methods).toContain("ui_checkSettlements");
   });
 
   it("fetches only the pages a window needs, once", async () => {

@@ -1,5 +1,11 @@
 import { createStore } from "zustand/vanilla";
-import type { PaymentDetail, PaymentFilter, PaymentRow } from "../messages";
+import type {
+  PaymentDetail,
+  PaymentFilter,
+  PaymentOrder,
+  PaymentRow,
+  SpendByTotal,
+} from "../messages";
 import { callWallet } from "./client";
 import { downloadFile } from "./download";
 import { errorText } from "./error-text";
@@ -16,9 +22,15 @@ export interface HistoryStore {
   /** Loaded pages of rows by page number; a list of 100,000 is never loaded whole. */
   pages: Record<number, PaymentRow[]>;
   spend: DaySpend[];
+  order: PaymentOrder;
+  /** What each site and each receiver was paid, for the filter. */
+  totals: { sites: SpendByTotal[]; receivers: SpendByTotal[] };
   detail?: PaymentDetail;
   error?: string;
   setFilter(filter: PaymentFilter): Promise<void>;
+  setOrder(order: PaymentOrder): Promise<void>;
+  /** Asks the background to check settlements on chain, then reloads. */
+  refreshSettlements(): Promise<void>;
   reload(): Promise<void>;
   ensureRows(start: number, end: number): Promise<void>;
   openDetail(id: string): Promise<void>;
@@ -41,7 +53,12 @@ export function createHistoryStore() {
       loading.add(page);
       const { rows, total } = await callWallet({
         method: "ui_listPayments",
-        params: { filter: get().filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE },
+        params: {
+          filter: get().filter,
+          offset: page * PAGE_SIZE,
+          limit: PAGE_SIZE,
+          ...(get().order === "oldest" ? { order: "oldest" as const } : {}),
+        },
       });
       if (gen === generation) set({ total, pages: { ...get().pages, [page]: rows } });
     };
@@ -57,24 +74,36 @@ export function createHistoryStore() {
       total: 0,
       pages: {},
       spend: [],
+      order: "newest",
+      totals: { sites: [], receivers: [] },
       setFilter: (filter) => {
         set({ filter });
         return get().reload();
       },
+      setOrder: (order) => {
+        set({ order });
+        return get().reload();
+      },
+      refreshSettlements: () =>
+        guarded(async () => {
+          await callWallet({ method: "ui_checkSettlements", params: undefined });
+          await get().reload();
+        }),
       reload: () => {
         generation += 1;
         loading = new Set();
         const gen = generation;
         set({ pages: {}, error: undefined });
         return guarded(async () => {
-          const [, spend] = await Promise.all([
+          const [, spend, totals] = await Promise.all([
             fetchPage(0, gen),
             callWallet({
               method: "ui_spendPerDay",
               params: { filter: get().filter, days: SPEND_DAYS },
             }),
+            callWallet({ method: "ui_spendBy", params: { filter: get().filter } }),
           ]);
-          if (gen === generation) set({ spend });
+          if (gen === generation) set({ spend, totals });
         });
       },
       ensureRows: (start, end) => {

@@ -47,15 +47,15 @@ describe("policy form", () => {
       autoApproveUpTo: "0.01",
       perCallMax: "0.5",
     });
-    expect(form.deny).toBe("did:web:bad.example\ndid:web:worse.example");
+    expect(form.deny).toEqual(["did:web:bad.example", "did:web:worse.example"]);
     expect(form.assets[0]?.decimals).toBe("6");
   });
   it("round-trips to the same policy", () => {
     expect(fromPolicyForm(toPolicyForm(policy))).toEqual(policy);
   });
-  it("reads edits: blank lines dropped, an empty auto-approve is 0, an empty cap is no cap", () => {
+  it("reads edits: blank entries dropped, an empty auto-approve is 0, an empty cap is no cap", () => {
     const form = toPolicyForm(policy);
-    form.networks = "eip155:8453\n\n  eip155:1 \n";
+    form.networks = ["eip155:8453", "", "  eip155:1 "];
     const [origin] = form.origins;
     if (!origin) throw new Error("fixture has an origin");
     origin.autoApproveUpTo = "";

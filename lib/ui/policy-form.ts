@@ -38,21 +38,18 @@ export interface RegistryRow {
 export interface PolicyForm {
   caps: CapRow[];
   origins: OriginRow[];
-  /** One receiver id (or network id) per line. */
-  allow: string;
-  deny: string;
-  networks: string;
+  /** Receiver ids always allowed, and never paid. */
+  allow: string[];
+  deny: string[];
+  /** The networks switched on, by CAIP-2 id. */
+  networks: string[];
   assets: AssetRow[];
   registries: RegistryRow[];
 }
 
 const optionalInput = (micro: string | undefined) =>
   micro === undefined ? "" : microToInput(micro);
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean);
+const entries = (list: string[]) => list.map((entry) => entry.trim()).filter(Boolean);
 
 export function toPolicyForm(policy: PolicyView): PolicyForm {
   return {
@@ -70,9 +67,9 @@ export function toPolicyForm(policy: PolicyView): PolicyForm {
       perCallMax: microToInput(budget.perCallMax),
       withinPriceHint: budget.withinPriceHint === true,
     })),
-    allow: policy.receivers.allow.join("\n"),
-    deny: policy.receivers.deny.join("\n"),
-    networks: policy.networks.join("\n"),
+    allow: [...policy.receivers.allow],
+    deny: [...policy.receivers.deny],
+    networks: [...policy.networks],
     assets: policy.assets.map((asset) => ({ ...asset, decimals: String(asset.decimals) })),
     registries: policy.trustedRegistries.map((registry) => ({
       name: registry.name,
@@ -126,8 +123,8 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
   return {
     globalCaps,
     origins,
-    receivers: { allow: lines(form.allow), deny: lines(form.deny) },
-    networks: lines(form.networks),
+    receivers: { allow: entries(form.allow), deny: entries(form.deny) },
+    networks: entries(form.networks),
     assets: form.assets.map((row) => {
       const decimals = Number(required(row.decimals, "Asset decimals"));
       if (!/^\d{1,2}$/.test(row.decimals.trim()) || decimals > 36) {

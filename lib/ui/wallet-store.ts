@@ -11,6 +11,8 @@ export interface WalletStore {
   create(password: string, importPrivateKey?: string): Promise<void>;
   unlock(password: string): Promise<void>;
   lock(): Promise<void>;
+  /** The person saved a copy of the key: the backup reminder goes. */
+  confirmBackup(): Promise<void>;
 }
 
 /** Whether a wallet exists and is unlocked, for the popup and the options page. */
@@ -36,6 +38,7 @@ export function createWalletStore() {
         ),
       unlock: (password) => run(() => callWallet({ method: "ui_unlock", params: { password } })),
       lock: () => run(() => callWallet({ method: "ui_lock", params: undefined })),
+      confirmBackup: () => run(() => callWallet({ method: "ui_confirmBackup", params: undefined })),
     };
   });
 }

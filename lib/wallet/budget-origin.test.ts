@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callerLabel, canHoldBudget, proxiedOrigin, proxyCaller } from "./budget-origin";
+import { canHoldBudget, proxiedOrigin, proxyCaller } from "./budget-origin";
 
 describe("proxy callers", () => {
   it("are keyed by the upstream server's origin, never a web origin", () => {
@@ -13,13 +13,6 @@ describe("proxy callers", () => {
   it("refuse upstreams that are not http(s)", () => {
     expect(proxyCaller("file:///etc/passwd")).toBeUndefined();
     expect(proxyCaller("not a url")).toBeUndefined();
-  });
-
-  it("are shown as a desktop app via proxy", () => {
-    expect(callerLabel("proxy:http://127.0.0.1:4020")).toBe(
-      "desktop app via proxy (http://127.0.0.1:4020)",
-    );
-    expect(callerLabel("https://agent.example")).toBe("https://agent.example");
   });
 });
 

@@ -8,9 +8,6 @@ import { isLoopbackHost } from "../protocol/envelope/descriptor";
  */
 const PROXY_PREFIX = "proxy:";
 
-/** How the wallet shows a proxy caller, before the upstream server's origin. */
-export const PROXY_CALLER_LABEL = "desktop app via proxy";
-
 /** The caller key of the proxy forwarding to `upstream`, or undefined when it is no http(s) URL. */
 export function proxyCaller(upstream: string): string | undefined {
   let url: URL;
@@ -26,12 +23,6 @@ export function proxyCaller(upstream: string): string | undefined {
 /** The upstream server's origin of a proxy caller key; undefined for a web origin. */
 export function proxiedOrigin(caller: string): string | undefined {
   return caller.startsWith(PROXY_PREFIX) ? caller.slice(PROXY_PREFIX.length) : undefined;
-}
-
-/** A caller as the person reads it: a site's origin, or "desktop app via proxy (https://…)". */
-export function callerLabel(caller: string): string {
-  const upstream = proxiedOrigin(caller);
-  return upstream === undefined ? caller : `${PROXY_CALLER_LABEL} (${upstream})`;
 }
 
 /**

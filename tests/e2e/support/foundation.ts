@@ -175,8 +175,8 @@ export interface FoundationBrowser {
   close(): Promise<void>;
 }
 
-/** The first control a fresh profile's popup shows: onboarding's submit button. */
-export const FIRST_RUN_BUTTON = "Create wallet";
+/** The first control a fresh profile's popup shows: onboarding's first choice. */
+export const FIRST_RUN_BUTTON = "Create a new wallet";
 
 /**
  * Registers the Foundation checks for one browser. `open` launches it (with

@@ -1,0 +1,73 @@
+import type { SpendByTotal } from "@/lib/messages";
+import { formatAmount } from "@/lib/protocol/rails/amount";
+import { t } from "@/lib/ui/i18n";
+import { receiverWords, siteWords } from "@/lib/ui/payment-words";
+
+function TotalsTable({
+  caption,
+  keyHead,
+  rows,
+  name,
+}: {
+  caption: string;
+  keyHead: string;
+  rows: SpendByTotal[];
+  name(key: string): string;
+}) {
+  return (
+    <table className="text-sm" aria-label={caption}>
+      <caption className="text-left font-medium">{caption}</caption>
+      <thead>
+        <tr className="text-left">
+          <th scope="col">{keyHead}</th>
+          <th scope="col">{t("history.payments")}</th>
+          <th scope="col" className="text-right">
+            {t("history.columns.amount")}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={3}>{t("history.nothingPaid")}</td>
+          </tr>
+        )}
+        {rows.map((row) => (
+          <tr key={`${row.key} ${row.symbol} ${row.decimals}`}>
+            <td className="pr-4" title={row.key}>
+              {name(row.key)}
+            </td>
+            <td className="pr-4">{row.count}</td>
+            <td className="text-right font-mono">
+              {formatAmount(BigInt(row.atomic), row.decimals)} {row.symbol}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What each site paid and each receiver was paid. */
+export function SpendByTables({
+  totals,
+}: {
+  totals: { sites: SpendByTotal[]; receivers: SpendByTotal[] };
+}) {
+  return (
+    <div className="flex flex-wrap gap-8">
+      <TotalsTable
+        caption={t("history.perSite")}
+        keyHead={t("history.columns.site")}
+        rows={totals.sites}
+        name={siteWords}
+      />
+      <TotalsTable
+        caption={t("history.perReceiver")}
+        keyHead={t("history.columns.receiver")}
+        rows={totals.receivers}
+        name={receiverWords}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { seedPayment } from "../../tests/unit-support/payments/test-support";
+import { openWalletDb } from "../db/schema";
+import { randomId } from "../random-id";
+import { spendBy } from "./spend-by";
+
+describe("spendBy", () => {
+  it("sums signed and settled payments per site and per receiver, largest first", async () => {
+    const db = openWalletDb(`spend-by-${randomId()}`);
+    const a = "https://a.example";
+    const b = "https://b.example";
+    const r1 = "https://r1.example";
+    const r2 = "https://r2.example";
+    const seeds = [
+      { createdAt: 1, origin: a, receiver: r1, state: "settled" as const, amount: "5000" },
+      { createdAt: 2, origin: a, receiver: r2, state: "signed" as const, amount: "7000" },
+      { createdAt: 3, origin: b, receiver: r2, state: "settled" as const, amount: "1000" },
+      { createdAt: 4, origin: b, receiver: r1, state: "declined" as const, amount: "900000" },
+    ];
+    for (const seed of seeds) await seedPayment(db, seed);
+    const { sites, receivers } = await spendBy(db, {});
+    const { symbol, decimals } = (await db.payments.toArray())[0] ?? { symbol: "", decimals: 0 };
+    expect(sites).toEqual([
+      { key: a, symbol, decimals, atomic: "12000", count: 2 },
+      { key: b, symbol, decimals, atomic: "1000", count: 1 },
+    ]);
+    expect(receivers).toEqual([
+      { key: r2, symbol, decimals, atomic: "8000", count: 2 },
+      { key: r1, symbol, decimals, atomic: "5000", count: 1 },
+    ]);
+    expect((await spendBy(db, { origin: b })).receivers).toEqual([
+      { key: r2, symbol, decimals, atomic: "1000", count: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { paymentWords, receiverWords, siteWords, whatWords } from "./payment-words";
+
+describe("payment words", () => {
+  it("names a Stipendex receiver by its site and an x402 account by its short address", () => {
+    expect(receiverWords("https://api.example.com/")).toBe("api.example.com");
+    expect(receiverWords("http://127.0.0.1:4100")).toBe("127.0.0.1:4100");
+    expect(receiverWords("eip155:84532:0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).toBe(
+      "0x7099…79C8",
+    );
+    expect(receiverWords("not a url")).toBe("not a url");
+    expect(siteWords("http://127.0.0.1:4100")).toBe("127.0.0.1:4100");
+    expect(siteWords("")).toBe("");
+  });
+
+  it("says an HTTP call by its path and a tool by its name", () => {
+    expect(whatWords("http://127.0.0.1:4100/api/search?q=cats")).toBe("/api/search?q=cats");
+    expect(whatWords("http://h.example/api/search?q=model%20context")).toBe(
+      "/api/search?q=model context",
+    );
+    expect(whatWords("http://h.example/a?q=%E0%A4%A")).toBe("/a?q=%E0%A4%A");
+    expect(whatWords("search_docs")).toBe("search_docs");
+    expect(paymentWords({ receiver: "https://a.example", what: "https://a.example/x" })).toEqual({
+      who: "a.example",
+      what: "/x",
+    });
+  });
+});

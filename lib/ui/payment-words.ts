@@ -1,0 +1,59 @@
+import type { PaymentRow } from "../messages";
+import { proxiedOrigin } from "../wallet/budget-origin";
+import { t } from "./i18n";
+
+/**
+ * Who was paid, as a person reads it: a receiver's site for a Stipendex
+ * issuer URL, the shortened account for an x402 `eip155:<chain>:<address>`.
+ */
+export function receiverWords(receiver: string): string {
+  const account = /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(receiver)?.[1];
+  if (account) return `${account.slice(0, 6)}…${account.slice(-4)}`;
+  try {
+    return new URL(receiver).host || receiver;
+  } catch {
+    return receiver;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Who asked, in full: a page's origin as the browser reported it, or a
+ * desktop app by the server its stipendex-proxy forwards to.
+ */
+export function callerWords(caller: string): string {
+  const upstream = proxiedOrigin(caller);
+  return upstream === undefined ? caller : t("caller.proxy", [upstream]);
+}
+
+/** A site as its host ("shop.example:8443"), a desktop app as callerWords says; else as it is. */
+export function siteWords(origin: string): string {
+  if (proxiedOrigin(origin) !== undefined) return callerWords(origin);
+  try {
+    return new URL(origin).host || origin;
+  } catch {
+    return origin;
+  }
+}
+
+/** What was paid for: a tool's name as it is, an HTTP call as its path (decoded). */
+export function whatWords(what: string): string {
+  try {
+    const url = new URL(what);
+    return safeDecode(url.pathname + url.search);
+  } catch {
+    return what;
+  }
+}
+
+/** Who was paid and for what, in words. */
+export function paymentWords(row: Pick<PaymentRow, "receiver" | "what">) {
+  return { who: receiverWords(row.receiver), what: whatWords(row.what) };
+}

@@ -1,0 +1,4 @@
+import { openFirefoxUi } from "./support/ui-firefox";
+import { describeUiWalk } from "./support/ui-walk";
+
+describeUiWalk("Firefox", openFirefoxUi);
