@@ -160,7 +160,7 @@ export interface BalanceRow {
   asset: string;
   symbol: string;
   decimals: number;
-  /** What one unit is worth ("USD"), when the wallet knows. */
+  /** The currency it counts in ("USD"; "test USD" on a test network), when the wallet knows. */
   currency?: string;
   /** Atomic units on chain, decimal string; absent when it could not be read. */
   amount?: string;

@@ -37,6 +37,7 @@ describe("balanceRows, against a local chain", () => {
       networkName: "Base Sepolia",
       testnet: true,
       symbol: "USDC",
+      currency: "test USD",
       decimals: 6,
       amount: "2500000",
       pending: "10000",
@@ -45,6 +46,7 @@ describe("balanceRows, against a local chain", () => {
     expect(elsewhere.length).toBeGreaterThan(0);
     for (const row of elsewhere) {
       expect(row).toMatchObject({ pending: "0", problem: `No RPC endpoint for ${row.network}` });
+      expect(row.currency).toBe(row.testnet ? "test USD" : "USD");
       expect(row.amount).toBeUndefined();
     }
   });

@@ -5,6 +5,7 @@ import type { BalanceRow } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { chargeCurrency } from "../wallet/test-money";
 
 /**
  * How long the popup waits for a network: a person looks at it now, and a
@@ -54,7 +55,8 @@ export async function balanceRows(
       asset: balance.asset,
       symbol: balance.symbol,
       decimals: balance.decimals,
-      ...(token?.currency ? { currency: token.currency } : {}),
+      // Test money counts apart ("test USD"), as in caps and budgets: never added to real money.
+      ...(token?.currency ? { currency: chargeCurrency(token.currency, balance.network) } : {}),
       ...(balance.amount === undefined
         ? { problem: balance.problem }
         : { amount: balance.amount.toString() }),
