@@ -302,6 +302,8 @@ export interface PaymentRow {
   state: PaymentStateView;
   origin: string;
   receiver: string;
+  /** The name the receiver's descriptor gives it (Stipendex), when the payment has one. */
+  receiverName?: string;
   /** Tool name or URL. */
   what: string;
   amount: DisplayAmount;

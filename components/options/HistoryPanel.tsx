@@ -32,7 +32,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
         {siteWords(row.origin)}
       </span>
       <span className="truncate" title={row.receiver}>
-        {receiverWords(row.receiver)}
+        {receiverWords(row.receiver, row.receiverName)}
       </span>
       <span className="truncate" title={row.what}>
         {whatWords(row.what)}

@@ -55,6 +55,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
     receiver: {
       id: offer.receiver,
       verified: offer.quote !== undefined,
+      ...(offer.receiverName === undefined ? {} : { name: offer.receiverName }),
       ...(input.registry ? { registry: input.registry } : {}),
       ...(offer.claimedBy !== undefined ? { claimedBy: offer.claimedBy } : {}),
     },

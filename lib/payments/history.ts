@@ -96,6 +96,7 @@ export function toRow(registry: Registry, p: PaymentRecord): PaymentRow {
     state: p.state,
     origin: p.origin,
     receiver: p.receiver,
+    ...(p.offer.receiverName === undefined ? {} : { receiverName: p.offer.receiverName }),
     what: whatOf(p),
     amount: displayAmount(registry, p),
     ...(p.reason === undefined ? {} : { reason: p.reason }),

@@ -40,6 +40,9 @@ describe("readChallenge", () => {
       resource: { kind: "http", method: "GET", url: `${ORIGIN}/search?q=x` },
       quote: { jws },
     });
+    // The name the verified descriptor gives the receiver: history and the window say it.
+    expect(offer.receiverName).toBe(descriptor?.name);
+    expect(offer.receiverName).toBeTruthy();
   });
 
   it("refuses a Quote for another URL than the one the page requested", async () => {

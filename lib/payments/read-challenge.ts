@@ -106,7 +106,8 @@ export async function readQuote(
     descriptor = await context.descriptors.get(issuer, { requesterOrigin, refresh: true });
     quote = await verifyQuote(jws, { descriptor, now, ...(request ? { request } : {}) });
   }
-  return { offer: knownOptions(quoteToOffer(quote, transport), context.registry), descriptor };
+  const offer = knownOptions(quoteToOffer(quote, transport), context.registry);
+  return { offer: { ...offer, receiverName: descriptor.name }, descriptor };
 }
 
 /** Only to know whose descriptor to fetch; every claim is verified after. */

@@ -55,6 +55,8 @@ export interface Offer {
   receiver: string;
   /** x402 only, once the payee is bound: the origin the page said the price came from. */
   claimedBy?: string;
+  /** Stipendex only: the name the receiver's descriptor gives it (the Quote verified under it). */
+  receiverName?: string;
   resource: OfferResource;
   description: string;
   /** Display total as the receiver states it (Stipendex `total`); never used for budgets. */

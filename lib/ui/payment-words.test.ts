@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentWords, receiverWords, siteWords, whatWords } from "./payment-words";
+import { callerWords, paymentWords, receiverWords, siteWords, whatWords } from "./payment-words";
 
 describe("payment words", () => {
   it("names a Stipendex receiver by its site and an x402 account by its short address", () => {
@@ -11,6 +11,23 @@ describe("payment words", () => {
     expect(receiverWords("not a url")).toBe("not a url");
     expect(siteWords("http://127.0.0.1:4100")).toBe("127.0.0.1:4100");
     expect(siteWords("")).toBe("");
+  });
+
+  it("names a receiver by its descriptor's name when the payment has it", () => {
+    expect(receiverWords("https://api.example.com/", "Example search")).toBe("Example search");
+    expect(
+      paymentWords({ receiver: "https://a.example", receiverName: "A search", what: "search" }),
+    ).toEqual({ who: "A search", what: "search" });
+  });
+
+  it("says a desktop app's request by the server its proxy forwards to", () => {
+    expect(siteWords("proxy:https://mcp.example")).toBe(
+      "desktop app via proxy (https://mcp.example)",
+    );
+    expect(callerWords("proxy:https://mcp.example")).toBe(
+      "desktop app via proxy (https://mcp.example)",
+    );
+    expect(callerWords("https://agent.example")).toBe("https://agent.example");
   });
 
   it("says an HTTP call by its path and a tool by its name", () => {

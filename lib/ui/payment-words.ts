@@ -3,10 +3,12 @@ import { proxiedOrigin } from "../wallet/budget-origin";
 import { t } from "./i18n";
 
 /**
- * Who was paid, as a person reads it: a receiver's site for a Stipendex
- * issuer URL, the shortened account for an x402 `eip155:<chain>:<address>`.
+ * Who was paid, as a person reads it: the name its descriptor gives it, else
+ * a receiver's site for a Stipendex issuer URL, the shortened account for an
+ * x402 `eip155:<chain>:<address>`.
  */
-export function receiverWords(receiver: string): string {
+export function receiverWords(receiver: string, name?: string): string {
+  if (name) return name;
   const account = /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(receiver)?.[1];
   if (account) return `${account.slice(0, 6)}…${account.slice(-4)}`;
   try {
@@ -54,6 +56,6 @@ export function whatWords(what: string): string {
 }
 
 /** Who was paid and for what, in words. */
-export function paymentWords(row: Pick<PaymentRow, "receiver" | "what">) {
-  return { who: receiverWords(row.receiver), what: whatWords(row.what) };
+export function paymentWords(row: Pick<PaymentRow, "receiver" | "receiverName" | "what">) {
+  return { who: receiverWords(row.receiver, row.receiverName), what: whatWords(row.what) };
 }
