@@ -21,6 +21,14 @@ import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "
 
 const TX = `0x${"ab".repeat(32)}`;
 
+/** What the hook reports when the paid retry was refused: the token says the authorization was used. */
+const refusedRetry = (paymentId: string) => ({
+  paymentId,
+  status: 200,
+  receipt: null,
+  error: { code: -32402, message: "authorization already used" },
+});
+
 function deps(h: Harness): ReceiptDeps {
   return {
     db: h.db,
@@ -139,16 +147,7 @@ describe("fileReceipt, Stipendex", () => {
 
   it("fails a payment the retried call still refused: the server's words as said, plainly, still charged", async () => {
     const { h, payment } = await paidStipendex();
-    const filed = await fileReceipt(
-      deps(h),
-      {
-        paymentId: payment.id,
-        status: 200,
-        receipt: null,
-        error: { code: -32402, message: "authorization already used" },
-      },
-      AGENT,
-    );
+    const filed = await fileReceipt(deps(h), refusedRetry(payment.id), AGENT);
     expect(filed).toEqual({ state: "failed" });
     const failed = await h.db.payments.get(payment.id);
     expect(failed?.reason).toBe(
@@ -242,16 +241,7 @@ describe("receipts that arrive while the wallet is locked", () => {
   it("files a refusal at once, locked or not: it names no wallet", async () => {
     const { h, payment } = await paidStipendex();
     const wallet = lockable(h);
-    const filed = await fileReceipt(
-      wallet.deps,
-      {
-        paymentId: payment.id,
-        status: 200,
-        receipt: null,
-        error: { code: -32402, message: "authorization already used" },
-      },
-      AGENT,
-    );
+    const filed = await fileReceipt(wallet.deps, refusedRetry(payment.id), AGENT);
     expect(filed).toEqual({ state: "failed" });
   });
 });
