@@ -1,6 +1,7 @@
 import Dexie from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
-import { openWalletDb, type PaymentRecord, type WalletDb } from "./schema";
+import { openV4Database } from "../../tests/unit-support/db/v4-database";
+import { budgetRowsFromV4, openWalletDb, type PaymentRecord, type WalletDb } from "./schema";
 
 let db: WalletDb | undefined;
 afterEach(async () => {
@@ -25,7 +26,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -56,12 +57,59 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     const signed = await db.payments
       .where("[state+createdAt]")
       .between(["signed", 0], ["signed", 10])
       .toArray();
     expect(signed.map((p) => p.id)).toEqual(["p1"]);
+  });
+
+  it("upgrades version 4's row per sum into rows of period slots, and keeps every day of the history", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const old = openV4Database(name);
+    await old.table("budgetSums").bulkPut([
+      { key: "global:USD:day:2026-11-29", amount: "3", updatedAt: 1 },
+      { key: "global:USD:day:2026-11-30", amount: "5", updatedAt: 1 },
+      { key: "global:USD:month:2026-11", amount: "8", updatedAt: 1 },
+      { key: "origin:http://127.0.0.1:8080:test USD:none:all", amount: "2", updatedAt: 1 },
+    ]);
+    old.close();
+    db = openWalletDb(name);
+    await db.open();
+    expect(db.verno).toBe(5);
+    const rows = await db.budgetSums.toArray();
+    expect(rows.map(({ key, periods }) => ({ key, periods }))).toEqual([
+      { key: "daily:USD:2026-11-29", periods: { day: { at: "2026-11-29", amount: "3" } } },
+      { key: "daily:USD:2026-11-30", periods: { day: { at: "2026-11-30", amount: "5" } } },
+      {
+        key: "global:USD",
+        periods: { day: { at: "2026-11-30", amount: "5" }, month: { at: "2026-11", amount: "8" } },
+      },
+      {
+        key: "origin:http://127.0.0.1:8080:test USD",
+        periods: { none: { at: "all", amount: "2" } },
+      },
+    ]);
+  });
+
+  it("reads a v4 key from the right, so an origin's own colons stay in its row", () => {
+    expect(
+      budgetRowsFromV4(
+        [
+          { key: "origin:https://x.example:8443:USD:week:2026-11-23", amount: "1" },
+          { key: "origin:https://x.example:8443:USD:week:2026-11-30", amount: "4" },
+          { key: "not-a-sum", amount: "9" },
+        ],
+        7,
+      ),
+    ).toEqual([
+      {
+        key: "origin:https://x.example:8443:USD",
+        periods: { week: { at: "2026-11-30", amount: "4" } },
+        updatedAt: 7,
+      },
+    ]);
   });
 
   it("keeps quote ids unique where present and allows many rows without one", async () => {

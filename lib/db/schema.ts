@@ -52,15 +52,17 @@ export interface PaymentRecord {
   reason?: string;
   /** A receiver's refusal in its own words (its error code or the token's revert text), as it said it. */
   receiverSaid?: string;
-  /** Set in the transaction that charged the budget; the sums it was added to. */
-  charge?: { currency: string; micro: string; sumKeys: string[]; chargedAt: number };
+  /**
+   * Set in the transaction that charged the budget. The sums it was added to
+   * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge).
+   */
+  charge?: { currency: string; micro: string; chargedAt: number };
   /** What the chain says about this payment's settlement, once the wallet has asked it. */
   settlement?: SettlementRecord;
   /** A charge given back (the authorization expired unused on chain): what it was, and when. */
   releasedCharge?: {
     currency: string;
     micro: string;
-    sumKeys: string[];
     chargedAt: number;
     releasedAt: number;
   };
@@ -92,10 +94,12 @@ export interface SettlementRecord {
 }
 
 /** A running total per scope and period, e.g. key "global:USD:day:2026-11-30" (see wallet/limits.ts). */
+/** One row of running sums (see wallet/budget-sums.ts): the current slot of each period it counts. */
 export interface BudgetSum {
+  /** "global:USD", "origin:https://agent.example:USD", "daily:USD:2026-11-30". */
   key: string;
-  /** Micro units (6 decimals) as a decimal string. */
-  amount: string;
+  /** By period ("day", "week", "month", "none"): its key and the sum in micro units (6 decimals). */
+  periods: Partial<Record<string, { at: string; amount: string }>>;
   updatedAt: number;
 }
 
@@ -156,6 +160,48 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
     payments:
       "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
   });
+  // v5: a running sum is a period's slot in a row (all sites, one site, one day) rather than a
+  // row of its own: a charge reads and writes three rows instead of six.
+  db.version(5)
+    .stores({ budgetSums: "key" })
+    .upgrade(async (tx) => {
+      const old = (await tx.table("budgetSums").toArray()) as { key: string; amount: string }[];
+      await tx.table("budgetSums").clear();
+      await tx.table("budgetSums").bulkPut(budgetRowsFromV4(old, Date.now()));
+    });
   countDexieTransactions(db);
   return db;
+}
+
+/**
+ * v4 kept each sum in a row of its own, keyed "<row>:<period>:<period key>"
+ * ("global:USD:day:2026-11-30", "origin:https://x:8080:USD:none:all"): the
+ * period and its key are the last two parts. Each row keeps the latest key of
+ * each period (an older one no longer counts); every all-sites day also
+ * becomes that day's row of the spend history.
+ */
+export function budgetRowsFromV4(
+  old: readonly { key: string; amount: string }[],
+  now: number,
+): BudgetSum[] {
+  const rows = new Map<string, BudgetSum>();
+  const slot = (row: string, period: string, at: string, amount: string) => {
+    const kept = rows.get(row) ?? { key: row, periods: {}, updatedAt: now };
+    const current = kept.periods[period];
+    if (current === undefined || current.at < at) kept.periods[period] = { at, amount };
+    rows.set(row, kept);
+  };
+  for (const { key, amount } of old) {
+    const atStart = key.lastIndexOf(":");
+    const periodStart = key.lastIndexOf(":", atStart - 1);
+    if (periodStart < 0) continue;
+    const row = key.slice(0, periodStart);
+    const period = key.slice(periodStart + 1, atStart);
+    const at = key.slice(atStart + 1);
+    slot(row, period, at, amount);
+    if (row.startsWith("global:") && period === "day") {
+      slot(`daily:${row.slice("global:".length)}:${at}`, period, at, amount);
+    }
+  }
+  return [...rows.values()];
 }

@@ -12,7 +12,7 @@ describe("transactionCount", () => {
     await db.counters.put({ name: "payments", value: 1 });
     await db.transaction("rw", db.counters, db.budgetSums, async () => {
       await db.counters.get("payments");
-      await db.budgetSums.put({ key: "k", amount: "1", updatedAt: 0 });
+      await db.budgetSums.put({ key: "k", periods: {}, updatedAt: 0 });
     });
     await nativeTransaction(db, ["counters"], async ({ counters }) =>
       requested(counters.get("payments")),

@@ -22,6 +22,7 @@ import {
   v2PaymentRequired,
   v2Requirement,
 } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { fileServerReport } from "../background/pricing-book";
 import type { PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
@@ -32,7 +33,7 @@ import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
-import { sumKeysToCharge } from "../wallet/limits";
+import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
 import { type Caller, chooseOption } from "./engine-parts";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
@@ -796,8 +797,9 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
 
   it("asks again, instead of refusing, once the site's budget is used up", async () => {
     const h = await makeHarness(autoPolicy);
-    const originDay = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
-    await h.db.budgetSums.put({ key: originDay, amount: "1000000", updatedAt: h.clock.ms });
+    const originDay = sumSlotsToCharge(AGENT, "USD", h.clock.ms)[2];
+    if (!originDay) throw new Error("no origin day slot");
+    await putSums(h.db, [[originDay, 1_000_000n]], h.clock.ms);
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "p", challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);

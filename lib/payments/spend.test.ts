@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AGENT, AUTO_BUDGET } from "../../tests/unit-support/payments/test-support";
+import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { defaultPolicy, toSettings } from "../background/policy-store";
 import { openWalletDb } from "../db/schema";
 import { randomId } from "../random-id";
-import { sumKeysToCharge } from "../wallet/limits";
+import { dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { spendPerDay, spendSummaries } from "./spend";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
@@ -16,22 +17,23 @@ const settings = toSettings({
 });
 
 /** Running sums only: no payment rows, so whatever is reported came from the sums. */
-async function withSums(sums: Record<string, string>) {
+async function withSums(sums: (readonly [SumSlot | undefined, bigint])[]) {
   const db = openWalletDb(`spend-${randomId()}`);
-  await db.budgetSums.bulkPut(
-    Object.entries(sums).map(([key, amount]) => ({ key, amount, updatedAt: NOW })),
-  );
+  for (const [slot, amount] of sums) {
+    if (!slot) throw new Error("no such slot");
+    await putSums(db, [[slot, amount]], NOW);
+  }
   return db;
 }
 
 describe("spendSummaries", () => {
   it("reports today, this month and the site's budget from the running sums", async () => {
-    const [day, month, originDay] = sumKeysToCharge(AGENT, "USD", NOW);
-    const db = await withSums({
-      [day ?? ""]: "1500000",
-      [month ?? ""]: "2500000",
-      [originDay ?? ""]: "300000",
-    });
+    const [day, month, originDay] = sumSlotsToCharge(AGENT, "USD", NOW);
+    const db = await withSums([
+      [day, 1_500_000n],
+      [month, 2_500_000n],
+      [originDay, 300_000n],
+    ]);
     expect(await db.payments.count()).toBe(0);
     expect(await spendSummaries(db, settings, NOW, AGENT)).toEqual([
       {
@@ -46,7 +48,7 @@ describe("spendSummaries", () => {
   });
 
   it("reports a site without a budget as spending nothing against none, and no origin when not asked", async () => {
-    const db = await withSums({});
+    const db = await withSums([]);
     const [summary] = await spendSummaries(db, settings, NOW, "https://other.example");
     expect(summary?.origin).toEqual({ origin: "https://other.example", spent: "0" });
     const [plain] = await spendSummaries(db, settings, NOW);
@@ -60,8 +62,7 @@ describe("spendSummaries", () => {
   });
 
   it("never reports more remaining than zero when a budget is overspent", async () => {
-    const originDay = sumKeysToCharge(AGENT, "USD", NOW)[2] ?? "";
-    const db = await withSums({ [originDay]: "2000000" });
+    const db = await withSums([[sumSlotsToCharge(AGENT, "USD", NOW)[2], 2_000_000n]]);
     const [summary] = await spendSummaries(db, settings, NOW, AGENT);
     expect(summary?.origin?.remaining).toBe("0");
   });
@@ -69,9 +70,10 @@ describe("spendSummaries", () => {
 
 describe("spendPerDay", () => {
   it("lists each of the last days oldest first from the daily sums", async () => {
-    const today = sumKeysToCharge("", "USD", NOW)[0] ?? "";
-    const twoDaysAgo = sumKeysToCharge("", "USD", NOW - 2 * DAY)[0] ?? "";
-    const db = await withSums({ [today]: "42", [twoDaysAgo]: "7" });
+    const db = await withSums([
+      [dailySlot("USD", NOW), 42n],
+      [dailySlot("USD", NOW - 2 * DAY), 7n],
+    ]);
     expect(await spendPerDay(db, settings, NOW, 3)).toEqual([
       { day: "2026-11-28", currency: "USD", amount: "7" },
       { day: "2026-11-29", currency: "USD", amount: "0" },
@@ -80,7 +82,7 @@ describe("spendPerDay", () => {
   });
 
   it("keeps the span between 1 and 366 days", async () => {
-    const db = await withSums({});
+    const db = await withSums([]);
     expect(await spendPerDay(db, settings, NOW, 0)).toHaveLength(1);
     expect(await spendPerDay(db, settings, NOW, 10_000)).toHaveLength(366);
   });

@@ -1,7 +1,7 @@
 import type { WalletDb } from "../db/schema";
 import type { SpendSummary } from "../messages";
 import { readSums } from "../wallet/budget-sums";
-import { capLimits, sumKeysToCharge } from "../wallet/limits";
+import { capLimits, dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { DAY_MS } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
 
@@ -23,14 +23,14 @@ export async function spendSummaries(
 ): Promise<SpendSummary[]> {
   const summaries: SpendSummary[] = [];
   for (const currency of currencies(settings)) {
-    const [dayKey, monthKey, ...originKeys] = sumKeysToCharge(origin ?? "", currency, now);
-    const keys = [dayKey, monthKey, ...originKeys].filter((k): k is string => k !== undefined);
-    const sums = await readSums(db, keys);
+    const slots = sumSlotsToCharge(origin ?? "", currency, now);
+    const sums = await readSums(db, slots);
+    const spentIn = (index: number) => (sums.get(slots[index]?.key ?? "") ?? 0n).toString();
     const caps = settings.globalCaps[currency];
     const summary: SpendSummary = {
       currency,
-      today: (sums.get(dayKey ?? "") ?? 0n).toString(),
-      month: (sums.get(monthKey ?? "") ?? 0n).toString(),
+      today: spentIn(0),
+      month: spentIn(1),
       ...(caps?.day === undefined ? {} : { dayCap: caps.day.toString() }),
       ...(caps?.month === undefined ? {} : { monthCap: caps.month.toString() }),
     };
@@ -39,7 +39,7 @@ export async function spendSummaries(
       const limit = capLimits(settings, origin, currency, now).find(
         (l) => l.rule === "origin-budget",
       );
-      const spent = limit ? ((await readSums(db, [limit.sumKey])).get(limit.sumKey) ?? 0n) : 0n;
+      const spent = limit ? (sums.get(limit.slot.key) ?? 0n) : 0n;
       summary.origin = {
         origin,
         spent: spent.toString(),
@@ -70,21 +70,18 @@ export async function spendPerDay(
   days: number,
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
-  const rows: { day: string; currency: string; key: string }[] = [];
+  const wanted: { currency: string; slot: SumSlot }[] = [];
   for (const currency of currencies(settings)) {
-    for (let i = span - 1; i >= 0; i--) {
-      const at = now - i * DAY_MS;
-      const key = sumKeysToCharge("", currency, at)[0];
-      if (key) rows.push({ day: new Date(at).toISOString().slice(0, 10), currency, key });
-    }
+    for (let i = span - 1; i >= 0; i--)
+      wanted.push({ currency, slot: dailySlot(currency, now - i * DAY_MS) });
   }
   const sums = await readSums(
     db,
-    rows.map((r) => r.key),
+    wanted.map(({ slot }) => slot),
   );
-  return rows.map(({ day, currency, key }) => ({
-    day,
+  return wanted.map(({ currency, slot }) => ({
+    day: slot.at,
     currency,
-    amount: (sums.get(key) ?? 0n).toString(),
+    amount: (sums.get(slot.key) ?? 0n).toString(),
   }));
 }

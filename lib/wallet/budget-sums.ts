@@ -1,16 +1,83 @@
-import type { WalletDb } from "../db/schema";
+import type { BudgetSum, WalletDb } from "../db/schema";
+import { type SumSlot, slotKey } from "./limits";
 
-/** The running sums for `keys` (absent ones are 0), read from budgetSums only. */
-export async function readSums(
-  db: WalletDb,
-  keys: readonly string[],
-): Promise<Map<string, bigint>> {
-  const rows = await db.budgetSums.bulkGet([...keys]);
-  return new Map(keys.map((key, i) => [key, BigInt(rows[i]?.amount ?? "0")]));
+/**
+ * Where the running sums are kept: a few rows, each holding the current slot
+ * of every period it counts (all sites in a currency: day and month; one site:
+ * day, week, month and ever; one UTC day, for the spend history). A charge
+ * reads and writes three rows instead of a row per sum: every request is a
+ * round trip on the hot path.
+ */
+
+/** The rows that hold `slots`, each once, in order. */
+export function rowsOf(slots: readonly SumSlot[]): string[] {
+  return [...new Set(slots.map((slot) => slot.row))];
 }
 
-/** Every running sum kept. */
+/** The sum in `slot` (0 when its row is absent or holds another period). */
+function amountIn(row: BudgetSum | undefined, slot: SumSlot): bigint {
+  const kept = row?.periods[slot.period];
+  return kept !== undefined && kept.at === slot.at ? BigInt(kept.amount) : 0n;
+}
+
+/** Each slot's sum by its key, from the rows read for it (by row key). */
+export function sumsIn(
+  slots: readonly SumSlot[],
+  rows: ReadonlyMap<string, BudgetSum | undefined>,
+): Map<string, bigint> {
+  return new Map(slots.map((slot) => [slot.key, amountIn(rows.get(slot.row), slot)]));
+}
+
+/**
+ * The rows to store so that each of `slots` holds its new sum in `sums`
+ * (by slot key); a row's other periods stay as they were read.
+ */
+export function rowsWith(
+  rows: ReadonlyMap<string, BudgetSum | undefined>,
+  slots: readonly SumSlot[],
+  sums: ReadonlyMap<string, bigint>,
+  now: number,
+): BudgetSum[] {
+  const written = new Map<string, BudgetSum>();
+  for (const slot of slots) {
+    const amount = sums.get(slot.key);
+    if (amount === undefined) continue;
+    const row = written.get(slot.row) ?? {
+      key: slot.row,
+      periods: { ...rows.get(slot.row)?.periods },
+      updatedAt: now,
+    };
+    row.periods[slot.period] = { at: slot.at, amount: amount.toString() };
+    written.set(slot.row, row);
+  }
+  return [...written.values()];
+}
+
+/** The rows holding `slots`, by row key (absent ones undefined). */
+export async function readRows(
+  db: WalletDb,
+  slots: readonly SumSlot[],
+): Promise<Map<string, BudgetSum | undefined>> {
+  const keys = rowsOf(slots);
+  const found = await db.budgetSums.bulkGet(keys);
+  return new Map(keys.map((key, i) => [key, found[i]]));
+}
+
+/** The running sums in `slots` by slot key (absent ones are 0), read from budgetSums only. */
+export async function readSums(
+  db: WalletDb,
+  slots: readonly SumSlot[],
+): Promise<Map<string, bigint>> {
+  return sumsIn(slots, await readRows(db, slots));
+}
+
+/** Every running sum kept, by slot key. */
 export async function readAllSums(db: WalletDb): Promise<Map<string, bigint>> {
-  const rows = await db.budgetSums.toArray();
-  return new Map(rows.map((row) => [row.key, BigInt(row.amount)]));
+  const sums = new Map<string, bigint>();
+  for (const row of await db.budgetSums.toArray()) {
+    for (const [period, kept] of Object.entries(row.periods)) {
+      if (kept) sums.set(slotKey(row.key, period, kept.at), BigInt(kept.amount));
+    }
+  }
+  return sums;
 }

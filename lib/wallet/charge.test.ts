@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BASE_SEPOLIA_USDC, USDC_AS_USD } from "../../tests/unit-support/payments/offers";
 import type { PaymentRecord } from "../db/schema";
-import { chargeTarget, planCharge, sumRows } from "./charge";
+import { chargedSlots, chargeTarget, planCharge } from "./charge";
 import { testCurrency } from "./test-money";
 
 // Base Sepolia is a testnet: its USDC counts as test USD.
@@ -39,7 +39,11 @@ describe("chargeTarget", () => {
   it("counts the payment in its budget currency, under every sum key it adds to", () => {
     const target = chargeTarget(payment, USDC_AS_USD, NOW);
     expect(target).toMatchObject({ ok: true, currency: TEST_USD, micro: 6000n });
-    if (target.ok) expect(target.keys).toContain(`origin:${AGENT}:${TEST_USD}:day:2026-11-30`);
+    if (target.ok) {
+      expect(target.slots.map((slot) => slot.key)).toContain(
+        `origin:${AGENT}:${TEST_USD}:day:2026-11-30`,
+      );
+    }
   });
 
   it("refuses an asset the settings do not count", () => {
@@ -75,10 +79,13 @@ describe("planCharge", () => {
   });
 });
 
-describe("sumRows", () => {
-  it("stores each sum as a decimal string with when it changed", () => {
-    expect(sumRows(new Map([["k", 12n]]), NOW)).toEqual([
-      { key: "k", amount: "12", updatedAt: NOW },
-    ]);
+describe("chargedSlots", () => {
+  it("names the very sums the charge was added to, from its origin, currency and time", () => {
+    const target = chargeTarget(payment, USDC_AS_USD, NOW);
+    if (!target.ok) throw new Error("not chargeable");
+    const planned = planCharge(payment, target, new Map(), USDC_AS_USD, NOW);
+    if ("error" in planned) throw planned.error;
+    expect(chargedSlots(payment.origin, planned.charge)).toEqual(target.slots);
+    expect([...planned.sums.keys()]).toEqual(target.slots.map((slot) => slot.key));
   });
 });

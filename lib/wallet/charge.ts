@@ -5,7 +5,8 @@ import {
   capLimits,
   exceededCap,
   resolveCharge,
-  sumKeysToCharge,
+  type SumSlot,
+  sumSlotsToCharge,
 } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
@@ -17,9 +18,9 @@ import type { PolicySettings } from "./policy-settings";
 
 export type Charge = NonNullable<PaymentRecord["charge"]>;
 
-/** What charging a payment needs to know before reading the sums: its currency, amount and sum keys. */
+/** What charging a payment needs to know before reading the sums: its currency, amount and sums. */
 export type ChargeTarget =
-  | { ok: true; currency: string; micro: bigint; keys: string[] }
+  | { ok: true; currency: string; micro: bigint; slots: SumSlot[] }
   | { ok: false; error: WalletError };
 
 export function chargeTarget(
@@ -40,8 +41,8 @@ export function chargeTarget(
     });
     return { ok: false, error };
   }
-  const keys = sumKeysToCharge(payment.origin, charge.currency, now);
-  return { ok: true, currency: charge.currency, micro: charge.micro, keys };
+  const slots = sumSlotsToCharge(payment.origin, charge.currency, now);
+  return { ok: true, currency: charge.currency, micro: charge.micro, slots };
 }
 
 /**
@@ -71,16 +72,12 @@ export function planCharge(
       ),
     };
   }
-  const sums = new Map(target.keys.map((key) => [key, (spent.get(key) ?? 0n) + target.micro]));
-  const charge = {
-    currency: target.currency,
-    micro: target.micro.toString(),
-    sumKeys: target.keys,
-    chargedAt: now,
-  };
+  const sums = new Map(target.slots.map(({ key }) => [key, (spent.get(key) ?? 0n) + target.micro]));
+  const charge = { currency: target.currency, micro: target.micro.toString(), chargedAt: now };
   return { charge, sums };
 }
 
-export function sumRows(sums: ReadonlyMap<string, bigint>, now: number) {
-  return [...sums].map(([key, amount]) => ({ key, amount: amount.toString(), updatedAt: now }));
+/** The sums a charge was added to, to give it back. */
+export function chargedSlots(origin: string, charge: Charge): SumSlot[] {
+  return sumSlotsToCharge(origin, charge.currency, charge.chargedAt);
 }

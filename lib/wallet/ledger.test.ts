@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { openV4Database } from "../../tests/unit-support/db/v4-database";
 import { recount } from "../../tests/unit-support/wallet/budget-recount";
+import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb, type WalletDb } from "../db/schema";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readAllSums } from "./budget-sums";
@@ -14,6 +16,7 @@ import {
   releaseUncollectable,
   UNCOLLECTABLE_REASON,
 } from "./ledger";
+import { sumKeysToCharge, sumSlotsToCharge } from "./limits";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
 
@@ -222,8 +225,11 @@ describe("chargeAndSign", () => {
         [`origin:${AGENT}:USD:week:2026-11-30`, 250_000n],
         [`origin:${AGENT}:USD:month:2026-11`, 250_000n],
         [`origin:${AGENT}:USD:none:all`, 250_000n],
+        ["daily:USD:2026-11-30:day:2026-11-30", 250_000n],
       ]),
     );
+    // Three rows: all sites, this site, and the day's spend for the history.
+    expect(await wdb.budgetSums.count()).toBe(3);
   });
 
   it("refuses to charge a payment twice (one quote, one payment)", async () => {
@@ -352,7 +358,13 @@ function seeded(seed: number): () => number {
 const auto = (
   wdb: WalletDb,
   amount: bigint,
-  extra: { quoteId?: string; requestKey?: string; elicitedBy?: string; budget?: bigint } = {},
+  extra: {
+    quoteId?: string;
+    requestKey?: string;
+    elicitedBy?: string;
+    budget?: bigint;
+    now?: number;
+  } = {},
 ) =>
   recordAutoPayment(wdb, {
     payment: {
@@ -366,7 +378,7 @@ const auto = (
     proof: "proof-jws",
     settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
     ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
-    now: NOW,
+    now: extra.now ?? NOW,
   });
 
 describe("recordAutoPayment", () => {
@@ -460,6 +472,48 @@ describe("releaseUncollectable", () => {
 
     expect(await releaseUncollectable(wdb, released.payment.id, NOW + 2)).toBeUndefined();
     expect(await readAllSums(wdb)).toEqual(after);
+  });
+
+  it("gives back yesterday's charge to yesterday's spend and the month, never to today's day", async () => {
+    const wdb = freshDb();
+    const yesterday = NOW - 86_400_000;
+    const old = await auto(wdb, 4_000n, { quoteId: "q1", now: yesterday });
+    const today = await auto(wdb, 1_000n, { quoteId: "q2" });
+    if (old.kind !== "signed" || today.kind !== "signed") return expect.unreachable("unsigned");
+    await releaseUncollectable(wdb, old.payment.id, NOW + 1);
+    const sums = await readAllSums(wdb);
+    expect(sums.get("global:USD:day:2026-11-30")).toBe(1_000n);
+    expect(sums.get("global:USD:month:2026-11")).toBe(1_000n);
+    expect(sums.get(`origin:${AGENT}:USD:week:2026-11-30`)).toBe(1_000n);
+    expect(sums.get("daily:USD:2026-11-29:day:2026-11-29")).toBe(0n);
+    expect(sums.get("daily:USD:2026-11-30:day:2026-11-30")).toBe(1_000n);
+  });
+
+  it("releases a charge recorded before the sums moved into rows (version 4) from the upgraded rows", async () => {
+    const name = `ledger-v4-${crypto.randomUUID()}`;
+    const v4 = openV4Database(name);
+    // Version 4 kept each sum in a row of its own, under the very key that names it now.
+    const sumKeys = sumKeysToCharge(AGENT, "USD", NOW).filter((key) => !key.startsWith("daily:"));
+    await v4
+      .table("budgetSums")
+      .bulkPut(sumKeys.map((key) => ({ key, amount: "6000", updatedAt: NOW })));
+    await v4.table("payments").add({
+      id: "v4-payment",
+      createdAt: NOW,
+      updatedAt: NOW,
+      origin: AGENT,
+      receiver: "r",
+      state: "signed",
+      charge: { currency: "USD", micro: "5000", sumKeys, chargedAt: NOW },
+    });
+    v4.close();
+    db = openWalletDb(name);
+    expect(await releaseUncollectable(db, "v4-payment", NOW + 1)).toMatchObject({
+      state: "expired",
+    });
+    const sums = await readAllSums(db);
+    for (const key of sumKeys) expect(sums.get(key), key).toBe(1_000n);
+    expect(sums.get("daily:USD:2026-11-30:day:2026-11-30")).toBe(1_000n);
   });
 
   it("releases a payment the receiver refused after signing, and nothing that was never charged", async () => {
@@ -557,8 +611,19 @@ describe("running sums vs recount", () => {
     expect(counts.settled).toBeGreaterThan(20);
     expect(counts.rejectedMoves).toBeGreaterThan(5);
     const running = await readAllSums(wdb);
+    const recounted = await recount(wdb);
     expect(running.size).toBeGreaterThan(50);
-    expect(running).toEqual(await recount(wdb));
+    // The rows keep each period's latest slot and every day of the spend history, each as recounted...
+    for (const [key, sum] of running) expect(sum, key).toBe(recounted.get(key) ?? 0n);
+    for (const [key, sum] of recounted) {
+      if (key.startsWith("daily:")) expect(running.get(key) ?? 0n, key).toBe(sum);
+    }
+    // ...and every sum a cap reads now.
+    for (const origin of origins) {
+      for (const { key } of sumSlotsToCharge(origin, "USD", now)) {
+        expect(running.get(key) ?? 0n, key).toBe(recounted.get(key) ?? 0n);
+      }
+    }
   });
 });
 
@@ -600,11 +665,13 @@ describe("paymentCount and deleteHistory", () => {
     try {
       for (let i = 0; i < 3; i++) await quoted(db, 1n, `count-${i}`);
       expect(await paymentCount(db)).toBe(3);
-      await db.budgetSums.put({ key: "global:USD:day:2026-11-30", amount: "5", updatedAt: 0 });
+      const [today] = sumSlotsToCharge(AGENT, "USD", Date.parse("2026-11-30T08:00:00Z"));
+      if (!today) throw new Error("no slot");
+      await putSums(db, [[today, 5n]]);
       expect(await deleteHistory(db)).toBe(3);
       expect(await db.payments.count()).toBe(0);
       expect(await paymentCount(db)).toBe(0);
-      expect(await db.budgetSums.get("global:USD:day:2026-11-30")).toMatchObject({ amount: "5" });
+      expect((await readAllSums(db)).get(today.key)).toBe(5n);
     } finally {
       await db.delete();
     }

@@ -3,8 +3,8 @@ import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import type { PaymentState } from "../payment-states";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { readSums } from "./budget-sums";
-import { type Charge, chargeTarget, planCharge, sumRows } from "./charge";
+import { readRows, rowsOf, rowsWith, sumsIn } from "./budget-sums";
+import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
@@ -150,8 +150,9 @@ async function chargeInside(
   now: number,
 ): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
+  const rows = target.ok ? await readRows(db, target.slots) : new Map();
   const planned = target.ok
-    ? planCharge(payment, target, await readSums(db, target.keys), settings, now)
+    ? planCharge(payment, target, sumsIn(target.slots, rows), settings, now)
     : target;
   if ("error" in planned) {
     await db.payments.put({
@@ -162,7 +163,7 @@ async function chargeInside(
     });
     return planned;
   }
-  await db.budgetSums.bulkPut(sumRows(planned.sums, now));
+  if (target.ok) await db.budgetSums.bulkPut(rowsWith(rows, target.slots, planned.sums, now));
   return planned;
 }
 
@@ -282,7 +283,7 @@ async function refuseSecondSignature(
     const error = alreadyPaid(id, payment.offer.quote?.id, "signed by another request", {
       cause,
     });
-    if (payment.charge !== undefined) await giveBack(db, payment.charge, now);
+    if (payment.charge !== undefined) await giveBack(db, payment.origin, payment.charge, now);
     const { charge: _released, ...rest } = payment;
     await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
     return error;
@@ -290,18 +291,19 @@ async function refuseSecondSignature(
 }
 
 /** Takes a charge back out of every running sum it was added to, never below zero (inside a rw transaction). */
-async function giveBack(
-  db: WalletDb,
-  charge: NonNullable<PaymentRecord["charge"]>,
-  now: number,
-): Promise<void> {
-  const spent = await readSums(db, charge.sumKeys);
-  await db.budgetSums.bulkPut(
-    charge.sumKeys.map((key) => {
-      const left = (spent.get(key) ?? 0n) - BigInt(charge.micro);
-      return { key, amount: (left > 0n ? left : 0n).toString(), updatedAt: now };
+async function giveBack(db: WalletDb, origin: string, charge: Charge, now: number): Promise<void> {
+  const slots = chargedSlots(origin, charge);
+  const rows = await readRows(db, slots);
+  const spent = sumsIn(slots, rows);
+  // A period that has ended since is not touched: its slot holds a later period now.
+  const current = slots.filter(({ row, period, at }) => rows.get(row)?.periods[period]?.at === at);
+  const left = new Map(
+    current.map(({ key }) => {
+      const amount = (spent.get(key) ?? 0n) - BigInt(charge.micro);
+      return [key, amount > 0n ? amount : 0n] as const;
     }),
   );
+  await db.budgetSums.bulkPut(rowsWith(rows, current, left, now));
 }
 
 /**
@@ -355,7 +357,7 @@ export async function releaseUncollectable(
     if (payment === undefined) throw paymentNotFound(id);
     const { charge, ...rest } = payment;
     if (charge === undefined || !RELEASABLE.has(payment.state)) return undefined;
-    await giveBack(db, charge, now);
+    await giveBack(db, payment.origin, charge, now);
     const released: PaymentRecord = {
       ...rest,
       state: "expired",
@@ -431,7 +433,8 @@ export async function recordAutoPayment(
     approvedBy: "policy",
   };
   const target = chargeTarget(approved, settings, now);
-  const keys = target.ok ? target.keys : [];
+  const slots = target.ok ? target.slots : [];
+  const rowKeys = rowsOf(slots);
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // getKey, not count: Chromium counts with a cursor; a point lookup is one read.
@@ -444,11 +447,12 @@ export async function recordAutoPayment(
       held("requestKey", requestKey),
       held("elicitedBy", elicitedBy),
       held("quoteId", quoteId),
-      Promise.all(keys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
+      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
       requested<Counter | undefined>(counters.get("payments")),
     ]);
     if (known || elicited || claimed) return { kind: "known" as const };
-    const spent = new Map(keys.map((key, i) => [key, BigInt(rows[i]?.amount ?? "0")]));
+    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
+    const spent = sumsIn(slots, read);
     const planned = target.ok ? planCharge(approved, target, spent, settings, now) : target;
     const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
     const writes = [requested(counters.put(counter))];
@@ -466,7 +470,9 @@ export async function recordAutoPayment(
       proof: request.proof,
       charge: planned.charge,
     };
-    for (const row of sumRows(planned.sums, now)) writes.push(requested(budgetSums.put(row)));
+    for (const row of rowsWith(read, slots, planned.sums, now)) {
+      writes.push(requested(budgetSums.put(row)));
+    }
     writes.push(requested(payments.add(signed)));
     // Committing now saves the round trip of waiting for the writes' own answers first.
     commit();

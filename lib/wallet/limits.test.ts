@@ -6,6 +6,7 @@ import {
   remainingAfter,
   resolveCharge,
   sumKeysToCharge,
+  sumSlotsToCharge,
 } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
@@ -79,7 +80,12 @@ describe("capLimits + sumKeysToCharge", () => {
         period: "day",
         currency: "USD",
         rule: "global-day-cap",
-        sumKey: "global:USD:day:2026-11-30",
+        slot: {
+          row: "global:USD",
+          period: "day",
+          at: "2026-11-30",
+          key: "global:USD:day:2026-11-30",
+        },
         cap: 10_000_000n,
       },
       {
@@ -87,7 +93,12 @@ describe("capLimits + sumKeysToCharge", () => {
         period: "month",
         currency: "USD",
         rule: "global-month-cap",
-        sumKey: "global:USD:month:2026-11",
+        slot: {
+          row: "global:USD",
+          period: "month",
+          at: "2026-11",
+          key: "global:USD:month:2026-11",
+        },
         cap: 100_000_000n,
       },
       {
@@ -95,7 +106,12 @@ describe("capLimits + sumKeysToCharge", () => {
         period: "week",
         currency: "USD",
         rule: "origin-budget",
-        sumKey: `origin:${AGENT}:USD:week:2026-11-30`,
+        slot: {
+          row: `origin:${AGENT}:USD`,
+          period: "week",
+          at: "2026-11-30",
+          key: `origin:${AGENT}:USD:week:2026-11-30`,
+        },
         cap: 2_000_000n,
       },
     ]);
@@ -117,11 +133,16 @@ describe("capLimits + sumKeysToCharge", () => {
       `origin:${AGENT}:USD:week:2026-11-30`,
       `origin:${AGENT}:USD:month:2026-11`,
       `origin:${AGENT}:USD:none:all`,
+      "daily:USD:2026-11-30:day:2026-11-30",
     ]);
-    // Every key a cap reads is among the keys a charge writes.
-    const written = sumKeysToCharge(AGENT, "USD", NOW);
+    // Every sum a cap reads is among the sums a charge writes.
+    const written = sumSlotsToCharge(AGENT, "USD", NOW);
     for (const limit of capLimits(settings, AGENT, "USD", NOW))
-      expect(written).toContain(limit.sumKey);
+      expect(written).toContainEqual(limit.slot);
+    // Three rows: all sites, the site, and the day of the spend history.
+    expect(new Set(written.map((slot) => slot.row))).toEqual(
+      new Set(["global:USD", `origin:${AGENT}:USD`, "daily:USD:2026-11-30"]),
+    );
   });
 });
 

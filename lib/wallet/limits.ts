@@ -7,8 +7,10 @@ import { chargeCurrency } from "./test-money";
 /**
  * The running limits a payment counts against, shared by the policy (decides
  * before asking) and the ledger (re-checks inside the charging transaction).
- * Sums are keyed `<limit id>:<period key>`, e.g. "global:USD:day:2026-11-30" or
- * "origin:https://agent.example:USD:week:2026-11-30".
+ * A running sum is a slot (period and period key) in a row: one row for all
+ * sites in a currency, one per site and currency, one per day and currency for
+ * the spend history (see budget-sums.ts). In memory a sum is named by its
+ * slot key, e.g. "global:USD:day:2026-11-30" or "origin:https://agent.example:USD:week:2026-11-30".
  */
 
 export type ChargeOption = Pick<PaymentOption, "network" | "asset" | "amount" | "decimals">;
@@ -79,10 +81,21 @@ export interface LimitScope {
   currency: string;
 }
 
+/** Where one running sum is kept: a period's slot in a budget-sums row. */
+export interface SumSlot {
+  /** The row: "global:USD", "origin:https://agent.example:USD" or "daily:USD:2026-11-30". */
+  row: string;
+  period: BudgetPeriod;
+  /** The period's key (periods.ts): a slot holding another one counts as 0. */
+  at: string;
+  /** The sum's name in memory: row, period and period key. */
+  key: string;
+}
+
 export interface CapLimit extends LimitScope {
   rule: CapRule;
   /** The running sum this limit reads, for the period that contains now. */
-  sumKey: string;
+  slot: SumSlot;
   cap: bigint;
 }
 
@@ -91,11 +104,19 @@ export interface RemainingLimit extends LimitScope {
   micro: bigint;
 }
 
-// Running-sum keys in the database: "global:USD:day:2026-11-30", "origin:https://x:USD:week:2026-11-30".
-const globalId = (currency: string, period: BudgetPeriod) => `global:${currency}:${period}`;
-const originId = (origin: string, currency: string, period: BudgetPeriod) =>
-  `origin:${origin}:${currency}:${period}`;
-const sumKey = (id: string, period: BudgetPeriod, at: number) => `${id}:${periodKey(period, at)}`;
+const globalRow = (currency: string) => `global:${currency}`;
+const originRow = (origin: string, currency: string) => `origin:${origin}:${currency}`;
+const dailyRow = (currency: string, day: string) => `daily:${currency}:${day}`;
+
+/** A sum's name in memory, from its row, period and period key. */
+export function slotKey(row: string, period: string, at: string): string {
+  return `${row}:${period}:${at}`;
+}
+
+function sumSlot(row: string, period: BudgetPeriod, at: number): SumSlot {
+  const key = periodKey(period, at);
+  return { row, period, at: key, key: slotKey(row, period, key) };
+}
 
 const PERIOD_ADJECTIVE: Record<BudgetPeriod, string> = {
   day: "daily",
@@ -127,8 +148,8 @@ export function capLimits(
   ] as const) {
     const cap = global?.[period];
     if (cap === undefined) continue;
-    const key = sumKey(globalId(currency, period), period, at);
-    limits.push({ scope: "global", period, currency, rule, sumKey: key, cap });
+    const slot = sumSlot(globalRow(currency), period, at);
+    limits.push({ scope: "global", period, currency, rule, slot, cap });
   }
   const budget = settings.origins[origin];
   if (budget !== undefined && budget.currency === currency) {
@@ -138,7 +159,7 @@ export function capLimits(
       period,
       currency,
       rule: "origin-budget",
-      sumKey: sumKey(originId(origin, currency, period), period, at),
+      slot: sumSlot(originRow(origin, currency), period, at),
       cap: budget.amount,
     });
   }
@@ -147,20 +168,32 @@ export function capLimits(
 
 /**
  * Every running sum a charge adds to, whether or not a cap reads it today, so a cap
- * or a budget period the user sets later already sees this period's spending.
+ * or a budget period the user sets later already sees this period's spending; and
+ * the day's spend for the history.
  */
-export function sumKeysToCharge(origin: string, currency: string, at: number): string[] {
+export function sumSlotsToCharge(origin: string, currency: string, at: number): SumSlot[] {
   return [
-    sumKey(globalId(currency, "day"), "day", at),
-    sumKey(globalId(currency, "month"), "month", at),
+    sumSlot(globalRow(currency), "day", at),
+    sumSlot(globalRow(currency), "month", at),
     ...(["day", "week", "month", "none"] as const).map((period) =>
-      sumKey(originId(origin, currency, period), period, at),
+      sumSlot(originRow(origin, currency), period, at),
     ),
+    dailySlot(currency, at),
   ];
 }
 
+/** The all-sites spend of the UTC day that contains `at`, kept for the spend history. */
+export function dailySlot(currency: string, at: number): SumSlot {
+  return sumSlot(dailyRow(currency, periodKey("day", at)), "day", at);
+}
+
+/** The slot keys of `sumSlotsToCharge`, for reading sums from a map. */
+export function sumKeysToCharge(origin: string, currency: string, at: number): string[] {
+  return sumSlotsToCharge(origin, currency, at).map((slot) => slot.key);
+}
+
 const spentOf = (spent: ReadonlyMap<string, bigint>, limit: CapLimit) =>
-  spent.get(limit.sumKey) ?? 0n;
+  spent.get(limit.slot.key) ?? 0n;
 
 /** The first limit that `micro` more would overrun, if any. */
 export function exceededCap(

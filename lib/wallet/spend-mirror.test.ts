@@ -1,28 +1,32 @@
 import { describe, expect, it } from "vitest";
+import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb } from "../db/schema";
+import { type SumSlot, sumSlotsToCharge } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 import { SpendMirror } from "./spend-mirror";
 
 describe("SpendMirror", () => {
   it("reads each sum from the database once, then serves and updates it from memory", async () => {
     const db = openWalletDb(`mirror-${crypto.randomUUID()}`);
-    await db.budgetSums.put({ key: "a", amount: "7", updatedAt: 0 });
+    const [a, b] = sumSlotsToCharge("https://a", "USD", Date.parse("2026-11-30T08:00:00Z"));
+    if (!a || !b) throw new Error("no slots");
+    await putSums(db, [[a, 7n]]);
     const mirror = new SpendMirror(db);
-    expect(await mirror.read(["a", "b"])).toEqual(
+    expect(await mirror.read([a, b])).toEqual(
       new Map([
-        ["a", 7n],
-        ["b", 0n],
+        [a.key, 7n],
+        [b.key, 0n],
       ]),
     );
     // Written behind its back: the mirror keeps what it read...
-    await db.budgetSums.put({ key: "a", amount: "100", updatedAt: 0 });
-    expect((await mirror.read(["a"])).get("a")).toBe(7n);
+    await putSums(db, [[a, 100n]]);
+    expect((await mirror.read([a])).get(a.key)).toBe(7n);
     // ...takes what a charge committed...
-    mirror.committed(new Map([["a", 12n]]));
-    expect((await mirror.read(["a"])).get("a")).toBe(12n);
+    mirror.committed(new Map([[a.key, 12n]]));
+    expect((await mirror.read([a])).get(a.key)).toBe(12n);
     // ...and reads afresh once told to forget.
     mirror.forget();
-    expect((await mirror.read(["a"])).get("a")).toBe(100n);
+    expect((await mirror.read([a])).get(a.key)).toBe(100n);
     await db.delete();
   });
 });
@@ -40,10 +44,12 @@ describe("SpendMirror.spentFor", () => {
 
   it("reads the sums of the payment's currency and origin for the current periods", async () => {
     const db = openWalletDb(`spent-${crypto.randomUUID()}`);
-    await db.budgetSums.bulkPut([
-      { key: "global:USD:day:2026-11-30", amount: "40", updatedAt: 1 },
-      { key: "global:USD:day:2026-11-29", amount: "99", updatedAt: 1 },
-      { key: "origin:https://a:USD:none:all", amount: "5", updatedAt: 1 },
+    const yesterday = sumSlotsToCharge("https://a", "USD", Date.parse("2026-11-29T08:00:00Z"));
+    const today = sumSlotsToCharge("https://a", "USD", Date.parse("2026-11-30T08:00:00Z"));
+    await putSums(db, [[yesterday[0] as SumSlot, 99n]]);
+    await putSums(db, [
+      [today[0] as SumSlot, 40n],
+      [today[5] as SumSlot, 5n],
     ]);
     const spent = await new SpendMirror(db).spentFor(
       settings,
@@ -54,7 +60,7 @@ describe("SpendMirror.spentFor", () => {
     expect(spent.get("global:USD:day:2026-11-30")).toBe(40n);
     expect(spent.get("origin:https://a:USD:none:all")).toBe(5n);
     expect(spent.has("global:USD:day:2026-11-29")).toBe(false);
-    expect(spent.size).toBe(6);
+    expect(spent.size).toBe(7);
   });
 
   it("is empty for an option the settings cannot count", async () => {

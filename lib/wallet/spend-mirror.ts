@@ -1,6 +1,6 @@
 import type { WalletDb } from "../db/schema";
 import { readSums } from "./budget-sums";
-import { type ChargeOption, resolveCharge, sumKeysToCharge } from "./limits";
+import { type ChargeOption, resolveCharge, type SumSlot, sumSlotsToCharge } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
 /** How many running sums the mirror keeps (a few per site and currency in use). */
@@ -18,13 +18,13 @@ export class SpendMirror {
 
   constructor(private readonly db: WalletDb) {}
 
-  /** The sums for `keys` (absent ones are 0), read from the database only for keys not yet kept. */
-  async read(keys: readonly string[]): Promise<Map<string, bigint>> {
-    const missing = keys.filter((key) => !this.sums.has(key));
+  /** The sums in `slots` by key (absent ones are 0), read from the database only for slots not yet kept. */
+  async read(slots: readonly SumSlot[]): Promise<Map<string, bigint>> {
+    const missing = slots.filter(({ key }) => !this.sums.has(key));
     if (missing.length > 0) {
       for (const [key, amount] of await readSums(this.db, missing)) this.keep(key, amount);
     }
-    return new Map(keys.map((key) => [key, this.sums.get(key) ?? 0n]));
+    return new Map(slots.map(({ key }) => [key, this.sums.get(key) ?? 0n]));
   }
 
   /**
@@ -39,7 +39,7 @@ export class SpendMirror {
   ): Promise<Map<string, bigint>> {
     const charge = resolveCharge(settings, option);
     if (!charge.ok) return new Map();
-    return this.read(sumKeysToCharge(origin, charge.currency, now));
+    return this.read(sumSlotsToCharge(origin, charge.currency, now));
   }
 
   /** What a committed charge left in the sums. */

@@ -59,9 +59,7 @@ function seedInPage(page: Page, plan: SeedPlan, name: string): Promise<number> {
             sums.clear();
             // The wallet keeps the number of payments as a running count (schema v2).
             tx.objectStore("counters").put({ name: "payments", value: plan.createdAt.length });
-            for (const [key, amount] of Object.entries(plan.sums)) {
-              sums.put({ key, amount, updatedAt: plan.createdAt[0] ?? 0 });
-            }
+            for (const row of plan.rows) sums.put(row);
           }
           const to = Math.min(from + batch, plan.createdAt.length);
           for (let i = from; i < to; i++) {
@@ -73,12 +71,7 @@ function seedInPage(page: Page, plan: SeedPlan, name: string): Promise<number> {
               createdAt: at,
               updatedAt: at,
               state: "settled",
-              charge: {
-                currency: "USD",
-                micro,
-                sumKeys: plan.sumKeysByDay[Math.floor(at / 86_400_000)] ?? [],
-                chargedAt: at,
-              },
+              charge: { currency: "USD", micro, chargedAt: at },
             });
           }
         });

@@ -23,10 +23,14 @@ describe("seedPlan", () => {
     expect(plan.monthTotal).toBe(30_000n);
   });
 
-  it("gives the keys of each payment's UTC day", () => {
-    const day = Math.floor((now - 1) / 86_400_000);
-    expect(plan.sumKeysByDay[day]).toContain("global:USD:day:2026-11-30");
-    expect(plan.sumKeysByDay[day]).toContain(`origin:${origin}:USD:week:2026-11-30`);
-    expect(Object.keys(plan.sumKeysByDay)).toHaveLength(60);
+  it("keeps each row's latest periods and every day of the history, as charging one by one would", () => {
+    const row = (key: string) => plan.rows.find((r) => r.key === key)?.periods;
+    expect(row("global:USD")).toEqual({
+      day: { at: "2026-11-30", amount: "1000" },
+      month: { at: "2026-11", amount: "30000" },
+    });
+    expect(row(`origin:${origin}:USD`)?.none).toEqual({ at: "all", amount: "60000" });
+    expect(row("daily:USD:2026-10-02")).toEqual({ day: { at: "2026-10-02", amount: "1000" } });
+    expect(plan.rows).toHaveLength(2 + 60);
   });
 });

@@ -1,4 +1,6 @@
-import { sumKeysToCharge } from "../../lib/wallet/limits";
+import type { BudgetSum } from "../../lib/db/schema";
+import { rowsWith } from "../../lib/wallet/budget-sums";
+import { type SumSlot, sumSlotsToCharge } from "../../lib/wallet/limits";
 import { periodKey } from "../../lib/wallet/periods";
 
 const DAY_MS = 86_400_000;
@@ -18,9 +20,9 @@ export interface SeedPlanInput {
 export interface SeedPlan {
   /** `createdAt` of each payment, newest first. */
   createdAt: number[];
-  /** The running-sum keys a charge adds to, by UTC day number (`Math.floor(ms / 86_400_000)`). */
-  sumKeysByDay: Record<number, string[]>;
-  /** What the wallet's budgetSums must hold for these payments: micro units by key. */
+  /** What the wallet's budgetSums must hold for these payments, row by row. */
+  rows: BudgetSum[];
+  /** Every sum the charges added to, micro units by slot key (ended periods too). */
   sums: Record<string, string>;
   /** The all-sites total for the month that holds `now`, micro units. */
   monthTotal: bigint;
@@ -34,20 +36,28 @@ export interface SeedPlan {
 export function seedPlan(input: SeedPlanInput): SeedPlan {
   const span = input.days * DAY_MS;
   const createdAt: number[] = [];
-  const sumKeysByDay: Record<number, string[]> = {};
+  const slotsByDay = new Map<number, SumSlot[]>();
   const sums = new Map<string, bigint>();
   for (let i = 0; i < input.count; i++) {
     const at = input.now - 1 - Math.floor((i * span) / input.count);
     createdAt.push(at);
     const day = Math.floor(at / DAY_MS);
-    const keys = sumKeysByDay[day] ?? sumKeysToCharge(input.origin, input.currency, day * DAY_MS);
-    sumKeysByDay[day] = keys;
-    for (const key of keys) sums.set(key, (sums.get(key) ?? 0n) + input.micro);
+    const slots =
+      slotsByDay.get(day) ?? sumSlotsToCharge(input.origin, input.currency, day * DAY_MS);
+    slotsByDay.set(day, slots);
+    for (const { key } of slots) sums.set(key, (sums.get(key) ?? 0n) + input.micro);
+  }
+  // Oldest day first, so each row ends holding its latest periods, as charging one by one leaves it.
+  const rows = new Map<string, BudgetSum | undefined>();
+  for (const day of [...slotsByDay.keys()].sort((a, b) => a - b)) {
+    const slots = slotsByDay.get(day) ?? [];
+    const stored = new Map(slots.map(({ key }) => [key, sums.get(key) ?? 0n]));
+    for (const row of rowsWith(rows, slots, stored, input.now)) rows.set(row.key, row);
   }
   const monthKey = `global:${input.currency}:month:${periodKey("month", input.now)}`;
   return {
     createdAt,
-    sumKeysByDay,
+    rows: [...rows.values()].filter((row): row is BudgetSum => row !== undefined),
     sums: Object.fromEntries([...sums].map(([key, micro]) => [key, micro.toString()])),
     monthTotal: sums.get(monthKey) ?? 0n,
   };

@@ -9,26 +9,26 @@ afterEach(async () => {
 });
 
 describe("recount", () => {
-  it("adds each charged payment to the sums it names and skips uncharged ones", async () => {
+  it("adds each charged payment to the sums it was charged to and skips uncharged ones", async () => {
     db = openWalletDb(`recount-${crypto.randomUUID()}`);
-    const base = { createdAt: 1, updatedAt: 1, origin: "o", receiver: "r" } as const;
-    const charged = (id: string, micro: string, sumKeys: string[]) =>
+    const base = { createdAt: 1, updatedAt: 1, receiver: "r" } as const;
+    const charged = (id: string, origin: string, micro: string) =>
       ({
         ...base,
         id,
+        origin,
         state: "signed",
-        charge: { currency: "USD", micro, sumKeys, chargedAt: 1 },
+        charge: { currency: "USD", micro, chargedAt: 1 },
       }) as unknown as PaymentRecord;
     await db.payments.bulkAdd([
-      charged("a", "5", ["k1", "k2"]),
-      charged("b", "7", ["k2"]),
-      { ...base, id: "c", state: "declined" } as unknown as PaymentRecord,
+      charged("a", "https://a", "5"),
+      charged("b", "https://b", "7"),
+      { ...base, id: "c", origin: "https://a", state: "declined" } as unknown as PaymentRecord,
     ]);
-    expect(await recount(db)).toEqual(
-      new Map([
-        ["k1", 5n],
-        ["k2", 12n],
-      ]),
-    );
+    const sums = await recount(db);
+    expect(sums.get("global:USD:day:1970-01-01")).toBe(12n);
+    expect(sums.get("origin:https://a:USD:none:all")).toBe(5n);
+    expect(sums.get("origin:https://b:USD:none:all")).toBe(7n);
+    expect(sums.size).toBe(3 + 4 + 4);
   });
 });
