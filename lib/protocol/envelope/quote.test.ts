@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   makeReceiver,
   NOW,
@@ -19,6 +19,22 @@ const refused = (code: ProtocolErrorCode) =>
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 describe("Quote", () => {
+  it("imports a descriptor's key once for every Quote it verifies, and a refreshed descriptor's afresh", async () => {
+    const receiver = await makeReceiver();
+    const jws = await signQuote(quoteInput(), receiver.key);
+    const importKey = vi.spyOn(crypto.subtle, "importKey");
+    try {
+      for (let i = 0; i < 3; i++)
+        await verifyQuote(jws, { descriptor: receiver.descriptor, now: NOW });
+      expect(importKey).toHaveBeenCalledTimes(1);
+      const refreshed = structuredClone(receiver.descriptor);
+      await verifyQuote(jws, { descriptor: refreshed, now: NOW });
+      expect(importKey).toHaveBeenCalledTimes(2);
+    } finally {
+      importKey.mockRestore();
+    }
+  });
+
   it("round-trips and binds the hash of the exact compact JWS", async () => {
     const receiver = await makeReceiver();
     const jws = await signQuote(quoteInput({ profile: "L2" }), receiver.key);

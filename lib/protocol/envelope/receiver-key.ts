@@ -29,6 +29,21 @@ export const RECEIVER_ALGORITHMS = [
 
 export type KeySetCheck<S extends z.ZodType> = Omit<EnvelopeCheck<S>, "key" | "algorithms">;
 
+/**
+ * One jose key set per list of keys (a cached descriptor's), so each key is
+ * imported once rather than on every Quote and Receipt it verifies.
+ */
+const keySets = new WeakMap<readonly JWK[], ReturnType<typeof createLocalJWKSet>>();
+
+function keySetOf(keys: readonly JWK[]): ReturnType<typeof createLocalJWKSet> {
+  let keySet = keySets.get(keys);
+  if (!keySet) {
+    keySet = createLocalJWKSet({ keys: [...keys] });
+    keySets.set(keys, keySet);
+  }
+  return keySet;
+}
+
 /** Verifies an object under the key of `keys` its header names by `kid`; any other kid is refused with `unknownKid`. */
 export async function verifyUnderKeySet<S extends z.ZodType>(
   input: unknown,
@@ -52,7 +67,7 @@ export async function verifyUnderKeySet<S extends z.ZodType>(
   }
   return verifyEnvelope(input, {
     ...check,
-    key: createLocalJWKSet({ keys: [...keys] }),
+    key: keySetOf(keys),
     algorithms: RECEIVER_ALGORITHMS,
   });
 }
