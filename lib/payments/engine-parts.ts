@@ -47,6 +47,8 @@ export interface Caller {
 export class EngineParts {
   readonly spend: SpendMirror;
   private readonly signers = new WeakMap<UnlockedWallet, Promise<WalletSigner>>();
+  /** How many payments the ledger held after this worker's last automatic one. */
+  private lastCount: number | undefined;
 
   constructor(readonly deps: EngineDeps) {
     this.spend = new SpendMirror(deps.db);
@@ -63,6 +65,15 @@ export class EngineParts {
       this.signers.set(wallet, signer);
     }
     return signer;
+  }
+
+  /** The ledger's payment count as this worker last left it: a hint the ledger checks (LedgerMemory). */
+  remembered(): number | undefined {
+    return this.lastCount;
+  }
+
+  counted(payments: number): void {
+    this.lastCount = payments;
   }
 
   seconds(): number {

@@ -1,8 +1,9 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PaymentAnswer } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
+import { recordAutoPayment } from "../wallet/auto-payment";
 import { isWalletError } from "../wallet/errors";
-import { advancePayment, chargeAndSign, recordAutoPayment } from "../wallet/ledger";
+import { advancePayment, chargeAndSign } from "../wallet/ledger";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
@@ -85,6 +86,8 @@ export async function payAutomatically(
   const seconds = parts.seconds();
   const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
   const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
+  const now = parts.deps.now();
+  const remembered = parts.remembered();
   const outcome = await recordAutoPayment(parts.deps.db, {
     payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
     confirmation: await confirming,
@@ -94,7 +97,15 @@ export async function payAutomatically(
     ...(offer.quote && offer.resource.kind === "mcp"
       ? { elicitedBy: elicitedKey(caller, offer.quote.hash) }
       : {}),
-    now: parts.deps.now(),
+    now,
+    ...(remembered === undefined
+      ? {}
+      : {
+          remembered: {
+            sums: await parts.spend.spentFor(settings, caller.origin, option, now),
+            payments: remembered,
+          },
+        }),
   });
   if (outcome.kind === "known") return undefined;
   if (outcome.kind === "refused") {
@@ -102,6 +113,7 @@ export async function payAutomatically(
     throw new PaymentError("policy-refused", outcome.error.message, { rule: "budget" });
   }
   parts.spend.committed(outcome.sums);
+  parts.counted(outcome.payments);
   parts.deps.balances.spent(option.network, option.asset, option.amount);
   return { paymentId: outcome.payment.id, ...signed.answer };
 }

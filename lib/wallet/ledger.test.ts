@@ -3,14 +3,15 @@ import { openV4Database } from "../../tests/unit-support/db/v4-database";
 import { recount } from "../../tests/unit-support/wallet/budget-recount";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb, type WalletDb } from "../db/schema";
+import { transactionCount } from "../db/transaction-count";
 import type { Offer, PaymentOption } from "../protocol/offer";
+import { type AutoPaymentOutcome, type LedgerMemory, recordAutoPayment } from "./auto-payment";
 import { readAllSums } from "./budget-sums";
 import {
   advancePayment,
   chargeAndSign,
   deleteHistory,
   paymentCount,
-  recordAutoPayment,
   recordQuote,
   recordRefusal,
   releaseUncollectable,
@@ -364,6 +365,7 @@ const auto = (
     elicitedBy?: string;
     budget?: bigint;
     now?: number;
+    remembered?: LedgerMemory;
   } = {},
 ) =>
   recordAutoPayment(wdb, {
@@ -379,6 +381,7 @@ const auto = (
     settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
     ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
     now: extra.now ?? NOW,
+    ...(extra.remembered === undefined ? {} : { remembered: extra.remembered }),
   });
 
 describe("recordAutoPayment", () => {
@@ -447,6 +450,87 @@ describe("recordAutoPayment", () => {
     expect(refused[0]?.quoteId).toBeUndefined();
     expect(await paymentCount(wdb)).toBe(2);
     expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 6_000n)).toBe(true);
+  });
+});
+
+describe("recordAutoPayment from what the caller remembers", () => {
+  /** Read-write transactions `run` opened. */
+  async function readWrites(run: () => Promise<unknown>): Promise<number> {
+    const before = transactionCount.readwrite;
+    await run();
+    return transactionCount.readwrite - before;
+  }
+  const memoryAfter = (outcome: AutoPaymentOutcome): LedgerMemory => {
+    if (outcome.kind !== "signed") throw new Error(`not signed: ${outcome.kind}`);
+    return { sums: outcome.sums, payments: outcome.payments };
+  };
+
+  it("records in one transaction what the two-step path records, when the memory is right", async () => {
+    const wdb = freshDb();
+    const first = await auto(wdb, 2_000n, { quoteId: "q1" });
+    let second: AutoPaymentOutcome = { kind: "known" };
+    const opened = await readWrites(async () => {
+      second = await auto(wdb, 3_000n, { quoteId: "q2", remembered: memoryAfter(first) });
+    });
+    expect(opened).toBe(1);
+    expect(second).toMatchObject({ kind: "signed", payments: 2 });
+    expect(await paymentCount(wdb)).toBe(2);
+    expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(5_000n);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+    expect(await readAllSums(wdb)).toEqual(memoryAfter(second).sums);
+  });
+
+  it("writes nothing from an outdated memory (sums or count) and records the payment the usual way", async () => {
+    const wdb = freshDb();
+    const first = await auto(wdb, 2_000n, { quoteId: "q1" });
+    const memory = memoryAfter(first);
+    const wrongSums = new Map([...memory.sums].map(([key, sum]) => [key, sum - 1n]));
+    for (const remembered of [
+      { sums: wrongSums, payments: memory.payments },
+      { sums: memory.sums, payments: memory.payments + 5 },
+    ]) {
+      const opened = await readWrites(() => auto(wdb, 1_000n, { remembered }));
+      expect(opened).toBe(2);
+    }
+    expect(await paymentCount(wdb)).toBe(3);
+    expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(4_000n);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+
+  it("never lets a remembered sum get past a cap the stored sums are at", async () => {
+    const wdb = freshDb();
+    const first = await auto(wdb, 6_000n, { budget: 10_000n });
+    const spentNothing = new Map([...memoryAfter(first).sums].map(([key]) => [key, 0n]));
+    const outcome = await auto(wdb, 6_000n, {
+      budget: 10_000n,
+      remembered: { sums: spentNothing, payments: 1 },
+    });
+    expect(outcome).toMatchObject({ kind: "refused", error: { code: "budget-exhausted" } });
+    expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 6_000n)).toBe(true);
+  });
+
+  it("writes nothing for a Quote or request the ledger knows, whatever the memory says", async () => {
+    const wdb = freshDb();
+    const first = await auto(wdb, 1_000n, { quoteId: "q1", requestKey: "r1" });
+    const remembered = memoryAfter(first);
+    expect(await auto(wdb, 1_000n, { quoteId: "q1", requestKey: "r2", remembered })).toEqual({
+      kind: "known",
+    });
+    expect(await auto(wdb, 1_000n, { requestKey: "r1", remembered })).toEqual({ kind: "known" });
+    expect(await paymentCount(wdb)).toBe(1);
+    expect(await readAllSums(wdb)).toEqual(remembered.sums);
+  });
+
+  it("counts every one of concurrent payments that share one memory exactly once", async () => {
+    const wdb = freshDb();
+    const remembered = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q0" }));
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => auto(wdb, 1_000n, { quoteId: `q${i}`, remembered })),
+    );
+    expect(outcomes.every((outcome) => outcome.kind === "signed")).toBe(true);
+    expect(await paymentCount(wdb)).toBe(6);
+    expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(6_000n);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
   });
 });
 

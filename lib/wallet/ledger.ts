@@ -1,9 +1,8 @@
 import Dexie from "dexie";
-import { nativeTransaction, requested } from "../db/native-transaction";
-import type { BudgetSum, Counter, PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
+import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import type { PaymentState } from "../payment-states";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { readRows, rowsOf, rowsWith, sumsIn } from "./budget-sums";
+import { readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
@@ -28,7 +27,7 @@ export interface NewPayment {
   elicitedBy?: string;
 }
 
-function newRecord(input: NewPayment, now: number): PaymentRecord {
+export function newRecord(input: NewPayment, now: number): PaymentRecord {
   const { option, offer } = input;
   return {
     id: globalThis.crypto.randomUUID(),
@@ -389,96 +388,6 @@ function alreadyPaid(
     `payment ${id}${quoteId === undefined ? "" : ` (quote ${quoteId})`} was already charged and is "${state}"`,
     options,
   );
-}
-
-/** What `recordAutoPayment` did. */
-export type AutoPaymentOutcome =
-  /** Recorded as signed and charged; `sums` are the running sums it left. */
-  | { kind: "signed"; payment: PaymentRecord; sums: Map<string, bigint> }
-  /** Recorded as refused (a cap re-checked against the database's sums); nothing kept signed. */
-  | { kind: "refused"; error: WalletError }
-  /**
-   * The request, an elicitation of it, or its Quote is in the ledger already:
-   * nothing written; the usual path (resume, take the elicitation, refuse the
-   * replay) decides.
-   */
-  | { kind: "known" };
-
-/**
- * The hot path of a payment the policy approves on its own: the Confirmation
- * and payment are signed before (a transaction cannot await them), and this
- * one rw transaction checks the payment is new, re-checks every cap against
- * the running sums, and stores it as signed, charged and counted — or as
- * refused, without its signature or its Quote id.
- */
-export async function recordAutoPayment(
-  db: WalletDb,
-  request: {
-    payment: NewPayment;
-    confirmation: string;
-    proof: string;
-    settings: PolicySettings;
-    /** The key an elicitation of this payment by the same caller would carry. */
-    elicitedBy?: string;
-    now: number;
-  },
-): Promise<AutoPaymentOutcome> {
-  const { now, settings, elicitedBy } = request;
-  const { quoteId, ...record } = newRecord(request.payment, now);
-  const { requestKey } = request.payment;
-  const approved: PaymentRecord = {
-    ...record,
-    state: "approved",
-    confirmation: request.confirmation,
-    approvedBy: "policy",
-  };
-  const target = chargeTarget(approved, settings, now);
-  const slots = target.ok ? target.slots : [];
-  const rowKeys = rowsOf(slots);
-  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
-    const { payments, counters, budgetSums } = stores;
-    // getKey, not count: Chromium counts with a cursor; a point lookup is one read.
-    const held = (index: string, key: string | undefined) =>
-      key === undefined
-        ? Promise.resolve(false)
-        : requested(payments.index(index).getKey(key)).then((id) => id !== undefined);
-    // Every read at once, then every write at once: each await is a round trip to the database.
-    const [known, elicited, claimed, rows, counted] = await Promise.all([
-      held("requestKey", requestKey),
-      held("elicitedBy", elicitedBy),
-      held("quoteId", quoteId),
-      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
-      requested<Counter | undefined>(counters.get("payments")),
-    ]);
-    if (known || elicited || claimed) return { kind: "known" as const };
-    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
-    const spent = sumsIn(slots, read);
-    const planned = target.ok ? planCharge(approved, target, spent, settings, now) : target;
-    const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
-    const writes = [requested(counters.put(counter))];
-    if ("error" in planned) {
-      const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
-      writes.push(requested(payments.add(refused)));
-      commit();
-      await Promise.all(writes);
-      return { kind: "refused" as const, error: planned.error };
-    }
-    const signed: PaymentRecord = {
-      ...approved,
-      ...(quoteId === undefined ? {} : { quoteId }),
-      state: "signed",
-      proof: request.proof,
-      charge: planned.charge,
-    };
-    for (const row of rowsWith(read, slots, planned.sums, now)) {
-      writes.push(requested(budgetSums.put(row)));
-    }
-    writes.push(requested(payments.add(signed)));
-    // Committing now saves the round trip of waiting for the writes' own answers first.
-    commit();
-    await Promise.all(writes);
-    return { kind: "signed" as const, payment: signed, sums: planned.sums };
-  });
 }
 
 /**

@@ -1,0 +1,199 @@
+import { nativeTransaction, requested } from "../db/native-transaction";
+import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
+import { rowsOf, rowsWith, sumsIn } from "./budget-sums";
+import { type Charge, chargeTarget, planCharge } from "./charge";
+import type { WalletError } from "./errors";
+import { type NewPayment, newRecord } from "./ledger";
+import type { PolicySettings } from "./policy-settings";
+
+/** What `recordAutoPayment` did. */
+export type AutoPaymentOutcome =
+  /** Recorded as signed and charged; `sums` are the running sums it left, `payments` the count. */
+  | { kind: "signed"; payment: PaymentRecord; sums: Map<string, bigint>; payments: number }
+  /** Recorded as refused (a cap re-checked against the database's sums); nothing kept signed. */
+  | { kind: "refused"; error: WalletError }
+  /**
+   * The request, an elicitation of it, or its Quote is in the ledger already:
+   * nothing written; the usual path (resume, take the elicitation, refuse the
+   * replay) decides.
+   */
+  | { kind: "known" };
+
+/**
+ * What the caller remembers the ledger holding (the running sums of the
+ * payment's slots, by key, and the number of payments), from the last payment
+ * it recorded. Only a hint: it is checked inside the transaction before it commits.
+ */
+export interface LedgerMemory {
+  sums: ReadonlyMap<string, bigint>;
+  payments: number;
+}
+
+interface AutoPaymentRequest {
+  payment: NewPayment;
+  confirmation: string;
+  proof: string;
+  settings: PolicySettings;
+  /** The key an elicitation of this payment by the same caller would carry. */
+  elicitedBy?: string;
+  now: number;
+  remembered?: LedgerMemory;
+}
+
+/** What both ways of recording an automatic payment start from. */
+function autoRecord(request: AutoPaymentRequest) {
+  const { now, settings } = request;
+  const { quoteId, ...record } = newRecord(request.payment, now);
+  const approved: PaymentRecord = {
+    ...record,
+    state: "approved",
+    confirmation: request.confirmation,
+    approvedBy: "policy",
+  };
+  const target = chargeTarget(approved, settings, now);
+  const signed = (charge: Charge): PaymentRecord => ({
+    ...approved,
+    ...(quoteId === undefined ? {} : { quoteId }),
+    state: "signed",
+    proof: request.proof,
+    charge,
+  });
+  return { quoteId, approved, target, signed };
+}
+
+/** The reads that tell whether the ledger knows the payment already, as one promise each. */
+function lookups(
+  payments: IDBObjectStore,
+  keys: { requestKey: string | undefined; elicitedBy: string | undefined; quoteId?: string },
+): Promise<boolean> {
+  // getKey, not count: Chromium counts with a cursor; a point lookup is one read.
+  const held = (index: string, key: string | undefined) =>
+    key === undefined
+      ? Promise.resolve(false)
+      : requested(payments.index(index).getKey(key)).then((id) => id !== undefined);
+  return Promise.all([
+    held("requestKey", keys.requestKey),
+    held("elicitedBy", keys.elicitedBy),
+    held("quoteId", keys.quoteId),
+  ]).then((found) => found.some(Boolean));
+}
+
+/** The database did not hold what the caller remembered: nothing was written. */
+class MemoryOutdated extends Error {
+  override name = "MemoryOutdated";
+}
+
+/**
+ * The hot path of a payment the policy approves on its own: the Confirmation
+ * and payment are signed before (a transaction cannot await them), and this
+ * one rw transaction checks the payment is new, re-checks every cap against
+ * the running sums, and stores it as signed, charged and counted — or as
+ * refused, without its signature or its Quote id.
+ *
+ * With `remembered` sums and count that allow the payment, its writes go out
+ * with the reads, in one round trip instead of two; the transaction commits
+ * only if the reads then match what was remembered, and is aborted (nothing
+ * written) otherwise, and the payment recorded the usual way.
+ */
+export async function recordAutoPayment(
+  db: WalletDb,
+  request: AutoPaymentRequest,
+): Promise<AutoPaymentOutcome> {
+  if (request.remembered) {
+    const recorded = await recordFromMemory(db, request, request.remembered).catch(
+      (error: unknown) => {
+        if (error instanceof MemoryOutdated) return undefined;
+        throw error;
+      },
+    );
+    if (recorded) return recorded;
+  }
+  const { now, settings, elicitedBy } = request;
+  const { requestKey } = request.payment;
+  const { quoteId, approved, target, signed } = autoRecord(request);
+  const slots = target.ok ? target.slots : [];
+  const rowKeys = rowsOf(slots);
+  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
+    const { payments, counters, budgetSums } = stores;
+    // Every read at once, then every write at once: each await is a round trip to the database.
+    const [known, rows, counted] = await Promise.all([
+      lookups(payments, { requestKey, elicitedBy, quoteId }),
+      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
+      requested<Counter | undefined>(counters.get("payments")),
+    ]);
+    if (known) return { kind: "known" as const };
+    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
+    const planned = target.ok
+      ? planCharge(approved, target, sumsIn(slots, read), settings, now)
+      : target;
+    const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
+    const writes = [requested(counters.put(counter))];
+    if ("error" in planned) {
+      const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
+      writes.push(requested(payments.add(refused)));
+      commit();
+      await Promise.all(writes);
+      return { kind: "refused" as const, error: planned.error };
+    }
+    const payment = signed(planned.charge);
+    for (const row of rowsWith(read, slots, planned.sums, now)) {
+      writes.push(requested(budgetSums.put(row)));
+    }
+    writes.push(requested(payments.add(payment)));
+    // Committing now saves the round trip of waiting for the writes' own answers first.
+    commit();
+    await Promise.all(writes);
+    return { kind: "signed" as const, payment, sums: planned.sums, payments: counter.value };
+  });
+}
+
+/**
+ * `recordAutoPayment` in one round trip: the lookups and reads, then at once
+ * the writes `remembered` implies; commits once the reads agree, else throws
+ * MemoryOutdated and the transaction is aborted. Undefined (nothing done)
+ * when the memory does not cover the payment or would refuse it.
+ */
+async function recordFromMemory(
+  db: WalletDb,
+  request: AutoPaymentRequest,
+  remembered: LedgerMemory,
+): Promise<AutoPaymentOutcome | undefined> {
+  const { now, settings, elicitedBy } = request;
+  const { requestKey } = request.payment;
+  const { quoteId, approved, target, signed } = autoRecord(request);
+  if (!target.ok || !target.slots.every(({ key }) => remembered.sums.has(key))) return undefined;
+  const planned = planCharge(approved, target, remembered.sums, settings, now);
+  if ("error" in planned) return undefined;
+  const { slots } = target;
+  const rowKeys = rowsOf(slots);
+  const payment = signed(planned.charge);
+  const count = remembered.payments + 1;
+  return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
+    const { payments, counters, budgetSums } = stores;
+    // Requests run in the order they are made: these reads see the database before the writes.
+    const checks = Promise.all([
+      lookups(payments, { requestKey, elicitedBy, quoteId }),
+      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
+      requested<Counter | undefined>(counters.get("payments")),
+    ]);
+    const writes = Promise.all([
+      requested(counters.put({ name: "payments", value: count } satisfies Counter)),
+      // A charge fills every period of its rows: nothing else in them needs keeping.
+      ...rowsWith(new Map(), slots, planned.sums, now).map((row) => requested(budgetSums.put(row))),
+      requested(payments.add(payment)),
+    ]);
+    // Answered below, or, once aborted, not at all.
+    writes.catch(() => undefined);
+    const [known, rows, counted] = await checks;
+    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
+    const found = sumsIn(slots, read);
+    const agrees =
+      !known &&
+      (counted?.value ?? 0) === remembered.payments &&
+      slots.every(({ key }) => found.get(key) === remembered.sums.get(key));
+    if (!agrees) throw new MemoryOutdated("the ledger changed since it was remembered");
+    commit();
+    await writes;
+    return { kind: "signed" as const, payment, sums: planned.sums, payments: count };
+  });
+}
