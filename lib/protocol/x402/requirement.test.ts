@@ -53,6 +53,18 @@ describe("readRequirement", () => {
     });
   });
 
+  it("lists the default timeout it applies to a missing or null maxTimeoutSeconds", () => {
+    const { maxTimeoutSeconds: _left, ...missing } = v2Requirement;
+    for (const requirement of [missing, { ...v2Requirement, maxTimeoutSeconds: null }]) {
+      const option = readRequirement(requirement, 2, 0, registry);
+      expect(option.maxTimeoutSeconds).toBe(60);
+      expect(option.defaults).toContainEqual({
+        field: "accepts[0].maxTimeoutSeconds",
+        value: "60 s",
+      });
+    }
+  });
+
   it("signs with the requirement's domain even when the registry knows another", () => {
     const option = readRequirement(
       { ...v2Requirement, extra: { name: "Other", version: "9" } },

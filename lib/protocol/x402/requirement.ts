@@ -86,7 +86,8 @@ export function readRequirement(
   assertSaneAmount(amount, token.decimals, `${at}.${amountField}`);
   const payee = read(payeeSchema);
   const defaults: AppliedDefault[] = [];
-  if (payee.maxTimeoutSeconds === undefined) {
+  // A null timeout is an absent one: it takes the default, and the person is told so.
+  if (payee.maxTimeoutSeconds === undefined || payee.maxTimeoutSeconds === null) {
     defaults.push({ field: `${at}.maxTimeoutSeconds`, value: `${DEFAULT_TIMEOUT_SECONDS} s` });
   }
   // A domain the requirement leaves out is the registry's for that token; half a domain is
