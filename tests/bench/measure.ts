@@ -15,6 +15,14 @@ export async function measure(
   operations: readonly Operation[],
   options: MeasureOptions,
 ): Promise<Stats[]> {
+  return (await sampleRounds(operations, options)).map(summarize);
+}
+
+/** `measure`'s rounds, each operation's durations (ms) as timed, for a caller that pools them. */
+export async function sampleRounds(
+  operations: readonly Operation[],
+  options: MeasureOptions,
+): Promise<number[][]> {
   for (let i = 0; i < options.warmup; i++) {
     for (const operation of operations) await operation();
   }
@@ -26,5 +34,5 @@ export async function measure(
       samples[index]?.push(performance.now() - start);
     }
   }
-  return samples.map(summarize);
+  return samples;
 }

@@ -6,18 +6,28 @@ import {
   callWallet as callFirefoxWallet,
   setUpWallet as setUpFirefoxWallet,
 } from "../e2e/support/wallet-firefox";
-import type { BrowserBench, Ratio } from "./bench";
+import type { BrowserBench, Operation, Ratio } from "./bench";
 import { gapDurations, pairedGapDifferences, startBenchReceiver } from "./bench-receiver";
-import { measure } from "./measure";
+import { sampleRounds } from "./measure";
 import { summarize } from "./stats";
 import { STIPENDEX_PROOF, stipendexProofSuite } from "./stipendex-proof";
 import { benchPolicy, openWalletBrowser } from "./wallet-browser";
 
 export const WALLET_TIME = "wallet: 402 sent -> paid retry arrived";
+/** How many runs of payments the signatures alone are timed between. */
+const SLICES = 10;
+/** A pause after each run, so the wallet's work that trails a payment is not timed with the signatures. */
+const SETTLE_MS = 300;
 export const PLAIN_GAP = "baseline: 200 sent -> next request arrived";
 export const WALLET_OWN = "wallet's own time: 402 -> paid retry minus that round's plain gap";
 const PAGE_PAID = "page: paid fetch (402 + retry)";
 const PAGE_PLAIN = "page: plain fetch round trip";
+
+/** Round numbers `from` (inclusive) to `to`: each round's requests carry its number as `id`. */
+interface Rounds {
+  from: number;
+  to: number;
+}
 
 interface PageTimes {
   paid: number[];
@@ -28,7 +38,7 @@ interface PageTimes {
 /** A browser with the wallet paying the bench receiver's origin under a budget, one tab open there. */
 interface PayingTab {
   /** Runs `fn` in the tab (its body is serialized: it may use only its argument). */
-  evaluate(fn: (rounds: number) => Promise<PageTimes>, rounds: number): Promise<PageTimes>;
+  evaluate(fn: (rounds: Rounds) => Promise<PageTimes>, rounds: Rounds): Promise<PageTimes>;
   /** The background's counts so far (ui_getDiagnostics). */
   diagnostics(): Promise<Diagnostics>;
   close(): Promise<void>;
@@ -56,10 +66,10 @@ export function perPayment(before: Diagnostics, after: Diagnostics, payments: nu
  * Each round: two plain fetches back to back (their gap at the receiver is the baseline: the
  * page reading a response and sending the next request), then one paid fetch. Page-timed too.
  */
-function payInPage(tab: PayingTab, rounds: number): Promise<PageTimes> {
-  return tab.evaluate(async (count: number) => {
+function payInPage(tab: PayingTab, rounds: Rounds): Promise<PageTimes> {
+  return tab.evaluate(async ({ from, to }) => {
     const times: PageTimes = { paid: [], plain: [], failures: [] };
-    for (let i = 0; i < count; i++) {
+    for (let i = from; i < to; i++) {
       let start = performance.now();
       await (await fetch(`/plain?id=${i}&step=1`)).text();
       times.plain.push(performance.now() - start);
@@ -72,6 +82,37 @@ function payInPage(tab: PayingTab, rounds: number): Promise<PageTimes> {
     }
     return times;
   }, rounds);
+}
+
+/**
+ * The payments in `slices` runs of rounds, with lib's signatures timed in Node
+ * after each: both figures then sample the same minutes of a shared machine,
+ * instead of the signatures only its last second.
+ */
+async function payInSlices(
+  tab: PayingTab,
+  sign: Operation,
+  { warmup, timed, slices }: { warmup: number; timed: number; slices: number },
+): Promise<{ times: PageTimes; signing: number[] }> {
+  const times: PageTimes = { paid: [], plain: [], failures: [] };
+  const signing: number[] = [];
+  let from = 0;
+  for (let slice = 0; slice < slices; slice++) {
+    const to = warmup + Math.round(((slice + 1) * timed) / slices);
+    const paid = await payInPage(tab, { from, to });
+    // The last payment's receipt is still being filed: the signatures are timed once it is.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    times.paid.push(...paid.paid);
+    times.plain.push(...paid.plain);
+    times.failures.push(...paid.failures);
+    const [samples = []] = await sampleRounds([sign], {
+      warmup: slice === 0 ? warmup : 0,
+      iterations: to - from - (slice === 0 ? warmup : 0),
+    });
+    signing.push(...samples);
+    from = to;
+  }
+  return { times, signing };
 }
 
 /** Chromium (Playwright) with the wallet and a tab on `origin`. */
@@ -137,18 +178,22 @@ function paidFetchIn(
         throw error;
       });
       try {
+        const proof = stipendexProofSuite.benches[0];
+        if (!proof) throw new Error("the Stipendex Proof suite has no bench");
+        const sign = await proof.prepare();
         const before = await tab.diagnostics();
-        const times = await payInPage(tab, warmup + timed);
+        const { times, signing: signed } = await payInSlices(tab, sign, {
+          warmup,
+          timed,
+          slices: SLICES,
+        });
         const counted = perPayment(before, await tab.diagnostics(), warmup + timed);
         if (times.failures.length > 0) {
           throw new Error(
             `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
           );
         }
-        const proof = stipendexProofSuite.benches[0];
-        if (!proof) throw new Error("the Stipendex Proof suite has no bench");
-        const [signing] = await measure([await proof.prepare()], { warmup, iterations: timed });
-        if (!signing) throw new Error("the signatures were not measured");
+        const signing = summarize(signed);
         const kept = (samples: number[]) => summarize(samples.slice(warmup));
         const results = [
           { name: WALLET_TIME, stats: kept(gapDurations(receiver.paid)) },
@@ -180,6 +225,7 @@ function paidFetchIn(
             notes: [
               "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
               "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
+              `signatures alone: timed in Node after each of ${SLICES} slices of the payments, as many as the payments timed.`,
               ...counted,
             ],
           },
