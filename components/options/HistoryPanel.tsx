@@ -46,8 +46,13 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
 export function HistoryPanel() {
   const [store] = useState(createHistoryStore);
   const { total, pages, spend, totals, order, detail, error } = useStore(store);
-  // Opening the history is when the person wants the latest word from the chain.
-  useEffect(() => void store.getState().refreshSettlements(), [store]);
+  // Opening the history is when the person wants the latest word from the chain: the rows
+  // show at once, and again once the settlement pass (which may wait on a slow node) is done.
+  useEffect(() => {
+    const history = store.getState();
+    void history.reload();
+    void history.refreshSettlements();
+  }, [store]);
   const ensureRows = useCallback(
     (start: number, end: number) => void store.getState().ensureRows(start, end),
     [store],

@@ -57,6 +57,21 @@ describe("history store", () => {
     expect(store.getState().totals.sites.map((s) => s.atomic)).toEqual(["5000"]);
   });
 
+  it("shows the rows and the daily spend without waiting for the totals per site", async () => {
+    installFakeBackground({
+      ui_listPayments: (params) => ({ rows: rowsFor(params.offset, params.limit), total: TOTAL }),
+      ui_spendPerDay: () => [{ day: "2025-03-01", currency: "USD", amount: "5000" }],
+      // Totals per site read every matching payment: on a long history they come last.
+      ui_spendBy: () => new Promise<never>(() => undefined),
+    });
+    const store = createHistoryStore();
+    void store.getState().reload();
+    await vi.waitFor(() => {
+      expect(store.getState().spend).toHaveLength(1);
+      expect(store.getState().total).toBe(TOTAL);
+    });
+  });
+
   it("sorts oldest first on request, and checks settlements before reloading", async () => {
     const store = createHistoryStore();
     await store.getState().setOrder("oldest");

@@ -94,16 +94,23 @@ export function createHistoryStore() {
         loading = new Set();
         const gen = generation;
         set({ pages: {}, error: undefined });
+        // Each part shows as it arrives: the totals per site and receiver read every matching
+        // payment, which the rows and the daily sums need not wait for.
         return guarded(async () => {
-          const [, spend, totals] = await Promise.all([
+          await Promise.all([
             fetchPage(0, gen),
             callWallet({
               method: "ui_spendPerDay",
               params: { filter: get().filter, days: SPEND_DAYS },
+            }).then((spend) => {
+              if (gen === generation) set({ spend });
             }),
-            callWallet({ method: "ui_spendBy", params: { filter: get().filter } }),
+            callWallet({ method: "ui_spendBy", params: { filter: get().filter } }).then(
+              (totals) => {
+                if (gen === generation) set({ totals });
+              },
+            ),
           ]);
-          if (gen === generation) set({ spend, totals });
         });
       },
       ensureRows: (start, end) => {
