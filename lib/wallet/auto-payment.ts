@@ -61,21 +61,34 @@ function autoRecord(request: AutoPaymentRequest) {
   return { quoteId, approved, target, signed };
 }
 
-/** The reads that tell whether the ledger knows the payment already, as one promise each. */
-function lookups(
-  payments: IDBObjectStore,
+type LedgerStores = Record<"payments" | "counters" | "budgetSums", IDBObjectStore>;
+
+/**
+ * Every read both ways make, issued at once: whether the ledger knows the
+ * request, its elicitation or its Quote already, the budget rows, the count.
+ */
+async function readLedger(
+  { payments, counters, budgetSums }: LedgerStores,
   keys: { requestKey: string | undefined; elicitedBy: string | undefined; quoteId?: string },
-): Promise<boolean> {
+  rowKeys: readonly string[],
+) {
   // getKey, not count: Chromium counts with a cursor; a point lookup is one read.
   const held = (index: string, key: string | undefined) =>
     key === undefined
       ? Promise.resolve(false)
       : requested(payments.index(index).getKey(key)).then((id) => id !== undefined);
-  return Promise.all([
+  const [requestKnown, elicited, claimed, rows, counted] = await Promise.all([
     held("requestKey", keys.requestKey),
     held("elicitedBy", keys.elicitedBy),
     held("quoteId", keys.quoteId),
-  ]).then((found) => found.some(Boolean));
+    Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
+    requested<Counter | undefined>(counters.get("payments")),
+  ]);
+  return {
+    known: requestKnown || elicited || claimed,
+    rows: new Map(rowKeys.map((key, i) => [key, rows[i]])),
+    count: counted?.value ?? 0,
+  };
 }
 
 /** The database did not hold what the caller remembered: nothing was written. */
@@ -99,8 +112,9 @@ export async function recordAutoPayment(
   db: WalletDb,
   request: AutoPaymentRequest,
 ): Promise<AutoPaymentOutcome> {
+  const record = autoRecord(request);
   if (request.remembered) {
-    const recorded = await recordFromMemory(db, request, request.remembered).catch(
+    const recorded = await recordFromMemory(db, request, record, request.remembered).catch(
       (error: unknown) => {
         if (error instanceof MemoryOutdated) return undefined;
         throw error;
@@ -110,23 +124,22 @@ export async function recordAutoPayment(
   }
   const { now, settings, elicitedBy } = request;
   const { requestKey } = request.payment;
-  const { quoteId, approved, target, signed } = autoRecord(request);
+  const { quoteId, approved, target, signed } = record;
   const slots = target.ok ? target.slots : [];
   const rowKeys = rowsOf(slots);
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Every read at once, then every write at once: each await is a round trip to the database.
-    const [known, rows, counted] = await Promise.all([
-      lookups(payments, { requestKey, elicitedBy, quoteId }),
-      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
-      requested<Counter | undefined>(counters.get("payments")),
-    ]);
+    const {
+      known,
+      rows: read,
+      count,
+    } = await readLedger(stores, { requestKey, elicitedBy, quoteId }, rowKeys);
     if (known) return { kind: "known" as const };
-    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
     const planned = target.ok
       ? planCharge(approved, target, sumsIn(slots, read), settings, now)
       : target;
-    const counter: Counter = { name: "payments", value: (counted?.value ?? 0) + 1 };
+    const counter: Counter = { name: "payments", value: count + 1 };
     const writes = [requested(counters.put(counter))];
     if ("error" in planned) {
       const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
@@ -156,11 +169,11 @@ export async function recordAutoPayment(
 async function recordFromMemory(
   db: WalletDb,
   request: AutoPaymentRequest,
+  { quoteId, approved, target, signed }: ReturnType<typeof autoRecord>,
   remembered: LedgerMemory,
 ): Promise<AutoPaymentOutcome | undefined> {
   const { now, settings, elicitedBy } = request;
   const { requestKey } = request.payment;
-  const { quoteId, approved, target, signed } = autoRecord(request);
   if (!target.ok || !target.slots.every(({ key }) => remembered.sums.has(key))) return undefined;
   const planned = planCharge(approved, target, remembered.sums, settings, now);
   if ("error" in planned) return undefined;
@@ -171,11 +184,7 @@ async function recordFromMemory(
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Requests run in the order they are made: these reads see the database before the writes.
-    const checks = Promise.all([
-      lookups(payments, { requestKey, elicitedBy, quoteId }),
-      Promise.all(rowKeys.map((key) => requested<BudgetSum | undefined>(budgetSums.get(key)))),
-      requested<Counter | undefined>(counters.get("payments")),
-    ]);
+    const checks = readLedger(stores, { requestKey, elicitedBy, quoteId }, rowKeys);
     const writes = Promise.all([
       requested(counters.put({ name: "payments", value: count } satisfies Counter)),
       // A charge fills every period of its rows: nothing else in them needs keeping.
@@ -184,12 +193,11 @@ async function recordFromMemory(
     ]);
     // Answered below, or, once aborted, not at all.
     writes.catch(() => undefined);
-    const [known, rows, counted] = await checks;
-    const read = new Map(rowKeys.map((key, i) => [key, rows[i]]));
-    const found = sumsIn(slots, read);
+    const { known, rows, count: counted } = await checks;
+    const found = sumsIn(slots, rows);
     const agrees =
       !known &&
-      (counted?.value ?? 0) === remembered.payments &&
+      counted === remembered.payments &&
       slots.every(({ key }) => found.get(key) === remembered.sums.get(key));
     if (!agrees) throw new MemoryOutdated("the ledger changed since it was remembered");
     commit();
