@@ -91,6 +91,10 @@ async function readLedger(
   };
 }
 
+function isConstraintError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "ConstraintError";
+}
+
 /** The database did not hold what the caller remembered: nothing was written. */
 class MemoryOutdated extends Error {
   override name = "MemoryOutdated";
@@ -116,7 +120,8 @@ export async function recordAutoPayment(
   if (request.remembered) {
     const recorded = await recordFromMemory(db, request, record, request.remembered).catch(
       (error: unknown) => {
-        if (error instanceof MemoryOutdated) return undefined;
+        // A Quote id the ledger holds fails the add (its index is unique): the usual way says so.
+        if (error instanceof MemoryOutdated || isConstraintError(error)) return undefined;
         throw error;
       },
     );
@@ -169,7 +174,7 @@ export async function recordAutoPayment(
 async function recordFromMemory(
   db: WalletDb,
   request: AutoPaymentRequest,
-  { quoteId, approved, target, signed }: ReturnType<typeof autoRecord>,
+  { approved, target, signed }: ReturnType<typeof autoRecord>,
   remembered: LedgerMemory,
 ): Promise<AutoPaymentOutcome | undefined> {
   const { now, settings, elicitedBy } = request;
@@ -184,7 +189,8 @@ async function recordFromMemory(
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Requests run in the order they are made: these reads see the database before the writes.
-    const checks = readLedger(stores, { requestKey, elicitedBy, quoteId }, rowKeys);
+    // No lookup of the Quote id: the unique index refuses a known one, and that aborts it all.
+    const checks = readLedger(stores, { requestKey, elicitedBy }, rowKeys);
     const writes = Promise.all([
       requested(counters.put({ name: "payments", value: count } satisfies Counter)),
       // A charge fills every period of its rows: nothing else in them needs keeping.
