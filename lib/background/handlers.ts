@@ -14,7 +14,7 @@ import { spendBy } from "../payments/spend-by";
 import type { Caip2 } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
 import type { KeyValueStore } from "../wallet/key-value-store";
-import { deleteHistory } from "../wallet/ledger";
+import { deleteHistory, settlementChecksDueNow } from "../wallet/ledger";
 import { writeItem } from "../wallet/storage-item";
 import { diagnostics } from "./diagnostics";
 import type { PageOfferMethod } from "./page-offers";
@@ -102,6 +102,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       return { address, balances };
     },
     ui_checkSettlements: async () => {
+      await settlementChecksDueNow(s.db, s.now());
       await s.settlements.run();
       return null;
     },

@@ -2,6 +2,7 @@ import Dexie from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import { openV4Database } from "../../tests/unit-support/db/v4-database";
 import { budgetRowsFromV4, openWalletDb, type PaymentRecord, type WalletDb } from "./schema";
+import { AWAITS_UNLOCK } from "./settlement-due";
 
 let db: WalletDb | undefined;
 afterEach(async () => {
@@ -26,7 +27,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(6);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -37,6 +38,7 @@ describe("openWalletDb", () => {
         "[state+createdAt]",
         "requestKey",
         "elicitedBy",
+        "checkAt",
       ].sort(),
     );
     expect(db.payments.schema.idxByName.quoteId?.unique).toBe(true);
@@ -57,7 +59,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(6);
     const signed = await db.payments
       .where("[state+createdAt]")
       .between(["signed", 0], ["signed", 10])
@@ -77,7 +79,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(6);
     const rows = await db.budgetSums.toArray();
     expect(rows.map(({ key, periods }) => ({ key, periods }))).toEqual([
       { key: "daily:USD:2026-11-29", periods: { day: { at: "2026-11-29", amount: "3" } } },
@@ -91,6 +93,40 @@ describe("openWalletDb", () => {
         periods: { none: { at: "all", amount: "2" } },
       },
     ]);
+  });
+
+  it("makes every payment the chain may still settle due for the tracker, and only those", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const old = openV4Database(name);
+    const charge = { currency: "USD", micro: "1", chargedAt: 1 };
+    await old.table("payments").bulkAdd([
+      row("signed", { state: "signed", charge }),
+      row("refused-by-receiver", { state: "failed", charge }),
+      row("claimed", {
+        state: "settled",
+        charge,
+        settlement: { status: "unconfirmed", checkedAt: 1 },
+      }),
+      row("collected", {
+        state: "settled",
+        charge,
+        settlement: { status: "confirmed", checkedAt: 1 },
+      }),
+      row("held", { state: "signed", charge, heldReceipt: { status: 200, receipt: "r" } }),
+      row("released", { state: "expired" }),
+      row("asking", { state: "quoted" }),
+      row("uncharged", { state: "signed" }),
+    ]);
+    old.close();
+    db = openWalletDb(name);
+    await db.open();
+    const due = await db.payments.where("checkAt").aboveOrEqual(-Infinity).toArray();
+    expect(Object.fromEntries(due.map((p) => [p.id, p.checkAt]))).toEqual({
+      signed: 0,
+      "refused-by-receiver": 0,
+      claimed: 0,
+      held: AWAITS_UNLOCK,
+    });
   });
 
   it("reads a v4 key from the right, so an origin's own colons stay in its row", () => {

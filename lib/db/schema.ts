@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { PaymentState } from "../payment-states";
 import type { Address, Caip2, Hex, Offer, OfferResource } from "../protocol/offer";
+import { AWAITS_UNLOCK, awaitsSettlement } from "./settlement-due";
 import { countDexieTransactions } from "./transaction-count";
 
 /** One payment the wallet was asked to make, whatever became of it. */
@@ -59,6 +60,12 @@ export interface PaymentRecord {
   charge?: { currency: string; micro: string; chargedAt: number };
   /** What the chain says about this payment's settlement, once the wallet has asked it. */
   settlement?: SettlementRecord;
+  /**
+   * When the settlement tracker next asks the chain about this payment (epoch
+   * ms, or AWAITS_UNLOCK); absent once there is nothing left to ask (see
+   * db/settlement-due.ts). Indexed, so a pass reads only the payments due.
+   */
+  checkAt?: number;
   /** A charge given back (the authorization expired unused on chain): what it was, and when. */
   releasedCharge?: {
     currency: string;
@@ -168,6 +175,25 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
       const old = (await tx.table("budgetSums").toArray()) as { key: string; amount: string }[];
       await tx.table("budgetSums").clear();
       await tx.table("budgetSums").bulkPut(budgetRowsFromV4(old, Date.now()));
+    });
+  // v6: a payment knows when the settlement tracker next looks at it, so a pass reads the few
+  // payments due instead of every signed one and every one settled in the last 30 days.
+  db.version(6)
+    .stores({
+      payments:
+        "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
+    })
+    .upgrade(async (tx) => {
+      for (const state of ["signed", "failed", "settled"]) {
+        await tx
+          .table<PaymentRecord>("payments")
+          .where("[state+createdAt]")
+          .between([state, Dexie.minKey], [state, Dexie.maxKey])
+          .modify((payment) => {
+            if (!awaitsSettlement(payment)) return;
+            payment.checkAt = payment.heldReceipt === undefined ? 0 : AWAITS_UNLOCK;
+          });
+      }
     });
   countDexieTransactions(db);
   return db;

@@ -12,6 +12,7 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
@@ -192,6 +193,8 @@ describe("receipts that arrive while the wallet is locked", () => {
     const held = await h.db.payments.get(payment.id);
     expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws });
     expect(held?.receipt).toBeUndefined();
+    // Out of the settlement tracker's way until unlock: its subject is not checked yet.
+    expect(held?.checkAt).toBe(AWAITS_UNLOCK);
     expect(await fileHeldReceipts(wallet.deps)).toBe(0);
 
     wallet.state.open = true;
@@ -200,6 +203,7 @@ describe("receipts that arrive while the wallet is locked", () => {
     expect(filed?.state).toBe("settled");
     expect(filed?.receipt).toBe(jws);
     expect(filed?.heldReceipt).toBeUndefined();
+    expect(filed?.checkAt).toBeGreaterThanOrEqual(0);
     expect(await fileHeldReceipts(wallet.deps)).toBe(0);
   });
 

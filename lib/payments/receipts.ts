@@ -1,5 +1,5 @@
-import Dexie from "dexie";
 import type { HeldReceipt, PaymentRecord, WalletDb } from "../db/schema";
+import { AWAITS_UNLOCK, awaitsSettlement } from "../db/settlement-due";
 import type { ReceiptParams } from "../messages";
 import { readJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
@@ -55,7 +55,11 @@ export async function fileReceipt(
       receipt: params.receipt,
       ...(params.resultHash === undefined ? {} : { resultHash: params.resultHash }),
     };
-    await deps.db.payments.update(payment.id, { heldReceipt: held, updatedAt: deps.now() });
+    await deps.db.payments.update(payment.id, {
+      heldReceipt: held,
+      updatedAt: deps.now(),
+      checkAt: AWAITS_UNLOCK,
+    });
     return { state: payment.state };
   }
   const raw = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
@@ -64,9 +68,11 @@ export async function fileReceipt(
       ? await checkStipendexReceipt(deps, wallet, payment, params.receipt, params.resultHash)
       : checkX402Settlement(wallet, payment, params.receipt);
     if (!settled.settled) {
+      // The settlement it claims is looked at on chain next.
       await deps.db.payments.update(payment.id, {
         receipt: settled.receipt,
         updatedAt: deps.now(),
+        checkAt: deps.now(),
       });
       return { state: payment.state };
     }
@@ -93,18 +99,23 @@ export async function fileReceipt(
  */
 export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
   if (!(await deps.wallet())) return 0;
-  const signed = await deps.db.payments
-    .where("[state+createdAt]")
-    .between(["signed", Dexie.minKey], ["signed", Dexie.maxKey])
-    .filter((payment) => payment.heldReceipt !== undefined)
-    .toArray();
-  for (const payment of signed) {
+  const holding = await deps.db.payments.where("checkAt").equals(AWAITS_UNLOCK).toArray();
+  for (const payment of holding) {
     const held = payment.heldReceipt;
-    if (!held) continue;
-    await fileReceipt(deps, { paymentId: payment.id, ...held }, payment.origin);
-    await deps.db.payments.update(payment.id, { heldReceipt: undefined });
+    if (held) await fileReceipt(deps, { paymentId: payment.id, ...held }, payment.origin);
+    const now = deps.now();
+    await deps.db.payments
+      .where("id")
+      .equals(payment.id)
+      .modify((filed) => {
+        delete filed.heldReceipt;
+        // Filing it scheduled the settlement check, unless nothing changed: then it is due now.
+        if (filed.checkAt !== AWAITS_UNLOCK) return;
+        if (awaitsSettlement(filed)) filed.checkAt = now;
+        else delete filed.checkAt;
+      });
   }
-  return signed.length;
+  return holding.length;
 }
 
 type PayingWallet = { walletId: string; address: string };

@@ -8,12 +8,14 @@ import {
   CALLER,
   type Harness,
   makeHarness,
+  seedPayment,
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
+import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { readAllSums } from "../wallet/budget-sums";
 import { UNCOLLECTABLE_REASON } from "../wallet/ledger";
-import { claimedTransactionOf, trackSettlements } from "./settlement-tracker";
+import { claimedTransactionOf, PASS_SIZE, trackSettlements } from "./settlement-tracker";
 import { signedAuthorizationOf } from "./signed-transfer";
 
 describe("trackSettlements, against a local chain", () => {
@@ -31,12 +33,23 @@ describe("trackSettlements, against a local chain", () => {
     // Authorizations are valid by the chain's clock, which is the real one.
     h.clock.ms = Date.now();
     await mintTo(chain, h.unlocked.address, 1_000_000n);
-    const track = ({ withEndpoint = true } = {}) => {
+    const track = ({
+      withEndpoint = true,
+      laterMs = 0,
+      endpoint = chain.rpcUrl,
+      fetchFn,
+    }: {
+      withEndpoint?: boolean;
+      laterMs?: number;
+      endpoint?: string;
+      fetchFn?: typeof fetch;
+    } = {}) => {
       let released = 0;
       return trackSettlements({
         db: h.db,
-        endpointFor: async () => (withEndpoint ? chain.rpcUrl : undefined),
-        now: () => Date.now(),
+        endpointFor: async () => (withEndpoint ? endpoint : undefined),
+        now: () => Date.now() + laterMs,
+        ...(fetchFn ? { fetchFn } : {}),
         released: () => {
           released++;
         },
@@ -74,6 +87,31 @@ describe("trackSettlements, against a local chain", () => {
     });
   });
 
+  /** A fetch that counts the JSON-RPC requests it passes on. */
+  function countingFetch() {
+    const counted = { calls: 0 };
+    const fetchFn: typeof fetch = (input, init) => {
+      counted.calls++;
+      return fetch(input, init);
+    };
+    return { counted, fetchFn };
+  }
+
+  // Before any test moves the chain's clock past the authorizations this one signs.
+  it("asks the chain about a payment once, then not before the time it was given", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("looked-at");
+    const first = countingFetch();
+    const { next } = await track({ fetchFn: first.fetchFn });
+    expect(first.counted.calls).toBeGreaterThan(0);
+    const looked = await h.db.payments.get(payment.id);
+    expect(looked?.checkAt).toBe(next);
+    expect(next).toBeGreaterThan(Date.now());
+    const again = countingFetch();
+    expect(await track({ fetchFn: again.fetchFn })).toMatchObject({ next });
+    expect(again.counted.calls).toBe(0);
+  });
+
   it("leaves a payment whose receipt is held for unlock to that check, collected or not", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("held");
@@ -82,10 +120,14 @@ describe("trackSettlements, against a local chain", () => {
       payload: Parameters<typeof settleAuthorization>[2];
     };
     await settleAuthorization(facilitator, chain.token.address, payload.payload);
-    await h.db.payments.update(payment.id, { heldReceipt: { status: 200, receipt: "held" } });
+    await h.db.payments.update(payment.id, {
+      heldReceipt: { status: 200, receipt: "held" },
+      checkAt: AWAITS_UNLOCK,
+    });
     await track();
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
-    await h.db.payments.update(payment.id, { heldReceipt: undefined });
+    // Unlocked: the receipt filed, the payment is due again.
+    await h.db.payments.update(payment.id, { heldReceipt: undefined, checkAt: Date.now() });
     await track();
     expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
   });
@@ -120,22 +162,53 @@ describe("trackSettlements, against a local chain", () => {
 
     await chain.testClient.increaseTime({ seconds: 3_600 });
     await chain.testClient.mine({ blocks: 1 });
-    const passed = await track();
+    // Not due by this clock yet: nothing asked, nothing released.
+    expect((await track()).released).toBe(0);
+    const passed = await track({ laterMs: 3_600_000 });
     expect(passed).toEqual({ next: undefined, released: 1 });
     expect(await h.db.payments.get(payment.id)).toMatchObject({
       state: "expired",
       reason: UNCOLLECTABLE_REASON,
     });
     expect((await everySum(h)).every((sum) => sum === 0n)).toBe(true);
-    expect(await track()).toEqual({ next: undefined, released: 0 });
+    expect(await track({ laterMs: 3_600_000 })).toEqual({ next: undefined, released: 0 });
   });
 
-  it("leaves a payment alone on a network it has no endpoint for", async () => {
+  it("leaves a payment alone on a network it has no endpoint for, and looks again in an hour", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("no-rpc");
     await chain.testClient.increaseTime({ seconds: 3_600 });
     await chain.testClient.mine({ blocks: 1 });
-    expect(await track({ withEndpoint: false })).toEqual({ next: undefined, released: 0 });
+    const before = Date.now();
+    const { next, released } = await track({ withEndpoint: false });
+    expect(released).toBe(0);
+    expect(next).toBeGreaterThanOrEqual(before + 3_600_000);
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+  });
+
+  it("asks a node that does not answer once a pass, and looks at its payments again later", async () => {
+    const { h, track, pay } = await paying();
+    const payments = [await pay("dead-1"), await pay("dead-2"), await pay("dead-3")];
+    const dead = countingFetch();
+    const before = Date.now();
+    const { next } = await track({ endpoint: "http://127.0.0.1:9/", fetchFn: dead.fetchFn });
+    expect(dead.counted.calls).toBe(1);
+    expect(next).toBeGreaterThanOrEqual(before + 30_000);
+    for (const { id } of payments) {
+      expect(await h.db.payments.get(id)).toMatchObject({ state: "signed" });
+      expect((await h.db.payments.get(id))?.checkAt).toBeGreaterThanOrEqual(before + 30_000);
+    }
+  });
+
+  it("looks at no more than a pass's share of due payments, and says the rest are due", async () => {
+    const { h, track } = await paying();
+    // Due, but with nothing to ask (no signed authorization): each pass only takes them off.
+    const seeded = await seedPayment(h.db, { createdAt: Date.now(), state: "signed" });
+    await h.db.payments.bulkAdd(
+      Array.from({ length: PASS_SIZE + 1 }, (_, i) => ({ ...seeded, id: `due-${i}`, checkAt: i })),
+    );
+    const { next } = await track();
+    expect(next).toBe(PASS_SIZE);
+    expect(await h.db.payments.where("checkAt").aboveOrEqual(0).count()).toBe(1);
   });
 });

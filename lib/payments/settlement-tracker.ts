@@ -1,12 +1,10 @@
-import Dexie from "dexie";
 import { decodeJwt } from "jose";
 import { z } from "zod";
 import { authorizationFate } from "../chain/authorization-use";
 import { checkSettlement, type SettlementCheck } from "../chain/settlement-check";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
-import type { PaymentState } from "../payment-states";
 import type { Caip2, Hex } from "../protocol/offer";
-import { recordSettlement, releaseUncollectable } from "../wallet/ledger";
+import { recordSettlement, releaseUncollectable, scheduleSettlementCheck } from "../wallet/ledger";
 import { type SignedAuthorization, signedAuthorizationOf } from "./signed-transfer";
 
 export interface SettlementTrackerDeps {
@@ -25,66 +23,71 @@ const RECHECK_CLAIM_MS = 30_000;
 const AFTER_VALID_BEFORE_MS = 5_000;
 /** How far back settled payments with an unconfirmed claim are looked at again. */
 const CLAIMS_KEPT_MS = 30 * 24 * 3_600_000;
-
-const TRACKED: readonly PaymentState[] = ["signed", "failed", "settled"];
+/** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
+const NO_ENDPOINT_RECHECK_MS = 3_600_000;
+/** The most payments one pass looks at; the next pass, armed at once, takes the rest. */
+export const PASS_SIZE = 200;
 
 /**
- * One pass over every signed payment whose money is not yet final, in the
+ * One pass over the payments due for a look (db/settlement-due.ts), in the
  * background (run at start, after a receipt, and by alarm): a claimed
  * settlement is checked on chain; an authorization the chain says was used
  * settles the payment; one past its last valid second and unused is
- * released (expired, not charged). Payments on a network without an RPC
- * endpoint stay as they are. Resolves with when to look again, if ever.
+ * released (expired, not charged). Each is given when to be looked at next;
+ * a node that does not answer is asked once a pass. Resolves with when the
+ * next payment is due, if ever.
  */
 export async function trackSettlements(deps: SettlementTrackerDeps): Promise<number | undefined> {
-  let next: number | undefined;
-  for (const payment of await trackedPayments(deps.db, deps.now())) {
+  const due = await deps.db.payments
+    .where("checkAt")
+    .between(0, deps.now(), true, true)
+    .limit(PASS_SIZE)
+    .toArray();
+  const unreachable = new Set<string>();
+  for (const payment of due) {
     let when: number | undefined;
     try {
-      when = await trackOne(deps, payment);
+      when = await trackOne(deps, payment, unreachable);
     } catch {
       // The node did not answer: try again later, nothing changed.
       when = deps.now() + RECHECK_CLAIM_MS;
     }
-    if (when !== undefined && (next === undefined || when < next)) next = when;
+    await scheduleSettlementCheck(deps.db, payment.id, when, payment.checkAt);
   }
-  return next;
-}
-
-async function trackedPayments(db: WalletDb, now: number): Promise<PaymentRecord[]> {
-  const lists = await Promise.all(
-    TRACKED.map((state) =>
-      db.payments
-        .where("[state+createdAt]")
-        .between(
-          [state, state === "settled" ? now - CLAIMS_KEPT_MS : Dexie.minKey],
-          [state, Dexie.maxKey],
-        )
-        .toArray(),
-    ),
-  );
-  return lists.flat().filter(
-    (payment) =>
-      payment.charge !== undefined &&
-      // A receipt held while the wallet is locked is checked (at unlock) before the chain is asked.
-      payment.heldReceipt === undefined &&
-      payment.settlement?.status !== "confirmed" &&
-      payment.settlement?.status !== "used",
-  );
+  return (await deps.db.payments.where("checkAt").aboveOrEqual(0).first())?.checkAt;
 }
 
 async function trackOne(
   deps: SettlementTrackerDeps,
   payment: PaymentRecord,
+  unreachable: Set<string>,
 ): Promise<number | undefined> {
+  const now = deps.now();
+  if (payment.state === "settled" && payment.createdAt < now - CLAIMS_KEPT_MS) return undefined;
   let transfer: SignedAuthorization | undefined;
   try {
     transfer = signedAuthorizationOf(payment);
   } catch {
     return undefined;
   }
+  if (!transfer) return undefined;
   const url = await deps.endpointFor(payment.network);
-  if (!transfer || !url) return undefined;
+  if (!url) return now + NO_ENDPOINT_RECHECK_MS;
+  if (unreachable.has(url)) return now + RECHECK_CLAIM_MS;
+  try {
+    return await askChain(deps, payment, transfer, url);
+  } catch (error) {
+    unreachable.add(url);
+    throw error;
+  }
+}
+
+async function askChain(
+  deps: SettlementTrackerDeps,
+  payment: PaymentRecord,
+  transfer: SignedAuthorization,
+  url: string,
+): Promise<number | undefined> {
   const options = deps.fetchFn ? { fetchFn: deps.fetchFn } : {};
   const claimed = claimedTransactionOf(payment);
   if (claimed) {

@@ -1,5 +1,6 @@
 import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
+import { withSettlementCheck } from "../db/settlement-due";
 import { rowsOf, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargeTarget, planCharge } from "./charge";
 import type { WalletError } from "./errors";
@@ -51,13 +52,17 @@ function autoRecord(request: AutoPaymentRequest) {
     approvedBy: "policy",
   };
   const target = chargeTarget(approved, settings, now);
-  const signed = (charge: Charge): PaymentRecord => ({
-    ...approved,
-    ...(quoteId === undefined ? {} : { quoteId }),
-    state: "signed",
-    proof: request.proof,
-    charge,
-  });
+  const signed = (charge: Charge): PaymentRecord =>
+    withSettlementCheck(
+      {
+        ...approved,
+        ...(quoteId === undefined ? {} : { quoteId }),
+        state: "signed",
+        proof: request.proof,
+        charge,
+      },
+      now,
+    );
   return { quoteId, approved, target, signed };
 }
 

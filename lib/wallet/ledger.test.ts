@@ -3,6 +3,7 @@ import { openV4Database } from "../../tests/unit-support/db/v4-database";
 import { recount } from "../../tests/unit-support/wallet/budget-recount";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb, type WalletDb } from "../db/schema";
+import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { transactionCount } from "../db/transaction-count";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { type AutoPaymentOutcome, type LedgerMemory, recordAutoPayment } from "./auto-payment";
@@ -14,7 +15,10 @@ import {
   paymentCount,
   recordQuote,
   recordRefusal,
+  recordSettlement,
   releaseUncollectable,
+  scheduleSettlementCheck,
+  settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
 } from "./ledger";
 import { sumKeysToCharge, sumSlotsToCharge } from "./limits";
@@ -531,6 +535,74 @@ describe("recordAutoPayment from what the caller remembers", () => {
     expect(await paymentCount(wdb)).toBe(6);
     expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(6_000n);
     expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+});
+
+describe("the settlement tracker's schedule", () => {
+  it("is due at once when a payment is signed or a receipt moves it, and left once nothing is open", async () => {
+    const wdb = freshDb();
+    const auto1 = await auto(wdb, 1_000n, { quoteId: "q1" });
+    const auto2 = await auto(wdb, 1_000n, { quoteId: "q2" });
+    if (auto1.kind !== "signed" || auto2.kind !== "signed") return expect.unreachable("unsigned");
+    expect(auto1.payment.checkAt).toBe(NOW);
+    expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW);
+
+    await scheduleSettlementCheck(wdb, auto1.payment.id, NOW + 60_000, NOW);
+    expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW + 60_000);
+    const settled = await advancePayment(
+      wdb,
+      auto1.payment.id,
+      { state: "settled", receipt: "r" },
+      NOW + 5,
+    );
+    expect(settled.checkAt).toBe(NOW + 5);
+    // The tracker read it before the receipt came: its later time does not push the receipt's back.
+    await scheduleSettlementCheck(wdb, auto1.payment.id, NOW + 60_000, NOW + 60_000);
+    expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW + 5);
+
+    const confirmed = await recordSettlement(wdb, auto1.payment.id, {
+      status: "confirmed",
+      checkedAt: NOW + 6,
+    });
+    expect(confirmed.checkAt).toBeUndefined();
+    const unconfirmed = await recordSettlement(wdb, auto2.payment.id, {
+      status: "unconfirmed",
+      checkedAt: NOW + 6,
+    });
+    expect(unconfirmed.checkAt).toBe(NOW);
+    expect((await releaseUncollectable(wdb, auto2.payment.id, NOW + 7))?.checkAt).toBeUndefined();
+    expect(await wdb.payments.where("checkAt").aboveOrEqual(0).count()).toBe(0);
+  });
+
+  it("is due now for every payment looked at later when the person asks to check, not for one held for unlock", async () => {
+    const wdb = freshDb();
+    const later = await auto(wdb, 1_000n, { quoteId: "q1" });
+    const held = await auto(wdb, 1_000n, { quoteId: "q2" });
+    if (later.kind !== "signed" || held.kind !== "signed") return expect.unreachable("unsigned");
+    await scheduleSettlementCheck(wdb, later.payment.id, NOW + 60_000, NOW);
+    await wdb.payments.update(held.payment.id, { checkAt: AWAITS_UNLOCK });
+    await settlementChecksDueNow(wdb, NOW + 1);
+    expect((await wdb.payments.get(later.payment.id))?.checkAt).toBe(NOW + 1);
+    expect((await wdb.payments.get(held.payment.id))?.checkAt).toBe(AWAITS_UNLOCK);
+  });
+
+  it("is due at once when a payment asked for is signed, and never for one that is only quoted", async () => {
+    const wdb = freshDb();
+    const quoted = await recordQuote(wdb, {
+      origin: AGENT,
+      receiver: "https://api.example",
+      offer: offer(1_000n, "q1"),
+      option: option(1_000n),
+    });
+    expect(quoted.checkAt).toBeUndefined();
+    await advancePayment(wdb, quoted.id, { state: "approved" });
+    const signed = await chargeAndSign(wdb, {
+      paymentId: quoted.id,
+      settings: settings({ amount: 1_000_000n, period: "day" }),
+      sign: async () => "proof-jws",
+      now: NOW + 1,
+    });
+    expect(signed.checkAt).toBe(NOW + 1);
   });
 });
 

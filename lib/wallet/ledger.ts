@@ -1,6 +1,6 @@
 import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
-import type { PaymentState } from "../payment-states";
+import { UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
@@ -118,7 +118,8 @@ export async function advancePayment(
     const payment = await db.payments.get(id);
     if (payment === undefined) throw paymentNotFound(id);
     assertTransition(id, payment.state, update.state);
-    const updated: PaymentRecord = { ...payment, ...update, updatedAt: now };
+    // A receipt or a refusal may name a settlement: the tracker looks at it next.
+    const updated = withSettlementCheck({ ...payment, ...update, updatedAt: now }, now);
     await db.payments.put(updated);
     return updated;
   });
@@ -249,14 +250,17 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
           charge = charged.charge;
         }
         const quoteId = payment.quoteId ?? payment.offer.quote?.id;
-        const signed: PaymentRecord = {
-          ...payment,
-          ...(quoteId === undefined ? {} : { quoteId }),
-          state: "signed",
-          proof,
-          charge,
-          updatedAt: now,
-        };
+        const signed = withSettlementCheck(
+          {
+            ...payment,
+            ...(quoteId === undefined ? {} : { quoteId }),
+            state: "signed",
+            proof,
+            charge,
+            updatedAt: now,
+          },
+          now,
+        );
         await db.payments.put(signed);
         return { payment: signed };
       },
@@ -323,8 +327,10 @@ export async function recordSettlement(
     const collected = settlement.status === "confirmed" || settlement.status === "used";
     const state = collected ? "settled" : payment.state;
     if (state !== payment.state) assertTransition(id, payment.state, state);
+    const { checkAt: _scheduled, ...rest } = payment;
     const updated: PaymentRecord = {
-      ...payment,
+      // When to look again is the tracker's to say (scheduleSettlementCheck); once collected, never.
+      ...(collected ? rest : payment),
       state,
       settlement,
       updatedAt: settlement.checkedAt,
@@ -332,6 +338,30 @@ export async function recordSettlement(
     await db.payments.put(updated);
     return updated;
   });
+}
+
+/**
+ * When the settlement tracker looks at a payment next (undefined: never
+ * again), unless the payment was rescheduled since the tracker read `seen`
+ * (a receipt came meanwhile and made it due at once).
+ */
+export async function scheduleSettlementCheck(
+  db: WalletDb,
+  id: string,
+  at: number | undefined,
+  seen: number | undefined,
+): Promise<void> {
+  await db.transaction("rw", db.payments, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined || payment.checkAt !== seen) return;
+    const { checkAt: _seen, ...rest } = payment;
+    await db.payments.put(at === undefined ? rest : { ...rest, checkAt: at });
+  });
+}
+
+/** Every payment the settlement tracker would look at later is due now (the person asked to check). */
+export async function settlementChecksDueNow(db: WalletDb, now: number): Promise<void> {
+  await db.payments.where("checkAt").above(now).modify({ checkAt: now });
 }
 
 /** Why a released payment is not charged, as history shows it. */
@@ -354,8 +384,8 @@ export async function releaseUncollectable(
   return db.transaction("rw", db.payments, db.budgetSums, async () => {
     const payment = await db.payments.get(id);
     if (payment === undefined) throw paymentNotFound(id);
-    const { charge, ...rest } = payment;
-    if (charge === undefined || !RELEASABLE.has(payment.state)) return undefined;
+    const { charge, checkAt: _scheduled, ...rest } = payment;
+    if (charge === undefined || !UNSETTLED.has(payment.state)) return undefined;
     await giveBack(db, payment.origin, charge, now);
     const released: PaymentRecord = {
       ...rest,
@@ -368,9 +398,6 @@ export async function releaseUncollectable(
     return released;
   });
 }
-
-/** States whose charge stands until the chain says the authorization can never be collected. */
-const RELEASABLE: ReadonlySet<PaymentState> = new Set(["signed", "failed", "settled"]);
 
 function paymentNotFound(id: string): WalletError {
   return new WalletError("payment-not-found", `no payment with id ${id}`);
