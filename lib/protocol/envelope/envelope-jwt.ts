@@ -80,6 +80,9 @@ export async function verifyEnvelope<S extends z.ZodType>(
   const what = check.type[0]?.toUpperCase() + check.type.slice(1);
   const jws = readCompact(input);
   const header = peekHeader(jws, what);
+  // Hashed while the signature is checked: both wait on the platform's crypto, not on each other.
+  const hashing = objectHash(jws);
+  hashing.catch(() => undefined);
   let payload: unknown;
   try {
     const options = {
@@ -103,5 +106,5 @@ export async function verifyEnvelope<S extends z.ZodType>(
     throw fromJoseError(error, what, header.typ);
   }
   const claims = parseClaims(check.schema, payload, what);
-  return { jws, hash: await objectHash(jws), header, claims };
+  return { jws, hash: await hashing, header, claims };
 }

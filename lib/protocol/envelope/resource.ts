@@ -15,13 +15,12 @@ export async function assertResourceMatches(
   resource: Resource,
   request: ResourceRequest,
 ): Promise<void> {
-  const quoted = JSON.stringify(resource);
   if (request.kind === "http") {
     const http = "http" in resource ? resource.http : undefined;
     if (http?.method === request.method.toUpperCase() && http.url === request.url) return;
     throw new ProtocolError(
       "resource-mismatch",
-      `Quote resource ${quoted} is not the request ${request.method} ${request.url}`,
+      `Quote resource ${JSON.stringify(resource)} is not the request ${request.method} ${request.url}`,
     );
   }
   const mcp = "mcp" in resource ? resource.mcp : undefined;
@@ -29,6 +28,6 @@ export async function assertResourceMatches(
   if (mcp?.server === request.server && mcp.tool === request.tool && mcp.argsHash === hash) return;
   throw new ProtocolError(
     "resource-mismatch",
-    `Quote resource ${quoted} is not the call of tool ${JSON.stringify(request.tool)} on ${request.server} with argsHash ${hash}`,
+    `Quote resource ${JSON.stringify(resource)} is not the call of tool ${JSON.stringify(request.tool)} on ${request.server} with argsHash ${hash}`,
   );
 }
