@@ -174,7 +174,7 @@ describe("trackSettlements, against a local chain", () => {
     expect(await track({ laterMs: 3_600_000 })).toEqual({ next: undefined, released: 0 });
   });
 
-  it("leaves a payment alone on a network it has no endpoint for, and looks again in an hour", async () => {
+  it("leaves a payment alone on a network it has no endpoint for, looks again in an hour, and stops after a month", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("no-rpc");
     await chain.testClient.increaseTime({ seconds: 3_600 });
@@ -184,6 +184,11 @@ describe("trackSettlements, against a local chain", () => {
     expect(released).toBe(0);
     expect(next).toBeGreaterThanOrEqual(before + 3_600_000);
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    // Still none a month on: it is no longer looked at, and stays charged.
+    const monthOn = await track({ withEndpoint: false, laterMs: 31 * 24 * 3_600_000 });
+    expect(monthOn).toEqual({ next: undefined, released: 0 });
+    expect(await h.db.payments.get(payment.id)).toMatchObject({ state: "signed" });
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBeUndefined();
   });
 
   it("asks a node that does not answer once a pass, and looks at its payments again later", async () => {

@@ -21,7 +21,7 @@ export interface SettlementTrackerDeps {
 const RECHECK_CLAIM_MS = 30_000;
 /** After `validBefore` by the local clock, how long until the chain is asked (its blocks lag a little). */
 const AFTER_VALID_BEFORE_MS = 5_000;
-/** How far back settled payments with an unconfirmed claim are looked at again. */
+/** How far back settled payments with an unconfirmed claim (or any, on a network without an endpoint) are looked at again. */
 const CLAIMS_KEPT_MS = 30 * 24 * 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
@@ -72,7 +72,9 @@ async function trackOne(
   }
   if (!transfer) return undefined;
   const url = await deps.endpointFor(payment.network);
-  if (!url) return now + NO_ENDPOINT_RECHECK_MS;
+  // Without an endpoint for as long as claims are kept, the wallet stops asking.
+  if (!url)
+    return now - payment.createdAt > CLAIMS_KEPT_MS ? undefined : now + NO_ENDPOINT_RECHECK_MS;
   if (unreachable.has(url)) return now + RECHECK_CLAIM_MS;
   try {
     return await askChain(deps, payment, transfer, url);
