@@ -42,4 +42,23 @@ describe("SettlementSchedule", () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(passes).toBe(1);
   });
+
+  it("runs within its longest wait of the first request, however long requests keep coming", async () => {
+    let passes = 0;
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        passes++;
+        return undefined;
+      },
+      schedule: async () => undefined,
+    });
+    const started = Date.now();
+    // A request every 10 ms, each asking for a pass 30 ms later, at most 100 ms after the first.
+    while (passes === 0 && Date.now() - started < 1_000) {
+      schedule.soon(30, 100);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Pushed back by every request, it would not have run before the loop gave up.
+    expect(passes).toBe(1);
+  });
 });

@@ -1,5 +1,7 @@
 /** How long after a receipt the settlements are looked at (later receipts push it back). */
 const SOON_MS = 1_000;
+/** However many receipts keep coming, a pass no later than this after the first of them. */
+const SOON_AT_MOST_MS = 10_000;
 
 /**
  * Runs the settlement tracker one pass at a time (a request for a pass while
@@ -9,6 +11,8 @@ export class SettlementSchedule {
   private running: Promise<void> | undefined;
   private again = false;
   private soonTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pass the pending timer is for was first asked for. */
+  private soonSince: number | undefined;
 
   constructor(
     private readonly deps: {
@@ -21,12 +25,18 @@ export class SettlementSchedule {
 
   /**
    * A pass in a moment, for a burst of receipts: one pass after the last of
-   * them rather than one each, out of the way of the payments still coming.
+   * them rather than one each, out of the way of the payments still coming,
+   * but no later than `atMostMs` after the first.
    */
-  soon(delayMs = SOON_MS): void {
+  soon(delayMs = SOON_MS, atMostMs = SOON_AT_MOST_MS): void {
+    const now = Date.now();
+    this.soonSince ??= now;
+    // An agent paying steadily would otherwise push the pass back for as long as it pays.
+    if (this.soonTimer !== undefined && now - this.soonSince + delayMs > atMostMs) return;
     if (this.soonTimer !== undefined) clearTimeout(this.soonTimer);
     this.soonTimer = setTimeout(() => {
       this.soonTimer = undefined;
+      this.soonSince = undefined;
       this.run().catch(() => undefined);
     }, delayMs);
   }
