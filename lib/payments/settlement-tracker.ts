@@ -4,7 +4,12 @@ import { authorizationFate } from "../chain/authorization-use";
 import { checkSettlement, type SettlementCheck } from "../chain/settlement-check";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import type { Caip2, Hex } from "../protocol/offer";
-import { recordSettlement, releaseUncollectable, scheduleSettlementCheck } from "../wallet/ledger";
+import {
+  recordSettlement,
+  releaseUncollectable,
+  type ScheduledCheck,
+  scheduleSettlementChecks,
+} from "../wallet/ledger";
 import { type SignedAuthorization, signedAuthorizationOf } from "./signed-transfer";
 
 export interface SettlementTrackerDeps {
@@ -44,16 +49,18 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
     .limit(PASS_SIZE)
     .toArray();
   const unreachable = new Set<string>();
+  const checks: ScheduledCheck[] = [];
   for (const payment of due) {
-    let when: number | undefined;
+    let at: number | undefined;
     try {
-      when = await trackOne(deps, payment, unreachable);
+      at = await trackOne(deps, payment, unreachable);
     } catch {
       // The node did not answer: try again later, nothing changed.
-      when = deps.now() + RECHECK_CLAIM_MS;
+      at = deps.now() + RECHECK_CLAIM_MS;
     }
-    await scheduleSettlementCheck(deps.db, payment.id, when, payment.checkAt);
+    checks.push({ id: payment.id, at, seen: payment.checkAt });
   }
+  await scheduleSettlementChecks(deps.db, checks);
   return (await deps.db.payments.where("checkAt").aboveOrEqual(0).first())?.checkAt;
 }
 

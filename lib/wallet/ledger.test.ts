@@ -17,7 +17,7 @@ import {
   recordRefusal,
   recordSettlement,
   releaseUncollectable,
-  scheduleSettlementCheck,
+  scheduleSettlementChecks,
   settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
 } from "./ledger";
@@ -547,7 +547,7 @@ describe("the settlement tracker's schedule", () => {
     expect(auto1.payment.checkAt).toBe(NOW);
     expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW);
 
-    await scheduleSettlementCheck(wdb, auto1.payment.id, NOW + 60_000, NOW);
+    await scheduleSettlementChecks(wdb, [{ id: auto1.payment.id, at: NOW + 60_000, seen: NOW }]);
     expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW + 60_000);
     const settled = await advancePayment(
       wdb,
@@ -557,7 +557,9 @@ describe("the settlement tracker's schedule", () => {
     );
     expect(settled.checkAt).toBe(NOW + 5);
     // The tracker read it before the receipt came: its later time does not push the receipt's back.
-    await scheduleSettlementCheck(wdb, auto1.payment.id, NOW + 60_000, NOW + 60_000);
+    await scheduleSettlementChecks(wdb, [
+      { id: auto1.payment.id, at: NOW + 60_000, seen: NOW + 60_000 },
+    ]);
     expect((await wdb.payments.get(auto1.payment.id))?.checkAt).toBe(NOW + 5);
 
     const confirmed = await recordSettlement(wdb, auto1.payment.id, {
@@ -579,7 +581,7 @@ describe("the settlement tracker's schedule", () => {
     const later = await auto(wdb, 1_000n, { quoteId: "q1" });
     const held = await auto(wdb, 1_000n, { quoteId: "q2" });
     if (later.kind !== "signed" || held.kind !== "signed") return expect.unreachable("unsigned");
-    await scheduleSettlementCheck(wdb, later.payment.id, NOW + 60_000, NOW);
+    await scheduleSettlementChecks(wdb, [{ id: later.payment.id, at: NOW + 60_000, seen: NOW }]);
     await wdb.payments.update(held.payment.id, { checkAt: AWAITS_UNLOCK });
     await settlementChecksDueNow(wdb, NOW + 1);
     expect((await wdb.payments.get(later.payment.id))?.checkAt).toBe(NOW + 1);

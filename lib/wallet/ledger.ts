@@ -329,7 +329,7 @@ export async function recordSettlement(
     if (state !== payment.state) assertTransition(id, payment.state, state);
     const { checkAt: _scheduled, ...rest } = payment;
     const updated: PaymentRecord = {
-      // When to look again is the tracker's to say (scheduleSettlementCheck); once collected, never.
+      // When to look again is the tracker's to say (scheduleSettlementChecks); once collected, never.
       ...(collected ? rest : payment),
       state,
       settlement,
@@ -340,22 +340,33 @@ export async function recordSettlement(
   });
 }
 
+/** When the settlement tracker looks at a payment next (`at` undefined: never again). */
+export interface ScheduledCheck {
+  id: string;
+  at: number | undefined;
+  /** Its `checkAt` when the tracker read it. */
+  seen: number | undefined;
+}
+
 /**
- * When the settlement tracker looks at a payment next (undefined: never
- * again), unless the payment was rescheduled since the tracker read `seen`
- * (a receipt came meanwhile and made it due at once).
+ * Files, in one transaction, when the settlement tracker looks at each
+ * payment next, except one rescheduled since the tracker read it (a receipt
+ * came meanwhile and made it due at once).
  */
-export async function scheduleSettlementCheck(
+export async function scheduleSettlementChecks(
   db: WalletDb,
-  id: string,
-  at: number | undefined,
-  seen: number | undefined,
+  checks: readonly ScheduledCheck[],
 ): Promise<void> {
+  if (checks.length === 0) return;
   await db.transaction("rw", db.payments, async () => {
-    const payment = await db.payments.get(id);
-    if (payment === undefined || payment.checkAt !== seen) return;
-    const { checkAt: _seen, ...rest } = payment;
-    await db.payments.put(at === undefined ? rest : { ...rest, checkAt: at });
+    const payments = await db.payments.bulkGet(checks.map(({ id }) => id));
+    const scheduled = checks.flatMap(({ at, seen }, i) => {
+      const payment = payments[i];
+      if (payment === undefined || payment.checkAt !== seen) return [];
+      const { checkAt: _seen, ...rest } = payment;
+      return [at === undefined ? rest : { ...rest, checkAt: at }];
+    });
+    await db.payments.bulkPut(scheduled);
   });
 }
 
