@@ -9,6 +9,7 @@ import type { PaymentEngine } from "../payments/engine";
 import { noWallet } from "../payments/errors";
 import { exportPayments, listPayments, paymentDetail } from "../payments/history";
 import { fileReceipt, type ReceiptDeps } from "../payments/receipts";
+import { PASS_SIZE } from "../payments/settlement-tracker";
 import { spendPerDay, spendSummaries } from "../payments/spend";
 import { spendBy } from "../payments/spend-by";
 import type { Caip2 } from "../protocol/offer";
@@ -102,7 +103,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       return { address, balances };
     },
     ui_checkSettlements: async () => {
-      await settlementChecksDueNow(s.db, s.now());
+      await settlementChecksDueNow(s.db, s.now(), PASS_SIZE);
       await s.settlements.run();
       return null;
     },

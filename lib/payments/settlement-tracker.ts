@@ -30,8 +30,10 @@ const AFTER_VALID_BEFORE_MS = 5_000;
 const CLAIMS_KEPT_MS = 30 * 24 * 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
-/** The most payments one pass looks at; the next pass, armed at once, takes the rest. */
+/** The most payments one pass looks at; the next pass takes the rest, a moment later. */
 export const PASS_SIZE = 200;
+/** Between passes over a backlog, so they leave the worker and the database to the person's requests. */
+const BACKLOG_PAUSE_MS = 5_000;
 
 /**
  * One pass over the payments due for a look (db/settlement-due.ts), in the
@@ -40,7 +42,7 @@ export const PASS_SIZE = 200;
  * settles the payment; one past its last valid second and unused is
  * released (expired, not charged). Each is given when to be looked at next;
  * a node that does not answer is asked once a pass. Resolves with when the
- * next payment is due, if ever.
+ * next pass should run (when the next payment is due, and not at once), if ever.
  */
 export async function trackSettlements(deps: SettlementTrackerDeps): Promise<number | undefined> {
   const due = await deps.db.payments
@@ -61,7 +63,8 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
     checks.push({ id: payment.id, at, seen: payment.checkAt });
   }
   await scheduleSettlementChecks(deps.db, checks);
-  return (await deps.db.payments.where("checkAt").aboveOrEqual(0).first())?.checkAt;
+  const next = (await deps.db.payments.where("checkAt").aboveOrEqual(0).first())?.checkAt;
+  return next === undefined ? undefined : Math.max(next, deps.now() + BACKLOG_PAUSE_MS);
 }
 
 async function trackOne(

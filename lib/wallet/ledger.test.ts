@@ -583,9 +583,26 @@ describe("the settlement tracker's schedule", () => {
     if (later.kind !== "signed" || held.kind !== "signed") return expect.unreachable("unsigned");
     await scheduleSettlementChecks(wdb, [{ id: later.payment.id, at: NOW + 60_000, seen: NOW }]);
     await wdb.payments.update(held.payment.id, { checkAt: AWAITS_UNLOCK });
-    await settlementChecksDueNow(wdb, NOW + 1);
+    await settlementChecksDueNow(wdb, NOW + 1, 10);
     expect((await wdb.payments.get(later.payment.id))?.checkAt).toBe(NOW + 1);
     expect((await wdb.payments.get(held.payment.id))?.checkAt).toBe(AWAITS_UNLOCK);
+  });
+
+  it("makes due no more than a pass takes when the person asks to check, the soonest first", async () => {
+    const wdb = freshDb();
+    const ids: string[] = [];
+    for (const quoteId of ["q1", "q2", "q3"]) {
+      const outcome = await auto(wdb, 1_000n, { quoteId });
+      if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
+      ids.push(outcome.payment.id);
+    }
+    await scheduleSettlementChecks(
+      wdb,
+      ids.map((id, i) => ({ id, at: NOW + 3_000 - i * 1_000, seen: NOW })),
+    );
+    await settlementChecksDueNow(wdb, NOW, 2);
+    const checkAt = await Promise.all(ids.map(async (id) => (await wdb.payments.get(id))?.checkAt));
+    expect(checkAt).toEqual([NOW + 3_000, NOW, NOW]);
   });
 
   it("is due at once when a payment asked for is signed, and never for one that is only quoted", async () => {

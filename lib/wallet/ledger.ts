@@ -370,9 +370,17 @@ export async function scheduleSettlementChecks(
   });
 }
 
-/** Every payment the settlement tracker would look at later is due now (the person asked to check). */
-export async function settlementChecksDueNow(db: WalletDb, now: number): Promise<void> {
-  await db.payments.where("checkAt").above(now).modify({ checkAt: now });
+/**
+ * The `limit` payments the settlement tracker would look at soonest are due
+ * now (the person asked to check): no more than one pass takes, however many
+ * are waiting, so a long history is not rewritten on every look.
+ */
+export async function settlementChecksDueNow(
+  db: WalletDb,
+  now: number,
+  limit: number,
+): Promise<void> {
+  await db.payments.where("checkAt").above(now).limit(limit).modify({ checkAt: now });
 }
 
 /** Why a released payment is not charged, as history shows it. */
