@@ -8,7 +8,7 @@ import { pendingAmounts, tokenKey } from "../payments/balance-view";
 import { createDescriptorSource } from "../payments/descriptors";
 import { PaymentEngine } from "../payments/engine";
 import { fileHeldReceipts, type ReceiptDeps } from "../payments/receipts";
-import { trackSettlements } from "../payments/settlement-tracker";
+import { NodeBackoff, trackSettlements } from "../payments/settlement-tracker";
 import type { Caip2 } from "../protocol/offer";
 import { createRegistry } from "../protocol/rails/registry";
 import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
@@ -92,6 +92,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     },
     now,
   };
+  const nodeBackoff = new NodeBackoff();
   const settlements = new SettlementSchedule({
     track: async () => {
       await fileHeldReceipts(receipts);
@@ -99,6 +100,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
         db,
         endpointFor,
         now,
+        backoff: nodeBackoff,
         released: () => {
           engine.chargesChanged();
           balances.forget();

@@ -15,7 +15,12 @@ import {
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { readAllSums } from "../wallet/budget-sums";
 import { UNCOLLECTABLE_REASON } from "../wallet/ledger";
-import { claimedTransactionOf, PASS_SIZE, trackSettlements } from "./settlement-tracker";
+import {
+  claimedTransactionOf,
+  NodeBackoff,
+  PASS_SIZE,
+  trackSettlements,
+} from "./settlement-tracker";
 import { signedAuthorizationOf } from "./signed-transfer";
 
 describe("trackSettlements, against a local chain", () => {
@@ -38,11 +43,13 @@ describe("trackSettlements, against a local chain", () => {
       laterMs = 0,
       endpoint = chain.rpcUrl,
       fetchFn,
+      backoff,
     }: {
       withEndpoint?: boolean;
       laterMs?: number;
       endpoint?: string;
       fetchFn?: typeof fetch;
+      backoff?: NodeBackoff;
     } = {}) => {
       let released = 0;
       return trackSettlements({
@@ -50,6 +57,7 @@ describe("trackSettlements, against a local chain", () => {
         endpointFor: async () => (withEndpoint ? endpoint : undefined),
         now: () => Date.now() + laterMs,
         ...(fetchFn ? { fetchFn } : {}),
+        ...(backoff ? { backoff } : {}),
         released: () => {
           released++;
         },
@@ -203,6 +211,25 @@ describe("trackSettlements, against a local chain", () => {
       expect(await h.db.payments.get(id)).toMatchObject({ state: "signed" });
       expect((await h.db.payments.get(id))?.checkAt).toBeGreaterThanOrEqual(before + 30_000);
     }
+  });
+
+  it("leaves a node that keeps failing alone twice as long after each pass, and forgets once it answers", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("backoff");
+    const backoff = new NodeBackoff();
+    const dead = "http://127.0.0.1:9/";
+    const waited = async (laterMs: number, endpoint = dead) => {
+      const start = Date.now() + laterMs;
+      await track({ endpoint, laterMs, backoff });
+      return ((await h.db.payments.get(payment.id))?.checkAt ?? 0) - start;
+    };
+    expect(await waited(0)).toBeGreaterThanOrEqual(30_000);
+    expect(await waited(31_000)).toBeGreaterThanOrEqual(60_000);
+    expect(await waited(92_000)).toBeGreaterThanOrEqual(120_000);
+    // The node answers: the node starts afresh (and the payment is given its own time).
+    await waited(213_000, chain.rpcUrl);
+    expect(backoff.failed(dead)).toBe(240_000);
+    expect(backoff.failed(chain.rpcUrl)).toBe(30_000);
   });
 
   it("looks at no more than a pass's share of due payments, and comes back for the rest a moment later", async () => {

@@ -20,6 +20,8 @@ export interface SettlementTrackerDeps {
   fetchFn?: typeof fetch;
   /** Called after a charge was given back: running sums kept in memory are stale. */
   released(): void;
+  /** Kept across passes by the caller, so a node that keeps failing is asked less and less often. */
+  backoff?: NodeBackoff;
 }
 
 /** How soon a receiver's claimed settlement that the chain does not show yet is looked at again. */
@@ -30,6 +32,27 @@ const AFTER_VALID_BEFORE_MS = 5_000;
 const CLAIMS_KEPT_MS = 30 * 24 * 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
+/** The longest a node that does not answer is left alone. */
+const MAX_NODE_BACKOFF_MS = 3_600_000;
+
+/**
+ * How long to leave a node that did not answer before its payments are looked
+ * at again: 30 s, doubled for each pass in a row it failed, at most an hour.
+ */
+export class NodeBackoff {
+  private readonly failures = new Map<string, number>();
+
+  failed(url: string): number {
+    const failures = (this.failures.get(url) ?? 0) + 1;
+    this.failures.set(url, failures);
+    return Math.min(RECHECK_CLAIM_MS * 2 ** (failures - 1), MAX_NODE_BACKOFF_MS);
+  }
+
+  answered(url: string): void {
+    this.failures.delete(url);
+  }
+}
+
 /** The most payments one pass looks at; the next pass takes the rest, a moment later. */
 export const PASS_SIZE = 200;
 /** Between passes over a backlog, so they leave the worker and the database to the person's requests. */
@@ -50,16 +73,13 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
     .between(0, deps.now(), true, true)
     .limit(PASS_SIZE)
     .toArray();
-  const unreachable = new Set<string>();
+  const pass = {
+    backoff: deps.backoff ?? new NodeBackoff(),
+    unreachable: new Map<string, number>(),
+  };
   const checks: ScheduledCheck[] = [];
   for (const payment of due) {
-    let at: number | undefined;
-    try {
-      at = await trackOne(deps, payment, unreachable);
-    } catch {
-      // The node did not answer: try again later, nothing changed.
-      at = deps.now() + RECHECK_CLAIM_MS;
-    }
+    const at = await trackOne(deps, payment, pass);
     checks.push({ id: payment.id, at, seen: payment.checkAt });
   }
   await scheduleSettlementChecks(deps.db, checks);
@@ -70,7 +90,7 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
 async function trackOne(
   deps: SettlementTrackerDeps,
   payment: PaymentRecord,
-  unreachable: Set<string>,
+  pass: { backoff: NodeBackoff; unreachable: Map<string, number> },
 ): Promise<number | undefined> {
   const now = deps.now();
   if (payment.state === "settled" && payment.createdAt < now - CLAIMS_KEPT_MS) return undefined;
@@ -85,12 +105,18 @@ async function trackOne(
   // Without an endpoint for as long as claims are kept, the wallet stops asking.
   if (!url)
     return now - payment.createdAt > CLAIMS_KEPT_MS ? undefined : now + NO_ENDPOINT_RECHECK_MS;
-  if (unreachable.has(url)) return now + RECHECK_CLAIM_MS;
+  // A node that did not answer this pass is not asked again in it.
+  const waiting = pass.unreachable.get(url);
+  if (waiting !== undefined) return now + waiting;
   try {
-    return await askChain(deps, payment, transfer, url);
-  } catch (error) {
-    unreachable.add(url);
-    throw error;
+    const at = await askChain(deps, payment, transfer, url);
+    pass.backoff.answered(url);
+    return at;
+  } catch {
+    // Nothing changed: looked at again once the node has been left alone a while.
+    const wait = pass.backoff.failed(url);
+    pass.unreachable.set(url, wait);
+    return now + wait;
   }
 }
 
