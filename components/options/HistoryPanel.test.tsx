@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
 import { PAYMENT_DETAIL, PAYMENT_ROW } from "@/tests/unit-support/ui/fixtures";
@@ -31,7 +31,7 @@ describe("HistoryPanel", () => {
     });
     render(<HistoryPanel />);
     expect(await screen.findByText("100,000 payments")).toBeTruthy();
-    expect(calls.map((c) => c.method)).toContain("ui_checkSettlements");
+    await vi.waitFor(() => expect(calls.map((c) => c.method)).toContain("ui_checkSettlements"));
     const perSite = screen.getByRole("table", { name: "Paid per site" });
     expect(
       within(perSite)
@@ -73,5 +73,21 @@ describe("HistoryPanel", () => {
     });
     render(<HistoryPanel />);
     expect(await screen.findByText("1 payment")).toBeTruthy();
+  });
+
+  it("starts the settlement pass, which writes, only once the first load's reads are answered", async () => {
+    let answerTotals: (totals: { sites: []; receivers: [] }) => void = () => undefined;
+    const calls = installFakeBackground({
+      ui_listPayments: () => ({ total: 1, rows: [{ ...PAYMENT_ROW, id: "pay-0" }] }),
+      ui_spendPerDay: () => [],
+      ui_checkSettlements: () => null,
+      // The totals per site read every payment: on a long history, seconds.
+      ui_spendBy: () => new Promise((resolve) => (answerTotals = resolve)),
+    });
+    render(<HistoryPanel />);
+    expect(await screen.findByText("1 payment")).toBeTruthy();
+    expect(calls.map((c) => c.method)).not.toContain("ui_checkSettlements");
+    answerTotals({ sites: [], receivers: [] });
+    await vi.waitFor(() => expect(calls.map((c) => c.method)).toContain("ui_checkSettlements"));
   });
 });

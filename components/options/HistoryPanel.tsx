@@ -48,10 +48,11 @@ export function HistoryPanel() {
   const { total, pages, spend, totals, order, detail, error } = useStore(store);
   // Opening the history is when the person wants the latest word from the chain: the rows
   // show at once, and again once the settlement pass (which may wait on a slow node) is done.
+  // The pass starts after the first load: its writes would otherwise queue behind the long read
+  // of the totals, and every read the page makes after them behind the writes.
   useEffect(() => {
     const history = store.getState();
-    void history.reload();
-    void history.refreshSettlements();
+    void history.reload().then(() => history.refreshSettlements());
   }, [store]);
   const ensureRows = useCallback(
     (start: number, end: number) => void store.getState().ensureRows(start, end),
