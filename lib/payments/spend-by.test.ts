@@ -32,4 +32,27 @@ describe("spendBy", () => {
       { key: r2, symbol, decimals, atomic: "1000", count: 1 },
     ]);
   });
+
+  it("reads in pieces without counting a payment twice or missing one, many at the same time included", async () => {
+    const db = openWalletDb(`spend-by-${randomId()}`);
+    const times = [1, 1, 1, 1, 1, 2, 3, 3, 4, 5, 5, 5];
+    for (const [i, createdAt] of times.entries()) {
+      await seedPayment(db, {
+        createdAt,
+        origin: `https://site-${i % 2}.example`,
+        receiver: `https://r${i % 3}.example`,
+        state: i === 6 ? "declined" : "settled",
+        amount: String(10 ** i),
+      });
+    }
+    const whole = await spendBy(db, {}, 1_000);
+    expect(whole.sites.reduce((n, total) => n + total.count, 0)).toBe(times.length - 1);
+    for (const piece of [1, 2, 3, 5]) {
+      expect(await spendBy(db, {}, piece)).toEqual(whole);
+      expect(await spendBy(db, { from: 3 }, piece)).toEqual(await spendBy(db, { from: 3 }, 1_000));
+      expect(await spendBy(db, { text: "r1" }, piece)).toEqual(
+        await spendBy(db, { text: "r1" }, 1_000),
+      );
+    }
+  });
 });

@@ -30,17 +30,39 @@ function sorted(totals: Totals): SpendByTotal[] {
     .map(({ sum, ...total }) => ({ ...total, atomic: sum.toString() }));
 }
 
+/**
+ * Payments read per transaction. A long history is read in pieces: one read
+ * over all of it (seconds at 100,000) would hold up every write made meanwhile,
+ * a payment's charge included, and every read after that write.
+ */
+const PIECE = 2_000;
+
 /** What each site paid and each receiver was paid, over the payments the filter selects. */
 export async function spendBy(
   db: WalletDb,
   filter: PaymentFilter,
+  piece = PIECE,
 ): Promise<{ sites: SpendByTotal[]; receivers: SpendByTotal[] }> {
   const sites: Totals = new Map();
   const receivers: Totals = new Map();
-  await query(db, filter).each((p) => {
-    if (!SPENT.has(p.state)) return;
-    add(sites, p.origin, p);
-    add(receivers, p.receiver, p);
-  });
+  // Oldest first, each piece from the last one's newest time on, past the ones read at that time.
+  let from = filter.from ?? 0;
+  let readAtFrom = 0;
+  for (;;) {
+    const payments = await query(db, { ...filter, from }, "oldest")
+      .offset(readAtFrom)
+      .limit(piece)
+      .toArray();
+    for (const p of payments) {
+      if (!SPENT.has(p.state)) continue;
+      add(sites, p.origin, p);
+      add(receivers, p.receiver, p);
+    }
+    const last = payments.at(-1)?.createdAt;
+    if (payments.length < piece || last === undefined) break;
+    const atLast = payments.filter((p) => p.createdAt === last).length;
+    readAtFrom = last === from ? readAtFrom + atLast : atLast;
+    from = last;
+  }
   return { sites: sorted(sites), receivers: sorted(receivers) };
 }
