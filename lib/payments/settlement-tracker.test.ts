@@ -232,6 +232,22 @@ describe("trackSettlements, against a local chain", () => {
     expect(backoff.failed(chain.rpcUrl)).toBe(30_000);
   });
 
+  it("looks at a payment again later when its endpoint could not be read, and goes on with the others", async () => {
+    const { h, pay } = await paying();
+    const payment = await pay("unreadable-settings");
+    const before = Date.now();
+    const next = await trackSettlements({
+      db: h.db,
+      endpointFor: async () => {
+        throw new Error("the settings could not be read");
+      },
+      now: () => Date.now(),
+      released: () => undefined,
+    });
+    expect(next).toBeGreaterThanOrEqual(before + 30_000);
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBeGreaterThanOrEqual(before + 30_000);
+  });
+
   it("looks at no more than a pass's share of due payments, and comes back for the rest a moment later", async () => {
     const { h, track } = await paying();
     // Due, but with nothing to ask (no signed authorization): each pass only takes them off.

@@ -79,7 +79,13 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
   };
   const checks: ScheduledCheck[] = [];
   for (const payment of due) {
-    const at = await trackOne(deps, payment, pass);
+    let at: number | undefined;
+    try {
+      at = await trackOne(deps, payment, pass);
+    } catch {
+      // Not the node (it is handled inside): the wallet's own settings could not be read. Later.
+      at = deps.now() + RECHECK_CLAIM_MS;
+    }
     checks.push({ id: payment.id, at, seen: payment.checkAt });
   }
   await scheduleSettlementChecks(deps.db, checks);
