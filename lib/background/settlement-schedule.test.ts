@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { SettlementSchedule } from "./settlement-schedule";
 
+/** A schedule whose passes find nothing, counted. */
+function countingSchedule() {
+  const counted = { passes: 0 };
+  const schedule = new SettlementSchedule({
+    track: async () => {
+      counted.passes++;
+      return undefined;
+    },
+    schedule: async () => undefined,
+  });
+  return { schedule, counted };
+}
+
 describe("SettlementSchedule", () => {
   it("runs one pass at a time, one more for what was asked meanwhile, then arms the next", async () => {
     let passes = 0;
@@ -29,36 +42,22 @@ describe("SettlementSchedule", () => {
   });
 
   it("runs once, a moment after the last of a burst of requests", async () => {
-    let passes = 0;
-    const schedule = new SettlementSchedule({
-      track: async () => {
-        passes++;
-        return undefined;
-      },
-      schedule: async () => undefined,
-    });
+    const { schedule, counted } = countingSchedule();
     for (let i = 0; i < 5; i++) schedule.soon(20);
-    expect(passes).toBe(0);
+    expect(counted.passes).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(passes).toBe(1);
+    expect(counted.passes).toBe(1);
   });
 
   it("runs within its longest wait of the first request, however long requests keep coming", async () => {
-    let passes = 0;
-    const schedule = new SettlementSchedule({
-      track: async () => {
-        passes++;
-        return undefined;
-      },
-      schedule: async () => undefined,
-    });
+    const { schedule, counted } = countingSchedule();
     const started = Date.now();
     // A request every 10 ms, each asking for a pass 30 ms later, at most 100 ms after the first.
-    while (passes === 0 && Date.now() - started < 1_000) {
+    while (counted.passes === 0 && Date.now() - started < 1_000) {
       schedule.soon(30, 100);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Pushed back by every request, it would not have run before the loop gave up.
-    expect(passes).toBe(1);
+    expect(counted.passes).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { HeldReceipt, PaymentRecord, WalletDb } from "../db/schema";
-import { AWAITS_UNLOCK, awaitsSettlement } from "../db/settlement-due";
+import { AWAITS_UNLOCK, withSettlementCheck } from "../db/settlement-due";
 import type { ReceiptParams } from "../messages";
 import { readJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
@@ -107,12 +107,10 @@ export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
     await deps.db.payments
       .where("id")
       .equals(payment.id)
-      .modify((filed) => {
-        delete filed.heldReceipt;
+      .modify((filed, ref) => {
+        const { heldReceipt: _filed, ...rest } = filed;
         // Filing it scheduled the settlement check, unless nothing changed: then it is due now.
-        if (filed.checkAt !== AWAITS_UNLOCK) return;
-        if (awaitsSettlement(filed)) filed.checkAt = now;
-        else delete filed.checkAt;
+        ref.value = filed.checkAt === AWAITS_UNLOCK ? withSettlementCheck(rest, now) : rest;
       });
   }
   return holding.length;
