@@ -448,9 +448,8 @@ export interface WireError {
 
 export type WireResponse<T = unknown> = { ok: true; result: T } | { ok: false; error: WireError };
 
-/** The page hook's envelope to the relay (window.postMessage). */
+/** The page hook's envelope to the relay (JSON in an event on the window: lib/hook/bridge.ts). */
 export interface HookToRelay {
-  tag: typeof TO_RELAY;
   id: string;
   request: PageRequest;
   /** A notification (a receipt, a server sighting): nobody in the page waits for its answer. */
@@ -474,7 +473,6 @@ export interface PortResponse {
 
 /** The relay's envelope back to the page hook. */
 export interface RelayToHook {
-  tag: typeof TO_PAGE;
   id: string;
   response: WireResponse;
 }

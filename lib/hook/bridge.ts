@@ -17,18 +17,27 @@ export type Requester = <M extends keyof PageMethods>(
 export type Notifier = (request: PageRequest) => void;
 
 /**
- * The page side of the hook ⇄ relay channel. Captures the window's own
- * postMessage/addEventListener at install time (document_start), before any
- * page script can replace them.
+ * The page side of the hook ⇄ relay channel: events on the window, each
+ * carrying its message as JSON text (a string crosses from one world to the
+ * other in every browser). Dispatching runs the relay's listener at once, where
+ * a postMessage would wait for a task of its own each way. Captures what it
+ * uses at install time (document_start), before any page script can replace it.
  */
-export function createBridge(win: Window): { request: Requester; notify: Notifier } {
-  const post = win.postMessage.bind(win);
+export function createBridge(win: Window & typeof globalThis): {
+  request: Requester;
+  notify: Notifier;
+} {
+  const dispatch = win.dispatchEvent.bind(win);
+  const { CustomEvent } = win;
+  const { parse, stringify } = win.JSON;
+  const post = (message: HookToRelay) =>
+    dispatch(new CustomEvent(TO_RELAY, { detail: stringify(message) }));
   const pending = new Map<string, { resolve(v: unknown): void; reject(e: unknown): void }>();
 
-  win.addEventListener("message", (event: MessageEvent) => {
-    if (event.source !== win) return;
-    const data = event.data as Partial<RelayToHook> | null;
-    if (!data || data.tag !== TO_PAGE || typeof data.id !== "string") return;
+  win.addEventListener(TO_PAGE, (event) => {
+    // The relay sends JSON text; whatever else the page dispatches fails here, in its own world.
+    const data = parse((event as CustomEvent<string>).detail) as Partial<RelayToHook> | null;
+    if (typeof data?.id !== "string") return;
     const waiter = pending.get(data.id);
     if (!waiter || !data.response) return;
     pending.delete(data.id);
@@ -40,12 +49,12 @@ export function createBridge(win: Window): { request: Requester; notify: Notifie
     new Promise((resolve, reject) => {
       const id = randomId();
       pending.set(id, { resolve, reject });
-      const message: HookToRelay = { tag: TO_RELAY, id, request };
-      post(message, "*");
+      const message: HookToRelay = { id, request };
+      post(message);
     })) as Requester;
   const notify: Notifier = (request) => {
-    const message: HookToRelay = { tag: TO_RELAY, id: randomId(), request, noAnswer: true };
-    post(message, "*");
+    const message: HookToRelay = { id: randomId(), request, noAnswer: true };
+    post(message);
   };
   return { request, notify };
 }

@@ -56,17 +56,13 @@ describe("installProvider", () => {
   it("sends requests to the relay and settles them with the relay's answer", async () => {
     const win = freshWindow();
     const provider = install(win);
-    win.addEventListener("message", (event) => {
-      const data = event.data as { tag?: string; id?: string };
-      if (data.tag !== TO_RELAY) return;
-      win.postMessage(
-        {
-          tag: TO_PAGE,
-          id: data.id,
-          response: { ok: false, error: { code: 4001, message: "no" } },
-        },
-        "*",
-      );
+    win.addEventListener(TO_RELAY, (event) => {
+      const data = JSON.parse((event as CustomEvent<string>).detail) as { id: string };
+      const answer = {
+        id: data.id,
+        response: { ok: false, error: { code: 4001, message: "no" } },
+      };
+      win.dispatchEvent(new win.CustomEvent(TO_PAGE, { detail: JSON.stringify(answer) }));
     });
     await expect(
       provider.request({ method: "stipendex_status", params: undefined }),

@@ -8,12 +8,24 @@ function freshWindow(): Window {
   return new Window();
 }
 
+/** What the hook's bridge does: a message as JSON text in an event on the window. */
+function fromHook(win: Window, message: unknown): void {
+  win.dispatchEvent(new CustomEvent(TO_RELAY, { detail: JSON.stringify(message) }));
+}
+
+function pageMessages(win: Window): unknown[] {
+  const seen: unknown[] = [];
+  win.addEventListener(TO_PAGE, (event) => {
+    seen.push(JSON.parse((event as CustomEvent<string>).detail));
+  });
+  return seen;
+}
+
 function nextPageMessage(win: Window): Promise<unknown> {
   return new Promise((resolve) => {
-    win.addEventListener("message", function listener(event) {
-      if ((event.data as { tag?: string }).tag !== TO_PAGE) return;
-      win.removeEventListener("message", listener);
-      resolve(event.data);
+    win.addEventListener(TO_PAGE, function listener(event) {
+      win.removeEventListener(TO_PAGE, listener);
+      resolve(JSON.parse((event as CustomEvent<string>).detail));
     });
   });
 }
@@ -27,11 +39,11 @@ describe("startRelay", () => {
       return { ok: true, result: "pong" } satisfies WireResponse;
     });
     const answer = nextPageMessage(win);
-    win.postMessage(
-      { tag: TO_RELAY, id: "1", request: { method: "stipendex_status", params: 5, channel: "ui" } },
-      "*",
-    );
-    expect(await answer).toEqual({ tag: TO_PAGE, id: "1", response: { ok: true, result: "pong" } });
+    fromHook(win, {
+      id: "1",
+      request: { method: "stipendex_status", params: 5, channel: "ui" },
+    });
+    expect(await answer).toEqual({ id: "1", response: { ok: true, result: "pong" } });
     expect(sent).toEqual([{ channel: "page", method: "stipendex_status", params: 5 }]);
   });
 
@@ -51,36 +63,29 @@ describe("startRelay", () => {
       },
       { tries: 3, firstDelayMs: 1 },
     );
-    const posted: unknown[] = [];
-    win.addEventListener("message", (event) => {
-      if ((event.data as { tag?: string }).tag === TO_PAGE) posted.push(event.data);
+    const posted = pageMessages(win);
+    fromHook(win, {
+      id: "n",
+      request: { method: "stipendex_receipt", params: { paymentId: "p" } },
+      noAnswer: true,
     });
-    win.postMessage(
-      {
-        tag: TO_RELAY,
-        id: "n",
-        request: { method: "stipendex_receipt", params: { paymentId: "p" } },
-        noAnswer: true,
-      },
-      "*",
-    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent).toHaveLength(2);
     expect(posted).toEqual([]);
   });
 
-  it("ignores untagged or malformed messages and answers an invalidated extension with an error at once", async () => {
+  it("ignores malformed messages and answers an invalidated extension with an error at once", async () => {
     const win = freshWindow();
     const sent: unknown[] = [];
     startRelay(win, async (message) => {
       sent.push(message);
       throw new Error("Extension context invalidated.");
     });
-    win.postMessage({ id: "x", request: { method: "a" } }, "*");
-    win.postMessage({ tag: TO_RELAY, id: 3, request: { method: "a" } }, "*");
-    win.postMessage({ tag: TO_RELAY, id: "y", request: null }, "*");
+    fromHook(win, { request: { method: "a" } });
+    fromHook(win, { id: 3, request: { method: "a" } });
+    fromHook(win, { id: "y", request: null });
     const answer = nextPageMessage(win);
-    win.postMessage({ tag: TO_RELAY, id: "2", request: { method: "stipendex_status" } }, "*");
+    fromHook(win, { id: "2", request: { method: "stipendex_status" } });
     expect(await answer).toMatchObject({
       id: "2",
       response: {
@@ -89,6 +94,23 @@ describe("startRelay", () => {
       },
     });
     expect(sent).toHaveLength(1);
+  });
+
+  it("ignores events without JSON text and window messages, and forwards during the dispatch itself", () => {
+    const win = freshWindow();
+    const sent: unknown[] = [];
+    startRelay(win, (message) => {
+      sent.push(message);
+      return new Promise<WireResponse>(() => undefined);
+    });
+    win.dispatchEvent(new CustomEvent(TO_RELAY, { detail: { id: "o" } }));
+    win.dispatchEvent(new CustomEvent(TO_RELAY, { detail: "{not json" }));
+    win.dispatchEvent(new CustomEvent(TO_RELAY));
+    win.postMessage({ id: "m", request: { method: "stipendex_status" } }, "*");
+    expect(sent).toEqual([]);
+    // A postMessage would reach the relay in a later task; the event runs its listener now.
+    fromHook(win, { id: "s", request: { method: "stipendex_status" } });
+    expect(sent).toEqual([{ channel: "page", method: "stipendex_status", params: undefined }]);
   });
 
   it("sends the same message again when the worker was stopped mid-request, and answers once", async () => {
@@ -107,9 +129,8 @@ describe("startRelay", () => {
     );
     const answer = nextPageMessage(win);
     const params = { requestId: "req-7", challenge: { transport: "http" } };
-    win.postMessage({ tag: TO_RELAY, id: "9", request: { method: "stipendex_pay", params } }, "*");
+    fromHook(win, { id: "9", request: { method: "stipendex_pay", params } });
     expect(await answer).toEqual({
-      tag: TO_PAGE,
       id: "9",
       response: { ok: true, result: { paymentId: "p1" } },
     });

@@ -23,8 +23,8 @@ export const DEFAULT_RETRY: RetryPolicy = { tries: 5, firstDelayMs: 100 };
 const PERMANENT = /Extension context invalidated/i;
 
 /**
- * The isolated-world relay: forwards tagged messages that this very window
- * posted to the background, and posts the answers back. It decides nothing;
+ * The isolated-world relay: forwards the hook's messages (events on this very
+ * window, see bridge.ts) to the background, and dispatches the answers back. It decides nothing;
  * the background takes the origin from the browser, not from here.
  *
  * The background answers its own failures as data, so a rejected send is the
@@ -37,13 +37,12 @@ export function startRelay(
   send: SendToBackground,
   retry: RetryPolicy = DEFAULT_RETRY,
 ): void {
-  win.addEventListener("message", (event: MessageEvent) => {
-    if (event.source !== win) return;
-    const data = event.data as Partial<HookToRelay> | null;
+  win.addEventListener(TO_RELAY, (event) => {
+    const data = readDetail(event);
     if (!isHookMessage(data)) return;
     const reply = (response: WireResponse) => {
-      const message: RelayToHook = { tag: TO_PAGE, id: data.id, response };
-      win.postMessage(message, "*");
+      const message: RelayToHook = { id: data.id, response };
+      win.dispatchEvent(new CustomEvent(TO_PAGE, { detail: JSON.stringify(message) }));
     };
     const message = { channel: "page", method: data.request.method, params: data.request.params };
     if (data.noAnswer) {
@@ -82,11 +81,21 @@ export async function sendWithRetry(
   }
 }
 
+/** The JSON text an event of the bridge carries, parsed (null when it carries none). */
+function readDetail(event: Event): Partial<HookToRelay> | null {
+  const { detail } = event as CustomEvent<unknown>;
+  if (typeof detail !== "string") return null;
+  try {
+    return JSON.parse(detail) as Partial<HookToRelay> | null;
+  } catch {
+    return null;
+  }
+}
+
 function isHookMessage(data: Partial<HookToRelay> | null): data is HookToRelay {
   return (
     typeof data === "object" &&
     data !== null &&
-    data.tag === TO_RELAY &&
     typeof data.id === "string" &&
     typeof data.request === "object" &&
     data.request !== null &&
