@@ -18,7 +18,7 @@ import type { PageContext } from "./router";
 import { RpcError } from "./rpc-error";
 
 const EXTENSION = "chrome-extension://abcdefghijklmnop/";
-const ui = { url: `${EXTENSION}popup.html` };
+const ui = { url: `${EXTENSION}popup.html`, tabId: undefined };
 const page = (origin: string): PageContext => ({ origin, tabId: 1, frameId: 0 });
 
 function services(h: Harness): WalletServices {

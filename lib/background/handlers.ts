@@ -18,6 +18,7 @@ import type { KeyValueStore } from "../wallet/key-value-store";
 import { deleteHistory, settlementChecksDueNow } from "../wallet/ledger";
 import { writeItem } from "../wallet/storage-item";
 import { diagnostics } from "./diagnostics";
+import { LatestReads } from "./latest-reads";
 import type { PageOfferMethod } from "./page-offers";
 import type { PolicyStore } from "./policy-store";
 import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
@@ -93,6 +94,7 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
 }
 
 export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferMethod> {
+  const totalsReads = new LatestReads();
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
     ui_getDiagnostics: async () => diagnostics(),
@@ -155,7 +157,11 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
         params.limit ?? 100,
         params.order,
       ),
-    ui_spendBy: (params) => spendBy(s.db, params.filter),
+    ui_spendBy: (params, context) =>
+      totalsReads.run(
+        context.tabId === undefined ? context.url : `tab ${context.tabId}`,
+        (signal) => spendBy(s.db, params.filter, { signal }),
+      ),
     ui_getPayment: (params) => paymentDetail(s.db, s.registry, s.descriptors, params.id),
     ui_spendPerDay: async (params) =>
       spendPerDay(s.db, await s.policy.settings(), s.now(), params.days),

@@ -29,6 +29,8 @@ export interface PageContext {
 
 export interface UiContext {
   url: string;
+  /** The tab the wallet page is in, when it is in one (not the popup). */
+  tabId: number | undefined;
 }
 
 /** Page handlers; the router has checked their params (page-params.ts) before they run. */
@@ -100,7 +102,10 @@ async function dispatch(
       `Only the wallet's own pages may call ${message.method}`,
     );
   }
-  return dispatchUi(options.ui, message.method, message.params, { url: identity.url });
+  return dispatchUi(options.ui, message.method, message.params, {
+    url: identity.url,
+    tabId: identity.tabId,
+  });
 }
 
 export interface ProxyRouterOptions {

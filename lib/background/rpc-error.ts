@@ -9,7 +9,9 @@ export type BackgroundReason =
   /** A policy the settings page sent that the wallet will not store. */
   | "invalid-policy"
   /** A save from a page that read the settings before another change was made. */
-  | "stale-policy";
+  | "stale-policy"
+  /** A long read the same page asked for again: the newer one answers (latest-reads.ts). */
+  | "superseded";
 
 /** An RpcError's code: its reason when it has one, else its wire number. */
 export type RpcErrorCode = BackgroundReason | `rpc-${ErrorCode}`;

@@ -19,7 +19,7 @@ export type SenderIdentity =
       /** The tab's top-level origin (the "tabs" permission shows it), when known. */
       topOrigin?: string;
     }
-  | { kind: "extension"; url: string }
+  | { kind: "extension"; url: string; tabId: number | undefined }
   | { kind: "unknown" };
 
 /**
@@ -34,7 +34,9 @@ export function identifySender(
   extensionBaseUrl: string,
 ): SenderIdentity {
   if (sender.id !== extensionId || !sender.url) return { kind: "unknown" };
-  if (sender.url.startsWith(extensionBaseUrl)) return { kind: "extension", url: sender.url };
+  if (sender.url.startsWith(extensionBaseUrl)) {
+    return { kind: "extension", url: sender.url, tabId: sender.tab?.id };
+  }
   let pageOrigin: string;
   try {
     pageOrigin = new URL(sender.url).origin;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedPayment } from "../../tests/unit-support/payments/test-support";
-import { openWalletDb } from "../db/schema";
+import { openWalletDb, type PaymentRecord } from "../db/schema";
 import { randomId } from "../random-id";
 import { spendBy } from "./spend-by";
 
@@ -45,14 +45,36 @@ describe("spendBy", () => {
         amount: String(10 ** i),
       });
     }
-    const whole = await spendBy(db, {}, 1_000);
+    const whole = await spendBy(db, {}, { piece: 1_000 });
     expect(whole.sites.reduce((n, total) => n + total.count, 0)).toBe(times.length - 1);
     for (const piece of [1, 2, 3, 5]) {
-      expect(await spendBy(db, {}, piece)).toEqual(whole);
-      expect(await spendBy(db, { from: 3 }, piece)).toEqual(await spendBy(db, { from: 3 }, 1_000));
-      expect(await spendBy(db, { text: "r1" }, piece)).toEqual(
-        await spendBy(db, { text: "r1" }, 1_000),
+      expect(await spendBy(db, {}, { piece })).toEqual(whole);
+      expect(await spendBy(db, { from: 3 }, { piece })).toEqual(
+        await spendBy(db, { from: 3 }, { piece: 1_000 }),
+      );
+      expect(await spendBy(db, { text: "r1" }, { piece })).toEqual(
+        await spendBy(db, { text: "r1" }, { piece: 1_000 }),
       );
     }
+  });
+
+  it("stops before its next piece once its signal is aborted, with the signal's reason", async () => {
+    const db = openWalletDb(`spend-by-${randomId()}`);
+    for (const createdAt of [1, 2, 3, 4]) {
+      await seedPayment(db, { createdAt, state: "settled", amount: "1" });
+    }
+    const controller = new AbortController();
+    const abortAtSecond = (payment: PaymentRecord) => {
+      if (payment.createdAt === 2) controller.abort(new Error("asked again"));
+      return payment;
+    };
+    db.payments.hook("reading", abortAtSecond);
+    await expect(spendBy(db, {}, { piece: 2, signal: controller.signal })).rejects.toThrow(
+      "asked again",
+    );
+    db.payments.hook("reading").unsubscribe(abortAtSecond);
+    const aborted = new AbortController();
+    aborted.abort(new Error("gone"));
+    await expect(spendBy(db, {}, { signal: aborted.signal })).rejects.toThrow("gone");
   });
 });

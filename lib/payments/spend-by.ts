@@ -37,11 +37,15 @@ function sorted(totals: Totals): SpendByTotal[] {
  */
 const PIECE = 2_000;
 
-/** What each site paid and each receiver was paid, over the payments the filter selects. */
+/**
+ * What each site paid and each receiver was paid, over the payments the
+ * filter selects. An aborted `signal` stops the read before its next piece,
+ * with the signal's reason.
+ */
 export async function spendBy(
   db: WalletDb,
   filter: PaymentFilter,
-  piece = PIECE,
+  { piece = PIECE, signal }: { piece?: number; signal?: AbortSignal } = {},
 ): Promise<{ sites: SpendByTotal[]; receivers: SpendByTotal[] }> {
   const sites: Totals = new Map();
   const receivers: Totals = new Map();
@@ -49,6 +53,7 @@ export async function spendBy(
   let from = filter.from ?? 0;
   let readAtFrom = 0;
   for (;;) {
+    signal?.throwIfAborted();
     const payments = await query(db, { ...filter, from }, "oldest")
       .offset(readAtFrom)
       .limit(piece)

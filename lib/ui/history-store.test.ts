@@ -106,6 +106,35 @@ describe("history store", () => {
     expect(listed.map((l) => l.filter.text)).toEqual(["old", "new"]);
   });
 
+  it("shows no error for a filter already replaced, whose totals read the wallet stopped", async () => {
+    let asked = 0;
+    installFakeBackground({
+      ui_listPayments: (params) => ({ rows: rowsFor(params.offset, params.limit), total: TOTAL }),
+      ui_spendPerDay: () => [],
+      ui_spendBy: async () => {
+        asked += 1;
+        if (asked === 1) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error("The same page asked for this again; this read stopped");
+        }
+        return { sites: [], receivers: [] };
+      },
+    });
+    const store = createHistoryStore();
+    const stale = store.getState().setFilter({ text: "old" });
+    await store.getState().setFilter({ text: "new" });
+    await stale;
+    expect(store.getState().error).toBeUndefined();
+    fakeBrowser.reset();
+    installFakeBackground({
+      ui_listPayments: () => {
+        throw new Error("database closed");
+      },
+    });
+    await store.getState().reload();
+    expect(store.getState().error).toContain("database closed");
+  });
+
   it("opens a payment's detail and exports with the current filter", async () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const store = createHistoryStore();

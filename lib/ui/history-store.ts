@@ -62,11 +62,13 @@ export function createHistoryStore() {
       });
       if (gen === generation) set({ total, pages: { ...get().pages, [page]: rows } });
     };
-    const guarded = async (action: () => Promise<void>) => {
+    /** Shows what `action` failed with, unless it was started for a filter since replaced. */
+    const guarded = async (action: () => Promise<void>, gen?: number) => {
       try {
         await action();
       } catch (error) {
-        set({ error: errorText(error) });
+        // An older read the wallet stopped (the page asked again) is not this page's error.
+        if (gen === undefined || gen === generation) set({ error: errorText(error) });
       }
     };
     return {
@@ -111,7 +113,7 @@ export function createHistoryStore() {
               },
             ),
           ]);
-        });
+        }, gen);
       },
       ensureRows: (start, end) => {
         const gen = generation;
