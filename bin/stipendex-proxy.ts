@@ -86,20 +86,13 @@ async function main(): Promise<void> {
         { ...place, uid, installed: () => isInstalled(lookIn) },
         command.upstream.href,
       );
-      const server = createForwardingServer({
+      const { server, ended } = createForwardingServer({
         upstream: command.upstream,
         wallet: channelWallet(channel),
         version: PROVIDER_VERSION,
       });
-      const closed = new Promise<void>((resolve) => {
-        const close = server.onclose;
-        server.onclose = () => {
-          close?.();
-          resolve();
-        };
-      });
       await server.connect(new StdioServerTransport());
-      await closed;
+      await ended;
       channel.close();
       return;
     }

@@ -55,13 +55,19 @@ function upstreamSession(): Server {
   return server;
 }
 
-/** Serves a session per `initialize` on 127.0.0.1, answering POSTs with JSON or SSE. */
-async function startUpstream(json: boolean): Promise<Listening> {
+/**
+ * Serves a session per `initialize` on 127.0.0.1, answering POSTs with JSON or
+ * SSE; `ended` lists the sessions a client ended with a DELETE.
+ */
+async function startUpstream(json: boolean): Promise<Listening & { ended: string[] }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const ended: string[] = [];
   const app = express();
   app.use(express.json());
   app.all("/mcp", async (req, res) => {
-    const known = sessions.get(req.get("Mcp-Session-Id") ?? "");
+    const id = req.get("Mcp-Session-Id") ?? "";
+    const known = sessions.get(id);
+    if (known && req.method === "DELETE") ended.push(id);
     if (known) return known.handleRequest(req, res, req.body);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -73,7 +79,7 @@ async function startUpstream(json: boolean): Promise<Listening> {
     await upstreamSession().connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
-  return listen(app, 0);
+  return { ...(await listen(app, 0)), ended };
 }
 
 /** A desktop host's client, talking to the proxy in memory. */
@@ -92,19 +98,23 @@ async function hostThroughProxy(
       reports.push(sighting);
     },
   };
-  const proxy = createForwardingServer({ upstream: new URL(upstream), wallet, version: "t" });
+  const { server: proxy, ended } = createForwardingServer({
+    upstream: new URL(upstream),
+    wallet,
+    version: "t",
+  });
   const [hostSide, proxySide] = InMemoryTransport.createLinkedPair();
   await proxy.connect(proxySide);
   const client = new Client({ name: "host", version: "1.0.0" }, capabilities);
   await client.connect(hostSide);
-  return { client, close: () => client.close() };
+  return { client, close: () => client.close(), ended };
 }
 
 describe.each([
   ["JSON", true],
   ["SSE", false],
 ])("forwarding to a server answering with %s", (_label, json) => {
-  let upstream: Listening;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
   const closers: (() => Promise<void>)[] = [];
   beforeEach(async () => {
     upstream = await startUpstream(json);
@@ -162,6 +172,15 @@ describe.each([
       message: "MCP error -32050: MCP error -32050: Quota gone",
       data: { retryAfter: 60 },
     });
+  });
+
+  it("ends the upstream session with a DELETE once the host goes, and only then settles `ended`", async () => {
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, []);
+    await host.client.listTools();
+    expect(upstream.ended).toEqual([]);
+    await host.close();
+    await host.ended;
+    expect(upstream.ended).toHaveLength(1);
   });
 
   it("hands the host the upstream's elicitations when it takes them, and declines them for a host that does not", async () => {

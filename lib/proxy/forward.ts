@@ -23,6 +23,19 @@ import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } f
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
 const FORWARD_TIMEOUT_MS = 30 * 60_000;
+/** How long the proxy waits, once the host has gone, for the server to take the session's end. */
+const SESSION_END_TIMEOUT_MS = 5_000;
+
+export interface ForwardingServer {
+  /** The MCP server the host talks to. */
+  server: Server;
+  /**
+   * Settles once the host has gone and the upstream session is ended: the
+   * server told with a DELETE (or given up on after a few seconds), the
+   * connection closed.
+   */
+  ended: Promise<void>;
+}
 
 export interface ForwardOptions {
   /** The one remote MCP server (Streamable HTTP) this proxy forwards to. */
@@ -43,10 +56,11 @@ export interface ForwardOptions {
  * through the wallet (paid-call.ts); elicitations carrying a Quote are
  * answered from the wallet's window.
  */
-export function createForwardingServer(options: ForwardOptions): Server {
+export function createForwardingServer(options: ForwardOptions): ForwardingServer {
   const upstreamUrl = options.upstream.href;
   const server = new Server({ name: "stipendex-proxy", version: options.version });
   let client: Client | undefined;
+  let transport: StreamableHTTPClientTransport | undefined;
   let walletAnswersForms = false;
   const wallet = options.wallet;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
@@ -84,7 +98,8 @@ export function createForwardingServer(options: ForwardOptions): Server {
       );
     };
     try {
-      await upstream.connect(new StreamableHTTPClientTransport(options.upstream));
+      transport = new StreamableHTTPClientTransport(options.upstream);
+      await upstream.connect(transport);
     } catch (error) {
       throw rpcFailure({
         code: ErrorCode.InternalError,
@@ -172,8 +187,29 @@ export function createForwardingServer(options: ForwardOptions): Server {
     });
   };
 
-  server.onclose = () => void client?.close();
-  return server;
+  const ended = new Promise<void>((resolve) => {
+    server.onclose = () => {
+      void endSession(transport, client).finally(resolve);
+    };
+  });
+  return { server, ended };
+}
+
+/**
+ * MCP's Streamable HTTP: a client done with its session says so with a DELETE
+ * (a server that keeps none answers 405), so the server can let it go.
+ */
+async function endSession(
+  transport: StreamableHTTPClientTransport | undefined,
+  client: Client | undefined,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const givenUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS);
+  });
+  await Promise.race([transport?.terminateSession().catch(() => undefined), givenUp]);
+  clearTimeout(timer);
+  await client?.close();
 }
 
 function isToolCall(params: unknown): params is ToolCallParams {
