@@ -181,16 +181,29 @@ describe("installFetchHook: HTTP 402", () => {
     expect(await (await win.fetch(request)).text()).toBe("paid:req");
   });
 
-  it("reads a v2 price from its header when the 402's body is over the size limit", async () => {
+  it("reads a v2 price from its header alone, never waiting for the 402's body", async () => {
+    let bodyPulled = false;
     const { win, challenges } = setup(
       () =>
-        new Response("x".repeat(MAX_CHALLENGE_BYTES + 1), {
-          status: 402,
-          headers: { "payment-required": "eyJ4NDAyVmVyc2lvbiI6Mn0" },
-        }),
+        new Response(
+          new ReadableStream(
+            {
+              pull(controller) {
+                bodyPulled = true;
+                controller.enqueue(new TextEncoder().encode("x".repeat(MAX_CHALLENGE_BYTES + 1)));
+                controller.close();
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+          { status: 402, headers: { "payment-required": "eyJ4NDAyVmVyc2lvbiI6Mn0" } },
+        ),
       () => undefined,
     );
-    expect((await win.fetch("/api/search")).status).toBe(402);
+    const declined = await win.fetch("/api/search");
+    expect(declined.status).toBe(402);
+    expect(bodyPulled).toBe(false);
+    expect(await declined.text()).toHaveLength(MAX_CHALLENGE_BYTES + 1);
     expect(challenges).toEqual([
       {
         transport: "http",

@@ -14,9 +14,10 @@ export async function readHttpChallenge(
   method: string,
 ): Promise<PaymentChallenge | undefined> {
   const paymentRequiredHeader = response.headers.get("payment-required");
-  const read = await readCapped(response.clone(), MAX_CHALLENGE_BYTES);
-  // A body over the limit still leaves a v2 price readable from its header.
-  const body = read ?? (paymentRequiredHeader === null ? undefined : "");
+  // An x402 v2 price is whole in its header (the body may hold anything): reading the body
+  // would only cost the wait for it.
+  const body =
+    paymentRequiredHeader === null ? await readCapped(response.clone(), MAX_CHALLENGE_BYTES) : "";
   if (body === undefined) return undefined;
   if (paymentRequiredHeader === null && !/"(quote|accepts)"/.test(body)) return undefined;
   return { transport: "http", url, method, body, paymentRequiredHeader };
