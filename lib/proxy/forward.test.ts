@@ -13,7 +13,7 @@ import {
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Listening, listen } from "../../demo/listen";
-import type { McpServerSighting } from "../messages";
+import type { ElicitParams, McpServerSighting } from "../messages";
 import { createForwardingServer } from "./forward";
 import type { ProxyWallet } from "./paid-call";
 
@@ -26,7 +26,7 @@ const TOOLS = [
 ];
 
 /** A real Streamable HTTP MCP server with the few behaviours forwarding must keep. */
-function upstreamSession(): Server {
+function upstreamSession(json: boolean): Server {
   const server = new Server(
     { name: "upstream-test", version: "9.9.9" },
     {
@@ -39,9 +39,21 @@ function upstreamSession(): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     if (name === "fails") throw new McpError(-32050, "Quota gone", { retryAfter: 60 });
+    if (name === "buy") {
+      // On the call's own answer when that is SSE; a JSON answer has no room: the session's stream.
+      const answer = await server.elicitInput(
+        {
+          message: "Pay for this call?",
+          requestedSchema: { type: "object", properties: {} },
+          _meta: { "stipendex/quote": { stipendex: "quote/0.1" } },
+        },
+        json ? {} : { relatedRequestId: extra.requestId },
+      );
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    }
     if (name === "ask") {
       const answer = await server.elicitInput({
         message: "Which city?",
@@ -76,7 +88,7 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
         sessions.set(id, transport);
       },
     });
-    await upstreamSession().connect(transport);
+    await upstreamSession(json).connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
   return { ...(await listen(app, 0)), ended };
@@ -87,13 +99,17 @@ async function hostThroughProxy(
   upstream: string,
   capabilities: ConstructorParameters<typeof Client>[1],
   reports: McpServerSighting[],
+  elicited: ElicitParams[] = [],
 ) {
   const wallet: ProxyWallet = {
     pay: async () => {
       throw new Error("nothing here is paid");
     },
     receipt: async () => undefined,
-    elicit: async () => ({ action: "cancel" }),
+    elicit: async (params) => {
+      elicited.push(params);
+      return { action: "cancel" };
+    },
     report: async (sighting) => {
       reports.push(sighting);
     },
@@ -172,6 +188,20 @@ describe.each([
       message: "MCP error -32050: MCP error -32050: Quota gone",
       data: { retryAfter: 60 },
     });
+  });
+
+  it("hands the wallet a Quote elicited during a call with that call, when it came on the call's answer", async () => {
+    const elicited: ElicitParams[] = [];
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, [], elicited);
+    closers.push(host.close);
+    const answered = await host.client.callTool({ name: "buy", arguments: { q: "mcp" } });
+    expect(answered.content).toEqual([
+      { type: "text", text: JSON.stringify({ action: "cancel" }) },
+    ]);
+    expect(elicited).toHaveLength(1);
+    expect(elicited[0]?.server).toBe(`${upstream.url}/mcp`);
+    // A server answering in JSON sends it on the session's stream: no call to bind it to.
+    expect(elicited[0]?.call).toEqual(json ? undefined : { tool: "buy", arguments: { q: "mcp" } });
   });
 
   it("ends the upstream session with a DELETE once the host goes, and only then settles `ended`", async () => {

@@ -19,6 +19,7 @@ import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { errorText } from "../ui/error-text";
+import { CallStreams } from "./call-streams";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
@@ -54,13 +55,15 @@ export interface ForwardOptions {
  * answers when the host does not). Notifications and the upstream's own
  * requests (sampling, roots, elicitation) cross both ways. Paid tool calls go
  * through the wallet (paid-call.ts); elicitations carrying a Quote are
- * answered from the wallet's window.
+ * answered from the wallet's window, bound to the tools/call whose answer
+ * carried them (call-streams.ts), as a page's are.
  */
 export function createForwardingServer(options: ForwardOptions): ForwardingServer {
   const upstreamUrl = options.upstream.href;
   const server = new Server({ name: "stipendex-proxy", version: options.version });
   let client: Client | undefined;
   let transport: StreamableHTTPClientTransport | undefined;
+  const streams = new CallStreams();
   let walletAnswersForms = false;
   const wallet = options.wallet;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
@@ -88,7 +91,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     upstream.fallbackNotificationHandler = toHost;
     upstream.setNotificationHandler(ProgressNotificationSchema, toHost);
     upstream.fallbackRequestHandler = async (asked, extra) => {
-      const answer = await walletElicitation(asked);
+      const answer = await walletElicitation(asked, streams.callOf(extra.requestId));
       if (answer) return answer;
       return asHostError(() =>
         server.request({ method: asked.method, params: asked.params }, ResultSchema, {
@@ -98,7 +101,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
       );
     };
     try {
-      transport = new StreamableHTTPClientTransport(options.upstream);
+      transport = new StreamableHTTPClientTransport(options.upstream, { fetch: streams.fetch });
       await upstream.connect(transport);
     } catch (error) {
       throw rpcFailure({
@@ -123,8 +126,14 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     };
   });
 
-  /** An upstream elicitation the wallet answers (a Quote) or declines (a form the host cannot show). */
-  const walletElicitation = async (asked: Request): Promise<Result | undefined> => {
+  /**
+   * An upstream elicitation the wallet answers (a Quote: for `call`, when it
+   * came during one) or declines (a form the host cannot show).
+   */
+  const walletElicitation = async (
+    asked: Request,
+    call: ElicitParams["call"],
+  ): Promise<Result | undefined> => {
     if (asked.method !== "elicitation/create") return undefined;
     const params = asked.params ?? {};
     const route = routeElicitation(params, walletAnswersForms);
@@ -133,6 +142,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     try {
       const answer = await wallet.elicit({
         server: upstreamUrl,
+        ...(call ? { call } : {}),
         params: params as ElicitParams["params"],
       });
       return { ...answer };
