@@ -3,6 +3,7 @@ import { formatAmount, parseAmount, parseAtomicAmount } from "../protocol/rails/
 import { formatMicro } from "../wallet/micro";
 import { MICRO_DECIMALS } from "../wallet/policy-settings";
 import { UiError } from "./errors";
+import { t } from "./i18n";
 
 /** "1.25 USD" from the wire's "1250000" micro units. */
 export function showMicro(micro: string, currency: string): string {
@@ -14,16 +15,12 @@ export function microToInput(micro: string): string {
   return formatAmount(parseAtomicAmount(micro, "micro amount"), MICRO_DECIMALS);
 }
 
-/** What the person typed ("1.25") as wire micro units ("1250000"). */
+/** What the person typed ("1.25") as wire micro units ("1250000"); `field` is its label as shown. */
 export function inputToMicro(text: string, field: string): string {
   try {
     return parseAmount(text.trim(), MICRO_DECIMALS).toString();
   } catch (cause) {
-    throw new UiError(
-      "invalid-money-input",
-      `${field} must be an amount like 1.25 with at most 6 decimals, got "${text}"`,
-      { cause },
-    );
+    throw new UiError("invalid-money-input", t("common.amountFormat", [field, text]), { cause });
   }
 }
 

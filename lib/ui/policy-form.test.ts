@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyView } from "../messages";
 import type { UiErrorCode } from "./errors";
+import { t } from "./i18n";
 import { fromPolicyForm, toPolicyForm } from "./policy-form";
 
 const uiError = (code: UiErrorCode) => expect.objectContaining({ name: "UiError", code });
@@ -84,5 +85,25 @@ describe("policy form", () => {
       { ...(badDecimals.assets[0] as (typeof badDecimals.assets)[0]), decimals: "6.5" },
     ];
     expect(() => fromPolicyForm(badDecimals)).toThrow(uiError("invalid-decimals-input"));
+  });
+
+  it("names a field by the label the settings page shows for it", () => {
+    const noOrigin = toPolicyForm(policy);
+    noOrigin.origins.push({
+      ...(noOrigin.origins[0] as (typeof noOrigin.origins)[0]),
+      origin: " ",
+    });
+    expect(() => fromPolicyForm(noOrigin)).toThrow(`${t("settings.sites.origin")} is required`);
+    const badBudget = toPolicyForm(policy);
+    const site = badBudget.origins[0] as (typeof badBudget.origins)[0];
+    site.perCallMax = "lots";
+    expect(() => fromPolicyForm(badBudget)).toThrow(
+      `${t("settings.sites.perCallFor", [site.origin])} must be an amount`,
+    );
+    const noSymbol = toPolicyForm(policy);
+    noSymbol.assets = [{ ...(noSymbol.assets[0] as (typeof noSymbol.assets)[0]), symbol: "" }];
+    expect(() => fromPolicyForm(noSymbol)).toThrow(
+      `${t("settings.tokens.customSymbol")} is required`,
+    );
   });
 });

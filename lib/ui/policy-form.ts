@@ -1,5 +1,6 @@
 import type { OriginBudgetView, PolicyView } from "../messages";
 import { UiError } from "./errors";
+import { t } from "./i18n";
 import { inputToMicro, microToInput } from "./money";
 
 /** Money fields hold what the person types ("1.25"); "" means "no cap". */
@@ -79,9 +80,10 @@ export function toPolicyForm(policy: PolicyView): PolicyForm {
   };
 }
 
+/** `value` trimmed; `field` is the label the settings page shows for it. */
 function required(value: string, field: string): string {
   const trimmed = value.trim();
-  if (!trimmed) throw new UiError("missing-field", `${field} is required`);
+  if (!trimmed) throw new UiError("missing-field", t("settings.required", [field]));
   return trimmed;
 }
 
@@ -92,31 +94,31 @@ function parseJwk(row: RegistryRow): unknown {
   } catch {
     // Reported below with the registry's name.
   }
-  throw new UiError(
-    "invalid-jwk-input",
-    `the key of registry "${row.name}" must be a JSON object (a JWK), got "${row.jwk.slice(0, 40)}"`,
-  );
+  throw new UiError("invalid-jwk-input", t("settings.jwkObject", [row.name, row.jwk.slice(0, 40)]));
 }
 
 /** The PolicyView for the form; throws a named error naming the first bad field. */
 export function fromPolicyForm(form: PolicyForm): PolicyView {
   const globalCaps: PolicyView["globalCaps"] = {};
   for (const row of form.caps) {
-    const currency = required(row.currency, "Cap currency");
+    const currency = required(row.currency, t("settings.caps.currencyLabel"));
     const cap: { day?: string; month?: string } = {};
-    if (row.day.trim()) cap.day = inputToMicro(row.day, `Daily cap (${currency})`);
-    if (row.month.trim()) cap.month = inputToMicro(row.month, `Monthly cap (${currency})`);
+    if (row.day.trim()) cap.day = inputToMicro(row.day, t("settings.caps.day", [currency]));
+    if (row.month.trim()) cap.month = inputToMicro(row.month, t("settings.caps.month", [currency]));
     globalCaps[currency] = cap;
   }
   const origins: PolicyView["origins"] = {};
   for (const row of form.origins) {
-    const origin = required(row.origin, "Site origin");
+    const origin = required(row.origin, t("settings.sites.origin"));
     origins[origin] = {
-      currency: required(row.currency, `Currency for ${origin}`),
-      amount: inputToMicro(row.amount, `Budget for ${origin}`),
+      currency: required(row.currency, t("settings.sites.currencyFor", [origin])),
+      amount: inputToMicro(row.amount, t("settings.sites.budgetFor", [origin])),
       period: row.period,
-      autoApproveUpTo: inputToMicro(row.autoApproveUpTo || "0", `Auto-approve for ${origin}`),
-      perCallMax: inputToMicro(row.perCallMax, `Per-call maximum for ${origin}`),
+      autoApproveUpTo: inputToMicro(
+        row.autoApproveUpTo || "0",
+        t("settings.sites.autoFor", [origin]),
+      ),
+      perCallMax: inputToMicro(row.perCallMax, t("settings.sites.perCallFor", [origin])),
       ...(row.withinPriceHint ? { withinPriceHint: true } : {}),
     };
   }
@@ -126,24 +128,24 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
     receivers: { allow: entries(form.allow), deny: entries(form.deny) },
     networks: entries(form.networks),
     assets: form.assets.map((row) => {
-      const decimals = Number(required(row.decimals, "Asset decimals"));
+      const decimals = Number(required(row.decimals, t("settings.tokens.customDecimals")));
       if (!/^\d{1,2}$/.test(row.decimals.trim()) || decimals > 36) {
         throw new UiError(
           "invalid-decimals-input",
-          `decimals of ${row.asset} must be a whole number 0–36, got "${row.decimals}"`,
+          t("settings.decimalsWhole", [row.asset, row.decimals]),
         );
       }
       return {
-        network: required(row.network, "Asset network"),
-        asset: required(row.asset, "Asset address"),
+        network: required(row.network, t("settings.tokens.customNetwork")),
+        asset: required(row.asset, t("settings.tokens.customAddress")),
         decimals,
-        symbol: required(row.symbol, "Asset symbol"),
-        currency: required(row.currency, "Asset currency"),
+        symbol: required(row.symbol, t("settings.tokens.customSymbol")),
+        currency: required(row.currency, t("settings.tokens.customCurrency")),
       };
     }),
     trustedRegistries: form.registries.map((row) => ({
-      name: required(row.name, "Registry name"),
-      url: required(row.url, "Registry URL"),
+      name: required(row.name, t("settings.registries.name")),
+      url: required(row.url, t("settings.registries.url")),
       jwk: parseJwk(row),
     })),
   };
