@@ -1,6 +1,7 @@
 import type { PaymentFilter, PaymentStateView } from "../messages";
 import { DAY_MS } from "../wallet/periods";
 import { UiError } from "./errors";
+import { t } from "./i18n";
 
 /** The history filter form as typed: every field a string, "" meaning "any". */
 export interface FilterForm {
@@ -29,10 +30,7 @@ function utcDayStart(field: string, value: string): number {
   const [, y, m, d] = match ?? [];
   const time = Date.UTC(Number(y), Number(m) - 1, Number(d));
   if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
-    throw new UiError(
-      "invalid-date-input",
-      `${field} must be a date like 2025-01-31, got "${value}"`,
-    );
+    throw new UiError("invalid-date-input", t("history.filter.dateFormat", [field, value]));
   }
   return time;
 }
@@ -46,8 +44,8 @@ export function toPaymentFilter(form: FilterForm): PaymentFilter {
   if (origin) filter.origin = origin;
   if (receiver) filter.receiver = receiver;
   if (form.state) filter.state = form.state;
-  if (form.fromDate) filter.from = utcDayStart("From", form.fromDate);
-  if (form.toDate) filter.to = utcDayStart("To", form.toDate) + DAY_MS - 1;
+  if (form.fromDate) filter.from = utcDayStart(t("history.filter.from"), form.fromDate);
+  if (form.toDate) filter.to = utcDayStart(t("history.filter.to"), form.toDate) + DAY_MS - 1;
   if (text) filter.text = text;
   return filter;
 }
