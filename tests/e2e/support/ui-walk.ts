@@ -291,6 +291,21 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       assert.equal(await declined, 402, "the site asks again, and a decline pays nothing");
     });
 
+    it("locks from the popup and unlocks with the password", async () => {
+      const popup = await session().openWalletPage("popup.html");
+      await popup.setSize(380, 640);
+      await popup.click("button", "Lock");
+      await popup.waitFor("button", "Unlock");
+      const locked = await popup.call({ method: "ui_getState", params: undefined });
+      assert.equal(locked.locked, true, "the wallet says it is locked");
+      await look(session(), popup, "lock-screen");
+      await popup.fill("Password", PASSWORD);
+      await popup.click("button", "Unlock");
+      await popup.waitFor("heading", "Balance");
+      const unlocked = await popup.call({ method: "ui_getState", params: undefined });
+      assert.equal(unlocked.locked, false, "unlocked again");
+    });
+
     it("adds a custom token under Advanced in the settings", async () => {
       await options.reload();
       await options.click("tab", "Settings");
