@@ -24,8 +24,9 @@ const PERMANENT = /Extension context invalidated/i;
 
 /**
  * The isolated-world relay: forwards the hook's messages (events on this very
- * window, see bridge.ts) to the background, and dispatches the answers back. It decides nothing;
- * the background takes the origin from the browser, not from here.
+ * window, see bridge.ts) to the background, and dispatches the answers back.
+ * It decides nothing; the background takes the origin from the browser, not
+ * from here.
  *
  * The background answers its own failures as data, so a rejected send is the
  * transport failing, typically the worker being stopped mid-request. The
