@@ -11,8 +11,8 @@ describe("identifySender", () => {
       url: `${BASE}popup.html`,
     });
     expect(
-      identifySender({ id: ID, url: `${BASE}options.html`, tab: { id: 4 } }, ID, BASE).kind,
-    ).toBe("extension");
+      identifySender({ id: ID, url: `${BASE}options.html`, tab: { id: 4 } }, ID, BASE),
+    ).toStrictEqual({ kind: "extension", url: `${BASE}options.html`, tabId: 4 });
   });
 
   it("takes a page's origin from the browser's sender, preferring Chrome's `origin`", () => {
