@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { PROVIDER_VERSION } from "../lib/messages";
 import { channelPlace } from "../lib/proxy/channel";
 import { parseCommand, USAGE } from "../lib/proxy/cli-args";
@@ -15,6 +14,7 @@ import {
   userDataDirTarget,
 } from "../lib/proxy/install";
 import { runNativeHost } from "../lib/proxy/native-host";
+import { serveStdio } from "../lib/proxy/stdio";
 import { channelWallet, WalletChannel } from "../lib/proxy/wallet-channel";
 
 /*
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
         wallet: channelWallet(channel),
         version: PROVIDER_VERSION,
       });
-      await server.connect(new StdioServerTransport());
+      await serveStdio(server);
       await ended;
       channel.close();
       return;

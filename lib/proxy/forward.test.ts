@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -6,6 +7,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import {
   CallToolRequestSchema,
   ElicitRequestSchema,
+  LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
@@ -16,6 +18,7 @@ import { type Listening, listen } from "../../demo/listen";
 import type { ElicitParams, McpServerSighting } from "../messages";
 import { createForwardingServer } from "./forward";
 import type { ProxyWallet } from "./paid-call";
+import { serveStdio } from "./stdio";
 
 const TOOLS = [
   {
@@ -94,14 +97,9 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
   return { ...(await listen(app, 0)), ended };
 }
 
-/** A desktop host's client, talking to the proxy in memory. */
-async function hostThroughProxy(
-  upstream: string,
-  capabilities: ConstructorParameters<typeof Client>[1],
-  reports: McpServerSighting[],
-  elicited: ElicitParams[] = [],
-) {
-  const wallet: ProxyWallet = {
+/** A wallet that pays nothing, noting the sightings and elicitations the proxy hands it. */
+function hostWallet(reports: McpServerSighting[], elicited: ElicitParams[]): ProxyWallet {
+  return {
     pay: async () => {
       throw new Error("nothing here is paid");
     },
@@ -114,9 +112,18 @@ async function hostThroughProxy(
       reports.push(sighting);
     },
   };
+}
+
+/** A desktop host's client, talking to the proxy in memory. */
+async function hostThroughProxy(
+  upstream: string,
+  capabilities: ConstructorParameters<typeof Client>[1],
+  reports: McpServerSighting[],
+  elicited: ElicitParams[] = [],
+) {
   const { server: proxy, ended } = createForwardingServer({
     upstream: new URL(upstream),
-    wallet,
+    wallet: hostWallet(reports, elicited),
     version: "t",
   });
   const [hostSide, proxySide] = InMemoryTransport.createLinkedPair();
@@ -210,6 +217,34 @@ describe.each([
     expect(upstream.ended).toEqual([]);
     await host.close();
     await host.ended;
+    expect(upstream.ended).toHaveLength(1);
+  });
+
+  it("over stdio, ends the upstream session once the host closes the proxy's input", async () => {
+    const { server, ended } = createForwardingServer({
+      upstream: new URL(`${upstream.url}/mcp`),
+      wallet: hostWallet([], []),
+      version: "t",
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    await serveStdio(server, input, output);
+    const answered = new Promise<string>((resolve) => output.once("data", (c) => resolve(`${c}`)));
+    input.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: "host", version: "1" },
+        },
+      })}\n`,
+    );
+    expect(JSON.parse(await answered)).toMatchObject({ id: 1, result: { serverInfo: {} } });
+    input.end();
+    await ended;
     expect(upstream.ended).toHaveLength(1);
   });
 
