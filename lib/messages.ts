@@ -477,8 +477,8 @@ export interface RelayToHook {
   response: WireResponse;
 }
 
-/** Error codes, EIP-1193 style. */
-export const ErrorCode = {
+/** Error codes, EIP-1193 style; frozen, as pages are handed this very object. */
+export const ErrorCode = Object.freeze({
   UserRejected: 4001,
   Unauthorized: 4100,
   UnsupportedMethod: 4200,
@@ -493,14 +493,15 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   Internal: -32603,
-} as const;
+} as const);
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** Thrown to page code when the wallet answers with an error; `code` is EIP-1193-style. */
 export class ProviderRpcError extends Error {
   override name = "ProviderRpcError";
-  readonly code: number;
-  readonly data: unknown;
+  // Declared only: set in the constructor (no class-field initialisers in the page hook's bytes).
+  declare readonly code: number;
+  declare readonly data: unknown;
 
   constructor(error: WireError) {
     super(error.message);

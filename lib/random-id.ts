@@ -3,6 +3,6 @@
  * secure contexts, while the page hook also runs on plain-http pages.
  */
 export function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const words = crypto.getRandomValues(new Uint32Array(4));
+  return Array.from(words, (word) => word.toString(16).padStart(8, "0")).join("");
 }

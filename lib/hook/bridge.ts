@@ -49,12 +49,9 @@ export function createBridge(win: Window & typeof globalThis): {
     new Promise((resolve, reject) => {
       const id = randomId();
       pending.set(id, { resolve, reject });
-      const message: HookToRelay = { id, request };
-      post(message);
+      post({ id, request } satisfies HookToRelay);
     })) as Requester;
-  const notify: Notifier = (request) => {
-    const message: HookToRelay = { id: randomId(), request, noAnswer: true };
-    post(message);
-  };
+  const notify: Notifier = (request) =>
+    post({ id: randomId(), request, noAnswer: true } satisfies HookToRelay);
   return { request, notify };
 }

@@ -215,6 +215,53 @@ describe("installFetchHook: HTTP 402", () => {
     ]);
   });
 
+  it("reads a 402 body that arrives in pieces, a character split between two of them", async () => {
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ quote: { stipendex: "quote/0.1", jws: "a.b.c", note: "prix: 5 €" } }),
+    );
+    const split = bytes.length - 6; // inside the three bytes of "€"
+    const { win, challenges } = setup(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(bytes.slice(0, split));
+              controller.enqueue(bytes.slice(split));
+              controller.close();
+            },
+          }),
+          { status: 402 },
+        ),
+      () => undefined,
+    );
+    await win.fetch("/api/search");
+    expect(challenges).toMatchObject([
+      { transport: "http", body: new TextDecoder().decode(bytes) },
+    ]);
+  });
+
+  it("does not hand the wallet a streamed 402 body past its cap: the page still gets all of it", async () => {
+    const piece = new TextEncoder().encode(`{"quote":"${"x".repeat(1024)}`);
+    const pieces = Math.ceil(MAX_CHALLENGE_BYTES / piece.length) + 1;
+    const { win, challenges } = setup(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              for (let i = 0; i < pieces; i++) controller.enqueue(piece);
+              controller.close();
+            },
+          }),
+          { status: 402 },
+        ),
+      () => pay,
+    );
+    const response = await win.fetch("/api/search");
+    expect(response.status).toBe(402);
+    expect(challenges).toEqual([]);
+    expect((await response.text()).length).toBe(piece.length * pieces);
+  });
+
   it("gives the page the original, unread 402 when the wallet declines", async () => {
     const { win, seen } = setup(server, () => undefined);
     const response = await win.fetch("/api/search");

@@ -1,7 +1,12 @@
 import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { McpHook } from "./mcp-hook";
 import type { ReplayableRequest } from "./replay";
-import { MAX_CHALLENGE_BYTES, RECEIPT_HEADERS, type WalletLink } from "./wallet-link";
+import {
+  MAX_CHALLENGE_BYTES,
+  RECEIPT_HEADERS,
+  STIPENDEX_RECEIPT_HEADER,
+  type WalletLink,
+} from "./wallet-link";
 
 /**
  * Reads a 402 into a challenge for the wallet, from a clone so the page can
@@ -32,7 +37,7 @@ export interface HttpPayer {
   loadHalf(): Promise<McpHook>;
 }
 
-const REDIRECTED_PAYMENT = "A paid request is never sent through a redirect";
+const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
 
 /**
  * The HTTP binding: hands a 402 to the wallet, retries once with the payment
@@ -87,7 +92,7 @@ export async function payHttp402(
         }),
   };
   // A Stipendex Receipt may name the hash of the body served: reported with it, once hashed.
-  const copy = retry.ok && retry.headers.has("stipendex-receipt") ? retry.clone() : undefined;
+  const copy = retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER) ? retry.clone() : undefined;
   const hashed =
     copy &&
     loadHalf().then(
@@ -109,23 +114,18 @@ async function readCapped(response: Response, limit: number): Promise<string | u
     return response.body ? undefined : "";
   }
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = "";
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => undefined);
       return undefined;
     }
-    chunks.push(value);
+    // Streaming: a character split between chunks is decoded once its last byte arrives.
+    text += decoder.decode(value, { stream: true });
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }

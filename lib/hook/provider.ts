@@ -61,7 +61,7 @@ export function installProvider(
   const provider: StipendexProvider = Object.freeze({
     isStipendex: true as const,
     version: PROVIDER_VERSION,
-    errorCodes: Object.freeze({ ...ErrorCode }),
+    errorCodes: ErrorCode,
     request,
     pay: (paymentRequired: unknown, resource?: { url?: string; method?: string }) =>
       wallet.pay({

@@ -20,8 +20,11 @@ export interface WalletLink {
   reportMcpServer(report: McpServerSighting): void;
 }
 
+/** The response header of a Stipendex Receipt. */
+export const STIPENDEX_RECEIPT_HEADER = "stipendex-receipt";
+
 /** Response headers that carry a receipt, in the order they are looked for. */
-export const RECEIPT_HEADERS = ["stipendex-receipt", "payment-response", "x-payment-response"];
+export const RECEIPT_HEADERS = [STIPENDEX_RECEIPT_HEADER, "payment-response", "x-payment-response"];
 
 /** How many of a `tools/list`'s tools the hook passes on (the wallet takes no more). */
 export const MAX_REPORTED_TOOLS = 200;
