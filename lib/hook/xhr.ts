@@ -110,7 +110,8 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
       xhr.responseType === "json" ? JSON.stringify(raw) : raw,
       { status: 402, headers: readHeaders(read(xhr, "getAllResponseHeaders").call(xhr)) },
     );
-    call.stop = new AbortController();
+    const stop = new AbortController();
+    call.stop = stop;
     const replayable = makeReplayable(
       call.url,
       {
@@ -118,18 +119,29 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
         headers: call.headers,
         body: call.body,
         credentials: xhr.withCredentials ? "include" : "same-origin",
-        signal: call.stop.signal,
+        signal: stop.signal,
       },
       win.location.href,
     );
+    // The page's timeout bounds the paid retry as it bounded the first request: from its sending
+    // (the person's decision is not the network's time), through its body.
+    const timed: HttpPayer = {
+      ...payer,
+      nativeFetch: (retry) => {
+        // The reason is the event the page's XHR then fires.
+        if (xhr.timeout) setTimeout(() => stop.abort("timeout"), xhr.timeout);
+        return payer.nativeFetch(retry);
+      },
+    };
     try {
-      const paid = await payHttp402(response, { url, method: call.method, replayable }, payer);
+      const paid = await payHttp402(response, { url, method: call.method, replayable }, timed);
       if (call.done) return;
       if (paid === response) return untouched();
       await present(xhr, call, paid);
     } catch {
-      // The paid retry (or its body) failed on the network: so does the page's XHR.
-      if (!call.done) ending(xhr, call, "error");
+      // The paid retry (or its body) failed on the network or timed out: so does the page's XHR.
+      // Only the timeout aborts `stop` while the call is not done (abort() and open() end it first).
+      if (!call.done) ending(xhr, call, stop.signal.reason ?? "error");
     }
   };
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { statSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type Demo, HTTP_PRICES } from "../../../demo/server";
@@ -334,5 +335,96 @@ export function describeWeb(
       );
       assert.deepEqual(await newRows(rig, declined, 1, "settled"), paidRows);
     });
+
+    // Last: its payments stay signed and uncollected (the server never settles them).
+    it("an XHR's timeout bounds the paid retry from its sending: a slow decision is not timed out, a retry that hangs is", async () => {
+      const { rig } = get();
+      await rig.agent
+        .evaluate(`location.href = ${JSON.stringify(rig.demo.urls.agent)}`)
+        .catch(() => undefined);
+      await poll(
+        async () =>
+          (await rig.agent.evaluate(
+            `location.origin === ${JSON.stringify(new URL(rig.demo.urls.agent).origin)} && document.readyState === "complete"`,
+          )) || undefined,
+        "the agent page again",
+      );
+      const server = await startUnsettlingServer(searchUrl("timeout"));
+      try {
+        const timed = (path: string) =>
+          xhrScript(`${server.origin}${path}`, "").replace(
+            "xhr.send();",
+            `xhr.timeout = ${XHR_TIMEOUT_MS}; xhr.send();`,
+          );
+        const [slowDecision] = await Promise.all([
+          rig.agent.evaluate(timed("/answers")) as Promise<XhrOutcome>,
+          rig.nextConfirmWindow().then(async (window) => {
+            await new Promise((resolve) => setTimeout(resolve, 2 * XHR_TIMEOUT_MS));
+            await window.click("Approve");
+          }),
+        ]);
+        assert.equal(slowDecision.status, 200, JSON.stringify(slowDecision));
+        assert.deepEqual(steps(slowDecision.seen).slice(-3), [
+          "readystatechange:4:200",
+          "load:4:200",
+          "loadend:4:200",
+        ]);
+
+        const hung = await xhrDecided(rig, timed("/hangs"), "Approve");
+        assert.deepEqual(steps(hung.seen).slice(-3), [
+          "readystatechange:4:0",
+          "timeout:4:0",
+          "loadend:4:0",
+        ]);
+        assert.equal(hung.status, 0);
+        assert.equal(server.paidRequests(), 2, "each payment was sent once");
+      } finally {
+        await server.close();
+      }
+    });
   });
+}
+
+/** The XHR timeout of the timeout test: the person's decision there takes twice as long. */
+const XHR_TIMEOUT_MS = 1_500;
+
+/**
+ * An x402 v2 server on 127.0.0.1 (CORS open) pricing every path like the
+ * demo's `priced` URL, as its own resource: `/answers` answers the paid retry
+ * at once, `/hangs` never does. Neither settles.
+ */
+async function startUnsettlingServer(priced: string) {
+  const unpaid = await fetch(priced);
+  const header = unpaid.headers.get("payment-required");
+  assert.ok(unpaid.status === 402 && header, `no v2 402 from ${priced}`);
+  const required = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+  let paid = 0;
+  const server = createServer((req, res) => {
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("access-control-allow-headers", "*");
+    res.setHeader("access-control-expose-headers", "*");
+    if (req.method === "OPTIONS") return res.writeHead(204).end();
+    if (!req.headers["payment-signature"]) {
+      const resource = { ...required.resource, url: `${origin}${req.url}` };
+      const value = Buffer.from(JSON.stringify({ ...required, resource })).toString("base64");
+      return res
+        .writeHead(402, { "payment-required": value, "content-type": "application/json" })
+        .end("{}");
+    }
+    paid += 1;
+    if (req.url === "/answers")
+      res.writeHead(200, { "content-type": "text/plain" }).end("answered");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  assert.ok(address && typeof address === "object");
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    origin,
+    paidRequests: () => paid,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
