@@ -9,6 +9,13 @@ import {
 import type { BrowserBench, Operation, Ratio } from "./bench";
 import { gapDurations, pairedGapDifferences, startBenchReceiver } from "./bench-receiver";
 import { sampleRounds } from "./measure";
+import {
+  canReadProcesses,
+  cpuSpent,
+  type ProcessCpu,
+  processTree,
+  processWithArgument,
+} from "./process-cpu";
 import { summarize } from "./stats";
 import { STIPENDEX_PROOF, stipendexProofSuite } from "./stipendex-proof";
 import { benchPolicy, openWalletBrowser } from "./wallet-browser";
@@ -41,6 +48,8 @@ interface PayingTab {
   evaluate(fn: (rounds: Rounds) => Promise<PageTimes>, rounds: Rounds): Promise<PageTimes>;
   /** The background's counts so far (ui_getDiagnostics). */
   diagnostics(): Promise<Diagnostics>;
+  /** The browser's processes and the CPU each has used; undefined where /proc cannot tell. */
+  processes(): Map<number, ProcessCpu> | undefined;
   close(): Promise<void>;
 }
 
@@ -115,16 +124,71 @@ async function payInSlices(
   return { times, signing };
 }
 
+/** Rounds of three plain fetches: a paid round with its paid fetch made free. */
+function plainRoundsInPage(tab: PayingTab, rounds: Rounds): Promise<PageTimes> {
+  return tab.evaluate(async ({ from, to }) => {
+    const times: PageTimes = { paid: [], plain: [], failures: [] };
+    for (let i = from; i < to; i++) {
+      for (let n = 0; n < 3; n++) await (await fetch("/small")).text();
+    }
+    return times;
+  }, rounds);
+}
+
+/**
+ * The CPU the browser's processes use per round of two plain fetches and a paid one, and per
+ * round of three plain fetches, by process: their difference is what a payment costs the browser
+ * (the wallet's work, and the 402's extra request). Rows by process, then the total.
+ */
+async function cpuPerRound(
+  tab: PayingTab,
+  rounds: Rounds,
+): Promise<{ rows: string[][]; perPayment: number } | undefined> {
+  const count = rounds.to - rounds.from;
+  const spent = async (run: () => Promise<PageTimes>) => {
+    const before = tab.processes();
+    const { failures } = await run();
+    if (failures.length > 0) throw new Error(`a paid fetch failed: ${failures[0]}`);
+    // The receipt filed after the last retry belongs to the payments.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const after = tab.processes();
+    return before && after ? new Map(cpuSpent(before, after)) : undefined;
+  };
+  const paid = await spent(() => payInPage(tab, rounds));
+  const plain = await spent(() => plainRoundsInPage(tab, rounds));
+  if (!paid || !plain) return undefined;
+  const kinds = [...new Set([...paid.keys(), ...plain.keys()])];
+  const per = (ms: number) => ms / count;
+  const row = (name: string, a: number, b: number) => [
+    name,
+    `${per(a).toFixed(2)} ms`,
+    `${per(b).toFixed(2)} ms`,
+    `${per(a - b).toFixed(2)} ms`,
+  ];
+  const total = (map: Map<string, number>) => [...map.values()].reduce((sum, ms) => sum + ms, 0);
+  return {
+    rows: [
+      ...kinds.map((kind) => row(kind, paid.get(kind) ?? 0, plain.get(kind) ?? 0)),
+      row("all the browser's processes", total(paid), total(plain)),
+    ],
+    perPayment: per(total(paid) - total(plain)),
+  };
+}
+
 /** Chromium (Playwright) with the wallet and a tab on `origin`. */
 async function chromiumPayingTab(origin: string): Promise<PayingTab> {
-  const browser = await openWalletBrowser(origin);
+  // A flag Chromium ignores: it finds the browser process among the machine's.
+  const marker = `--stipendex-bench=${process.pid}-${Date.now()}`;
+  const browser = await openWalletBrowser(origin, { extraArgs: [marker] });
   try {
     const page = await browser.session.context.newPage();
     await page.goto(`${origin}/`);
+    const root = canReadProcesses() ? processWithArgument(marker) : undefined;
     return {
       evaluate: (fn, arg) => page.evaluate(fn, arg),
       diagnostics: () =>
         callWallet(browser.walletPage, { method: "ui_getDiagnostics", params: undefined }),
+      processes: () => (root === undefined ? undefined : processTree(root)),
       close: () => browser.close(),
     };
   } catch (error) {
@@ -150,10 +214,12 @@ async function firefoxPayingTab(origin: string): Promise<PayingTab> {
     });
     const page = await session.browser.newPage();
     await page.goto(`${origin}/`);
+    const root = canReadProcesses() ? session.browser.process()?.pid : undefined;
     return {
       evaluate: (fn, arg) => page.evaluate(fn, arg),
       diagnostics: () =>
         callFirefoxWallet(walletPage, { method: "ui_getDiagnostics", params: undefined }),
+      processes: () => (root === undefined ? undefined : processTree(root)),
       close: () => session.close(),
     };
   } catch (error) {
@@ -216,6 +282,9 @@ function paidFetchIn(
             denominator: `Node: ${STIPENDEX_PROOF}`,
           },
         ];
+        const cpuRounds = quick ? 20 : 100;
+        const first = warmup + timed;
+        const cpu = await cpuPerRound(tab, { from: first, to: first + cpuRounds });
         return [
           {
             kind: "timings",
@@ -227,8 +296,23 @@ function paidFetchIn(
               "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
               `signatures alone: timed in Node after each of ${SLICES} slices of the payments, as many as the payments timed.`,
               ...counted,
+              ...(cpu ? [] : ["CPU by process: not read (no /proc on this machine)."]),
             ],
           },
+          ...(cpu
+            ? [
+                {
+                  kind: "table" as const,
+                  title: `CPU used by ${browserName}'s processes (/proc), per round, over ${cpuRounds} rounds of each kind after the payments above`,
+                  header: ["process", "2 plain + 1 paid", "3 plain", "the payment"],
+                  rows: cpu.rows,
+                  notes: [
+                    `a payment costs the browser ${cpu.perPayment.toFixed(2)} ms of CPU in all, ${(cpu.perPayment / signing.medianMs).toFixed(2)}x the signatures alone (Node median);`,
+                    "on a machine with two cores every process's CPU is time taken from the others: the payment's path waits for it.",
+                  ],
+                },
+              ]
+            : []),
         ];
       } finally {
         await Promise.allSettled([tab.close(), receiver.close()]);
