@@ -24,6 +24,11 @@ export const STORAGE_KEYS = {
   autoLockMinutes: "stipendex.autoLockMinutes",
   /** storage.local: set while a key the wallet made has not been backed up by the person. */
   backupPending: "stipendex.backupPending",
+  /**
+   * The wallet pages' localStorage: the person's theme (lib/ui/theme.ts). Read
+   * there, synchronously, so a page is painted in it from the first frame.
+   */
+  theme: "stipendex.theme",
   /** storage.local before schema v3: the policy (moved to the settings table). */
   legacyPolicy: "stipendex.policy",
 } as const;

@@ -5,7 +5,7 @@ import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
 import { t } from "@/lib/ui/i18n";
 import { stateWords } from "@/lib/ui/state-words";
-import { ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
+import { ErrorNote, Field, SelectField } from "../shared/controls";
 
 const STATES: readonly PaymentStateView[] = PAYMENT_STATES;
 
@@ -44,24 +44,18 @@ export function HistoryFilters({ onFilter }: { onFilter(filter: PaymentFilter): 
           value={form.receiver}
           onChange={(e) => change({ receiver: e.target.value })}
         />
-        <div className="flex flex-col gap-1">
-          <label htmlFor="filter-state" className="text-sm font-medium">
-            {t("history.filter.state")}
-          </label>
-          <select
-            id="filter-state"
-            className={INPUT_CLASS}
-            value={form.state}
-            onChange={(e) => change({ state: e.target.value as FilterForm["state"] })}
-          >
-            <option value="">{t("history.filter.any")}</option>
-            {STATES.map((state) => (
-              <option key={state} value={state}>
-                {stateWords(state)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label={t("history.filter.state")}
+          value={form.state}
+          onChange={(e) => change({ state: e.target.value as FilterForm["state"] })}
+        >
+          <option value="">{t("history.filter.any")}</option>
+          {STATES.map((state) => (
+            <option key={state} value={state}>
+              {stateWords(state)}
+            </option>
+          ))}
+        </SelectField>
         <Field
           label={t("history.filter.from")}
           type="date"

@@ -134,6 +134,21 @@ describe("SettingsView", () => {
     expect(actions.save).not.toHaveBeenCalled();
   });
 
+  it("applies a theme as soon as it is picked, without Save, and shows the one kept", () => {
+    const actions = setup();
+    const theme = screen.getByLabelText("Theme") as HTMLSelectElement;
+    expect(theme.value).toBe("system");
+    fireEvent.change(theme, { target: { value: "dark" } });
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+    expect(actions.save).not.toHaveBeenCalled();
+    cleanup();
+    setup();
+    expect((screen.getByLabelText("Theme") as HTMLSelectElement).value).toBe("dark");
+    fireEvent.change(screen.getByLabelText("Theme"), { target: { value: "system" } });
+    expect(document.documentElement.className).toBe("");
+    expect(localStorage.length).toBe(0);
+  });
+
   it("refuses an auto-lock that is not whole minutes", async () => {
     const actions = setup();
     fireEvent.change(screen.getByLabelText("Auto-lock after (minutes)"), {

@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { PolicyView } from "@/lib/messages";
 import { NETWORKS } from "@/lib/protocol/rails/networks";
 import { errorText } from "@/lib/ui/error-text";
@@ -15,8 +15,9 @@ import {
   type RegistryRow,
   toPolicyForm,
 } from "@/lib/ui/policy-form";
-import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
+import { Button, ErrorNote, Field, SelectField } from "../shared/controls";
 import { type FieldSpec, FieldTable } from "./FieldTable";
+import { ThemeSetting } from "./ThemeSetting";
 
 export interface SettingsActions {
   save(policy: PolicyView, autoLockMinutes: number): Promise<void>;
@@ -212,7 +213,6 @@ function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow):
     currency: "USD",
   };
   const [draft, setDraft] = useState<AssetRow>(blank);
-  const networkId = useId();
   return (
     <>
       <table className="text-sm" aria-label={t("settings.tokens.title")}>
@@ -245,23 +245,17 @@ function Tokens({ assets, onAdd }: { assets: AssetRow[]; onAdd(asset: AssetRow):
         <summary className="cursor-pointer font-medium">{t("settings.tokens.advanced")}</summary>
         <div className="mt-2 flex flex-col gap-2">
           <h3 className="font-medium">{t("settings.tokens.addCustom")}</h3>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={networkId} className="text-sm font-medium">
-              {t("settings.tokens.customNetwork")}
-            </label>
-            <select
-              id={networkId}
-              className={INPUT_CLASS}
-              value={draft.network}
-              onChange={(e) => setDraft({ ...draft, network: e.target.value })}
-            >
-              {NETWORKS.map((n) => (
-                <option key={n.caip2} value={n.caip2}>
-                  {n.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label={t("settings.tokens.customNetwork")}
+            value={draft.network}
+            onChange={(e) => setDraft({ ...draft, network: e.target.value })}
+          >
+            {NETWORKS.map((n) => (
+              <option key={n.caip2} value={n.caip2}>
+                {n.label}
+              </option>
+            ))}
+          </SelectField>
           {CUSTOM_TOKEN_FIELDS.map((field) => (
             <Field
               key={field.key}
@@ -522,6 +516,14 @@ export function SettingsView({
       <Button variant="primary" onClick={() => void save()} className="self-start">
         {t("common.save")}
       </Button>
+
+      <Section
+        id="appearance"
+        title={t("settings.appearance.title")}
+        explain={t("settings.appearance.explain")}
+      >
+        <ThemeSetting />
+      </Section>
 
       <Section id="password" title={t("settings.password.title")}>
         <Field

@@ -1,4 +1,9 @@
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import type {
+  ButtonHTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+} from "react";
 import { useId, useState } from "react";
 import { t } from "@/lib/ui/i18n";
 
@@ -29,26 +34,59 @@ export function Button({
   );
 }
 
-/** A labelled input: the label text is the control's accessible name. */
-export function Field({
+/** A form control under its label (the label text is its accessible name), with a hint below. */
+function Labelled({
   label,
   hint,
-  className = "",
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  className,
+  control,
+}: {
+  label: string;
+  hint?: ReactNode;
+  className: string;
+  control: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <input
-        id={id}
-        className={`rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900 ${FOCUS}`}
-        {...props}
-      />
+      {control(id)}
       {hint && <div className="text-xs text-slate-600 dark:text-slate-400">{hint}</div>}
     </div>
+  );
+}
+
+/** A labelled input. */
+export function Field({
+  label,
+  hint,
+  className = "",
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  return (
+    <Labelled
+      label={label}
+      hint={hint}
+      className={className}
+      control={(id) => <input id={id} className={INPUT_CLASS} {...props} />}
+    />
+  );
+}
+
+/** A labelled select; the options are its children. */
+export function SelectField({
+  label,
+  className = "",
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string }) {
+  return (
+    <Labelled
+      label={label}
+      className={className}
+      control={(id) => <select id={id} className={INPUT_CLASS} {...props} />}
+    />
   );
 }
 

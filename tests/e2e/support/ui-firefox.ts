@@ -90,8 +90,13 @@ export function firefoxUiPage(page: Page): UiPage {
     texts: (testId) =>
       page.$$eval(`[data-testid="${testId}"]`, (all) => all.map((e) => e.textContent ?? "")),
     evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
+    // Puppeteer emulates prefers-color-scheme over CDP only: dark is shown the way the person's
+    // theme setting shows it (lib/ui/theme.ts: a class on the root); light is headless
+    // Firefox's own system theme.
     colorScheme: (scheme) =>
-      page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]),
+      page.evaluate((dark) => {
+        document.documentElement.classList.toggle("dark", dark);
+      }, scheme === "dark"),
     screenshot: async (file) => {
       await page.screenshot({ path: file as `${string}.png`, fullPage: true });
     },
@@ -164,8 +169,7 @@ export async function openFirefoxUi(): Promise<UiBrowser> {
     confirmWindowsOpened: () => opened,
     // The README's screenshots come from the Chromium run.
     screenshots: false,
-    // puppeteer emulates prefers-color-scheme over CDP only: Firefox is checked in its light theme.
-    schemes: ["light"],
+    schemes: ["light", "dark"],
     close: () => session.close(),
   };
 }

@@ -337,6 +337,27 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       );
     });
 
+    it("shows every open wallet page in the theme picked in the settings, at once", async () => {
+      const popup = await session().openWalletPage("popup.html");
+      await popup.waitFor("heading", "Balance");
+      await options.waitFor("heading", "Appearance");
+      const themed = (page: UiPage) => page.evaluate<string>("document.documentElement.className");
+      // The popup hears of the change from the storage event: it may come a moment later.
+      const popupIn = (name: string) =>
+        settled(
+          () => themed(popup),
+          (shown) => shown === name,
+        );
+      await options.select("Theme", "dark");
+      assert.equal(await themed(options), "dark");
+      assert.equal(await popupIn("dark"), "dark", "the popup open beside the settings turned dark");
+      await options.select("Theme", "light");
+      assert.equal(await popupIn("light"), "light");
+      await options.select("Theme", "system");
+      assert.equal(await popupIn(""), "");
+      assert.equal(await themed(options), "");
+    });
+
     it("sorts the history oldest first and exports what the ledger holds", async () => {
       await options.click("tab", "History");
       await options.waitFor("button", "When, newest first");
