@@ -5,7 +5,7 @@ import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
 import { declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
-import { xhrBody } from "./xhr-body";
+import { settleXhr } from "./xhr-settle";
 
 /** A fetch call the hook took, as the MCP half sees it. */
 export interface HookedCall {
@@ -33,8 +33,8 @@ export interface HookServices extends HttpPayer {
 export interface McpHook {
   fetch(call: HookedCall, services: HookServices): Promise<Response>;
   bodyHash(response: Response): Promise<string | undefined>;
-  /** A paid answer's body as an XHR of `responseType` shows it (see xhr.ts). */
-  xhrBody: typeof xhrBody;
+  /** Pays the 402 a page's XHR ended with and shows the XHR the outcome (see xhr.ts). */
+  settleXhr: typeof settleXhr;
 }
 
 /** Largest paid body hashed for a Receipt's `resultHash`; a bigger one goes unchecked. */
@@ -50,7 +50,7 @@ export function createMcpHook(): McpHook {
   return {
     // envelope.md: over HTTP, a Receipt's resultHash is the SHA-256 of the body served. A body of
     // unknown or excessive length is left unread (and unhashed) rather than buffered whole.
-    xhrBody,
+    settleXhr,
     async bodyHash(response) {
       const length = Number(response.headers.get("content-length") ?? Number.NaN);
       if (!(length <= MAX_HASHED_BYTES)) {

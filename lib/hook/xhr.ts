@@ -1,5 +1,5 @@
-import { type HttpPayer, payHttp402 } from "./http-payment";
-import { makeReplayable } from "./replay";
+import type { HttpPayer } from "./http-payment";
+import { change, progress, type Shown, type Step, type XhrCall, type XhrStage } from "./xhr-call";
 
 /** What the page reads from its XHR; while the wallet works these come from a view, not the browser. */
 const SHOWN = [
@@ -18,31 +18,17 @@ type View = Partial<Record<(typeof SHOWN)[number], () => unknown>>;
 /** The XHR events a 402 is hidden from (upload events are left alone). */
 const EVENTS = "readystatechange progress load error abort timeout loadend".split(" ");
 
-interface Call {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  /** False for sync XHR, user/password URLs and Document bodies: left alone. */
-  payable: boolean;
-  body?: BodyInit;
-  /** Set once a 402 is seen: the browser's events since then, each with the readyState it had. */
-  held?: Step[];
-  /** Settled, aborted or opened again: the hook no longer touches its events. */
-  done?: boolean;
-  stop?: AbortController;
-}
-
 /**
- * Pays an async XMLHttpRequest's 402 like `fetch`'s (the same payHttp402, the
- * retry sent with the browser's fetch, never through a redirect), and shows the
- * page's XHR only the paid answer: status, headers, response per
+ * Holds an async XMLHttpRequest's 402 from the page (its events, its state)
+ * and has the hook's second half pay it like `fetch`'s (xhr-settle.ts); the
+ * page's XHR then sees only the paid answer: status, headers, response per
  * responseType, and the events a load fires, in their order. When the wallet
  * does not pay, the page gets the 402's own events as the browser fired them.
  * Sync XHR is left alone.
  */
 export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer): void {
   const proto = win.XMLHttpRequest.prototype;
-  const calls = new WeakMap<XMLHttpRequest, Call>();
+  const calls = new WeakMap<XMLHttpRequest, XhrCall>();
   const read = (xhr: XMLHttpRequest, key: string) => Reflect.get(proto, key, xhr);
   const blank = (xhr: XMLHttpRequest): Shown => ({
     status: 0,
@@ -57,7 +43,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
    * when given, `shown` instead of the browser's state; leaves `shown` (at the last
    * readyState) or, without it, the browser's own state.
    */
-  const play = (xhr: XMLHttpRequest, call: Call, shown: Shown | undefined, steps: Step[]) => {
+  const play = (xhr: XMLHttpRequest, call: XhrCall, shown: Shown | undefined, steps: Step[]) => {
     call.done = true;
     for (const [state, event] of steps) {
       show(xhr, shown ? viewOf(xhr, shown, state) : { readyState: () => state });
@@ -65,7 +51,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     }
     if (!shown) show(xhr, {});
   };
-  const ending = (xhr: XMLHttpRequest, call: Call, type: string) => {
+  const ending = (xhr: XMLHttpRequest, call: XhrCall, type: string) => {
     play(xhr, call, blank(xhr), [
       [4, change()],
       [4, progress(type)],
@@ -73,76 +59,14 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     ]);
   };
 
-  const present = async (xhr: XMLHttpRequest, call: Call, paid: Response) => {
-    const { text, body, size } = await payer
-      .loadHalf()
-      .then((half) => half.xhrBody(paid, xhr.responseType));
-    if (call.done) return;
-    play(
-      xhr,
-      call,
-      {
-        status: paid.status,
-        statusText: paid.statusText,
-        url: paid.url,
-        headers: paid.headers,
-        text,
-        body,
-      },
-      [
-        [2, change()],
-        [3, change()],
-        [3, progress("progress", size)],
-        [4, change()],
-        [4, progress("load", size)],
-        [4, progress("loadend", size)],
-      ],
-    );
-  };
-
-  const settle = async (xhr: XMLHttpRequest, call: Call) => {
+  const settle = (xhr: XMLHttpRequest, call: XhrCall) => {
     const untouched = () => play(xhr, call, undefined, call.held ?? []);
     if (read(xhr, "status") !== 402) return untouched();
-    const url = read(xhr, "responseURL") || call.url;
-    const raw = read(xhr, "response");
-    const response = new Response(
-      // A document answer's text is not kept: only a v2 header price is read from it.
-      xhr.responseType === "json" ? JSON.stringify(raw) : raw,
-      { status: 402, headers: readHeaders(read(xhr, "getAllResponseHeaders").call(xhr)) },
-    );
-    const stop = new AbortController();
-    call.stop = stop;
-    const replayable = makeReplayable(
-      call.url,
-      {
-        method: call.method,
-        headers: call.headers,
-        body: call.body,
-        credentials: xhr.withCredentials ? "include" : "same-origin",
-        signal: stop.signal,
-      },
-      win.location.href,
-    );
-    // The page's timeout bounds the paid retry as it bounded the first request: from its sending
-    // (the person's decision is not the network's time), through its body.
-    const timed: HttpPayer = {
-      ...payer,
-      nativeFetch: (retry) => {
-        // The reason is the event the page's XHR then fires.
-        if (xhr.timeout) setTimeout(() => stop.abort("timeout"), xhr.timeout);
-        return payer.nativeFetch(retry);
-      },
-    };
-    try {
-      const paid = await payHttp402(response, { url, method: call.method, replayable }, timed);
-      if (call.done) return;
-      if (paid === response) return untouched();
-      await present(xhr, call, paid);
-    } catch {
-      // The paid retry (or its body) failed on the network or timed out: so does the page's XHR.
-      // Only the timeout aborts `stop` while the call is not done (abort() and open() end it first).
-      if (!call.done) ending(xhr, call, stop.signal.reason ?? "error");
-    }
+    const stage: XhrStage = { read, play, ending, untouched };
+    // Without the half (it could not load), the wallet is not asked: the page gets its 402.
+    payer
+      .loadHalf()
+      .then((half) => half.settleXhr(xhr, call, stage, payer, win.location.href), untouched);
   };
 
   const hear = (event: Event) => {
@@ -157,7 +81,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     event.stopImmediatePropagation();
     const copy = new (event.constructor as typeof Event)(event.type, event);
     call.held.push([read(xhr, "readyState"), copy]);
-    if (event.type === "loadend") void settle(xhr, call);
+    if (event.type === "loadend") settle(xhr, call);
   };
   // Listening from construction on puts the hook ahead of every listener the page adds.
   Object.defineProperty(win, "XMLHttpRequest", {
@@ -235,19 +159,6 @@ function wrap(
   (proto as unknown as Record<string, unknown>)[name] = wrapped;
 }
 
-type Step = readonly [readyState: number, event: Event];
-
-/** What the page's XHR shows in place of the browser's state. */
-interface Shown {
-  status: number;
-  statusText: string;
-  url: string;
-  headers: Headers;
-  /** The body as text, and as the page's responseType asks. */
-  text: string;
-  body: unknown;
-}
-
 function show(xhr: XMLHttpRequest, view: View): void {
   for (const key of SHOWN) delete (xhr as unknown as Record<string, unknown>)[key];
   for (const [key, get] of Object.entries(view)) {
@@ -277,16 +188,3 @@ function viewOf(xhr: XMLHttpRequest, shown: Shown, readyState: number): View {
 }
 
 const textual = (xhr: XMLHttpRequest) => /^(text)?$/.test(xhr.responseType);
-const change = () => new Event("readystatechange");
-/** A progress event over `loaded` bytes, all of them (a hook-made load has its whole body). */
-const progress = (type: string, loaded = 0) =>
-  new ProgressEvent(type, { loaded, total: loaded, lengthComputable: loaded > 0 });
-
-/** An XHR's getAllResponseHeaders() text as Headers. */
-export function readHeaders(all: string): Headers {
-  const headers = new Headers();
-  for (const [, name, value] of all.matchAll(/^([^:\r\n]+):\s*(.*)$/gm)) {
-    headers.append(name as string, value as string);
-  }
-  return headers;
-}

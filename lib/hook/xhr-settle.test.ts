@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readHeaders } from "./xhr";
+import { readHeaders } from "./xhr-settle";
 
 describe("readHeaders", () => {
   it("reads getAllResponseHeaders() text, values with colons and repeated names included", () => {
