@@ -48,6 +48,10 @@ export default defineBackground(() => {
         await browser.action.setBadgeBackgroundColor({ color: BADGE_COLOR });
         await browser.action.setBadgeText({ text: count ? String(count) : "" });
       },
+      close: async (windowId) => {
+        // Already closed (by the person, or by itself) is as good.
+        await browser.windows.remove(windowId).catch(() => undefined);
+      },
     },
     scheduleLock: async (at) => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);

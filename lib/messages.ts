@@ -132,6 +132,11 @@ export interface PageMethods {
   /** The page hook's MCP half, run in the asking frame's page world (the hook asks on first MCP use). */
   stipendex_loadMcp: { params: undefined; result: null };
   stipendex_elicit: { params: ElicitParams; result: ElicitResult };
+  /**
+   * The page gave up the request it asked `stipendex_pay` for (its fetch or
+   * XHR was aborted): a decision still waiting for the person is withdrawn.
+   */
+  stipendex_withdraw: { params: { requestId: string }; result: null };
 }
 
 /*

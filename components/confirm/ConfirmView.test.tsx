@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
+import { STORAGE_KEYS } from "@/lib/storage-keys";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
 import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
@@ -51,6 +52,28 @@ describe("ConfirmView", () => {
     await wait();
     expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
     expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it("closes when the last request is withdrawn by its page, without the person deciding", async () => {
+    const close = vi.fn();
+    queue = [{ ...APPROVAL, id: "a" }];
+    render(<ConfirmView closeWhenDone={close} />);
+    await wait(ACTIVATION_DELAY_MS);
+    expect(screen.getByTestId("origin").textContent).toBe(APPROVAL.origin);
+    queue = [];
+    await act(() => fakeBrowser.storage.session.set({ [STORAGE_KEYS.pending]: [] }));
+    await wait();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(decided).toEqual([]);
+  });
+
+  it("stays open when it opened with nothing waiting", async () => {
+    const close = vi.fn();
+    queue = [];
+    render(<ConfirmView closeWhenDone={close} />);
+    await wait();
+    expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
+    expect(close).not.toHaveBeenCalled();
   });
 
   it("holds the next request for a fresh delay after a decision: one gesture approves one", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { DecideParams } from "@/lib/messages";
 import { createApprovalStore } from "@/lib/ui/approval-store";
@@ -24,11 +24,19 @@ export function ConfirmView({
     return stop;
   }, [store]);
 
-  const decide = async (decision: DecideParams["decision"], alwaysAllowPerDay?: string) => {
-    await store.getState().decide(decision, alwaysAllowPerDay);
-    const after = store.getState();
-    if (!after.error && after.approvals.length === 0) closeWhenDone();
-  };
+  // The window goes once nothing is left to decide: the person decided the last request, or its
+  // page withdrew it. Not when it opened on an empty queue: there was never anything to do.
+  const waiting = approvals.length;
+  const hadWaiting = useRef(false);
+  const close = useRef(closeWhenDone);
+  close.current = closeWhenDone;
+  useEffect(() => {
+    if (loaded && waiting === 0 && hadWaiting.current) close.current();
+    hadWaiting.current = waiting > 0;
+  }, [loaded, waiting]);
+
+  const decide = (decision: DecideParams["decision"], alwaysAllowPerDay?: string) =>
+    store.getState().decide(decision, alwaysAllowPerDay);
 
   const approval = approvals[index];
   return (

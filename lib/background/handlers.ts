@@ -67,6 +67,10 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       s.settlements.soon();
       return filed;
     },
+    stipendex_withdraw: async (params, context) => {
+      await s.engine.withdraw(params.requestId, context);
+      return null;
+    },
     stipendex_elicit: async (params, context) =>
       s.engine.elicit(params, context).catch((error: unknown) => {
         throw asInvalidQuote(error);

@@ -138,6 +138,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
   // Takes nothing; whatever a page passes is dropped.
   stipendex_status: z.unknown().transform(() => undefined),
   stipendex_pay: z.object({ requestId: text(PAGE_LIMITS.requestId), challenge }),
+  stipendex_withdraw: z.object({ requestId: text(PAGE_LIMITS.requestId) }),
   stipendex_receipt: z.object({
     paymentId: text(PAGE_LIMITS.name),
     status: z.number().int().min(0).max(999),

@@ -40,7 +40,10 @@ type Handler = (request: Request) => Response | Promise<Response>;
 /** A window whose native fetch is a real in-process server, and a wallet that records calls. */
 function setup(
   server: Handler,
-  decide: (c: PaymentChallenge) => PaymentAnswer | undefined,
+  decide: (
+    c: PaymentChallenge,
+    signal?: AbortSignal,
+  ) => PaymentAnswer | undefined | Promise<PaymentAnswer | undefined>,
   mcp: McpSource = mcpAtHand(),
 ) {
   const seen: Request[] = [];
@@ -62,9 +65,9 @@ function setup(
   const reports: McpServerSighting[] = [];
   const elicited: ElicitParams[] = [];
   const wallet: WalletLink = {
-    pay: async (challenge) => {
+    pay: async (challenge, signal) => {
       challenges.push(challenge);
-      const answer = decide(challenge);
+      const answer = await decide(challenge, signal);
       if (!answer) throw Object.assign(new Error("User rejected"), { code: 4001 });
       return answer;
     },
@@ -260,6 +263,36 @@ describe("installFetchHook: HTTP 402", () => {
     expect(response.status).toBe(402);
     expect(challenges).toEqual([]);
     expect((await response.text()).length).toBe(piece.length * pieces);
+  });
+
+  it("rejects as aborted, never retrying, when the page aborts while the wallet asks", async () => {
+    const abort = new AbortController();
+    const { win, seen, challenges } = setup(
+      server,
+      // The wallet, like the background once the request is withdrawn, declines on the abort.
+      (_challenge, signal) =>
+        new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined))),
+    );
+    const fetched = win.fetch("/api/search", { signal: abort.signal });
+    await until(() => challenges.length === 1);
+    abort.abort();
+    await expect(fetched).rejects.toMatchObject({ name: "AbortError" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("does not ask the wallet about a request the page aborted while its 402 was read", async () => {
+    const abort = new AbortController();
+    const { win, challenges } = setup(
+      (request) => {
+        abort.abort();
+        return server(request);
+      },
+      () => pay,
+    );
+    await expect(win.fetch("/api/search", { signal: abort.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    expect(challenges).toEqual([]);
   });
 
   it("gives the page the original, unread 402 when the wallet declines", async () => {

@@ -1,6 +1,6 @@
 import { type HttpPayer, payHttp402 } from "./http-payment";
 import { readJsonRpcRequest } from "./jsonrpc";
-import type { HookedCall, HookServices, McpHook } from "./mcp-hook";
+import type { CallDescription, HookedCall, HookServices, McpHook } from "./mcp-hook";
 import { makeReplayable } from "./replay";
 import type { WalletLink } from "./wallet-link";
 
@@ -34,12 +34,16 @@ export function installFetchHook(
     loadHalf: () => mcp.load(),
     send: (call, sent) => callNative(...(sent ?? call.replayable.first ?? call.args)),
     pay402: (call, response) => {
-      const { url, method } = call.describe();
+      const { url, method, signal } = call.describe();
       // The URL that answered (after any redirect) is the one priced and paid; a
       // redirected Request whose body cannot be moved there is left unpaid.
       const priced = response.url || url;
       if (priced !== url && !call.replayable.retargetable) return Promise.resolve(response);
-      return payHttp402(response, { url: priced, method, replayable: call.replayable }, services);
+      return payHttp402(
+        response,
+        { url: priced, method, replayable: call.replayable, signal },
+        services,
+      );
     },
   };
   const plain = (call: HookedCall) =>
@@ -83,14 +87,15 @@ export function installFetchHook(
   return services;
 }
 
-/** URL and method without building a Request (which would consume a stream body). */
+/** URL, method and signal without building a Request (which would consume a stream body). */
 function describeRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
   win: Window,
-): { url: string; method: string } {
+): CallDescription {
   const isRequest = input instanceof Request;
   const url = isRequest ? input.url : new URL(String(input), win.location.href).href;
   const method = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
-  return { url, method };
+  const signal = init?.signal ?? (isRequest ? input.signal : undefined);
+  return { url, method, ...(signal ? { signal } : {}) };
 }

@@ -42,19 +42,24 @@ const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
 /**
  * The HTTP binding: hands a 402 to the wallet, retries once with the payment
  * header, reports the receipt, and gives the page the paid response. On a
- * decline, a refusal, or a second 402, the page gets the original 402.
+ * decline, a refusal, or a second 402, the page gets the original 402. When
+ * the page aborts its request while the wallet asks, the request is withdrawn.
  */
 export async function payHttp402(
   response: Response,
-  request: { url: string; method: string; replayable: ReplayableRequest },
+  request: { url: string; method: string; replayable: ReplayableRequest; signal?: AbortSignal },
   { wallet, nativeFetch, loadHalf }: HttpPayer,
 ): Promise<Response> {
   const challenge = await readHttpChallenge(response, request.url, request.method);
   if (!challenge) return response;
+  // Aborted while its 402 was read: the page gave it up before the wallet could be asked.
+  request.signal?.throwIfAborted();
   let answer: Awaited<ReturnType<WalletLink["pay"]>>;
   try {
-    answer = await wallet.pay(challenge);
+    answer = await wallet.pay(challenge, request.signal);
   } catch {
+    // Given up while the wallet asked (the request is withdrawn): rejected as an aborted fetch is.
+    if (request.signal?.aborted) throw request.signal.reason;
     return response;
   }
   if (!answer.header) return response;

@@ -13,8 +13,15 @@ export interface HookedCall {
   replayable: ReplayableRequest;
   /** The JSON-RPC request in its body, when there is one. */
   mcpRequest?: JsonRpcRequest;
-  /** URL and method without building a Request (which would consume a stream body). */
-  describe(): { url: string; method: string };
+  /** URL, method and signal without building a Request (which would consume a stream body). */
+  describe(): CallDescription;
+}
+
+/** A page's fetch call as the hook describes it; `signal`: the page's, to give the request up. */
+export interface CallDescription {
+  url: string;
+  method: string;
+  signal?: AbortSignal;
 }
 
 /** What the base hook lends the MCP half. */
@@ -72,7 +79,7 @@ export function createMcpHook(): McpHook {
       if (!response.ok || !(mcpRequest || mediaType(response) === "text/event-stream")) {
         return response;
       }
-      const { url, method } = call.describe();
+      const { url, method, signal } = call.describe();
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
       const sessionId = headers.get("mcp-session-id");
       const { wallet, nativeFetch } = services;
@@ -96,7 +103,13 @@ export function createMcpHook(): McpHook {
         declared?.walletAnswersForms ?? sessions.walletAnswersForms(url, sessionId) ?? false;
       return handleMcpResponse(
         response,
-        { server: url, request: mcpRequest, replayable: call.replayable, walletAnswersForms },
+        {
+          server: url,
+          request: mcpRequest,
+          replayable: call.replayable,
+          walletAnswersForms,
+          ...(signal ? { signal } : {}),
+        },
         wallet,
         nativeFetch,
       );

@@ -23,6 +23,8 @@ export interface McpCall {
   replayable: ReplayableRequest;
   /** The wallet declared form elicitation for this session, so it answers every form itself. */
   walletAnswersForms: boolean;
+  /** The page's, to give the call up: while the wallet asks, it withdraws the payment request. */
+  signal?: AbortSignal;
 }
 
 /** An SSE stream of one MCP session, and how to send the server an answer on it. */
@@ -92,16 +94,22 @@ async function payAndRetry(
   const x402Result = error ? undefined : x402PaymentResultOf(message);
   if (!error && !x402Result) return undefined;
   const params = call.request.params ?? {};
+  call.signal?.throwIfAborted();
   let answer: Awaited<ReturnType<WalletLink["pay"]>>;
   try {
-    answer = await wallet.pay({
-      transport: "mcp",
-      server: call.server,
-      tool: String(params.name),
-      arguments: params.arguments,
-      ...(error ? { error } : { result: x402Result }),
-    });
+    answer = await wallet.pay(
+      {
+        transport: "mcp",
+        server: call.server,
+        tool: String(params.name),
+        arguments: params.arguments,
+        ...(error ? { error } : { result: x402Result }),
+      },
+      call.signal,
+    );
   } catch {
+    // Given up while the wallet asked: rejected as an aborted fetch is.
+    if (call.signal?.aborted) throw call.signal.reason;
     return undefined;
   }
   if (!answer.meta) return undefined;

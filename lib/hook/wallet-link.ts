@@ -11,8 +11,11 @@ import type { Notifier, Requester } from "./bridge";
 
 /** What the fetch hook needs from the wallet; the provider's bridge implements it. */
 export interface WalletLink {
-  /** Resolves with how to retry, or rejects when the payment is declined or refused. */
-  pay(challenge: PaymentChallenge): Promise<PaymentAnswer>;
+  /**
+   * Resolves with how to retry, or rejects when the payment is declined or
+   * refused. `signal` aborted before then withdraws the request.
+   */
+  pay(challenge: PaymentChallenge, signal?: AbortSignal): Promise<PaymentAnswer>;
   /** Fire and forget: the retry's outcome and receipt. */
   receipt(params: ReceiptParams): void;
   elicit(params: ElicitParams): Promise<ElicitResult>;
@@ -56,8 +59,14 @@ export const PAGE_LIMITS = {
 /** The wallet as seen from the page: each call is a message through the relay. */
 export function createWalletLink(request: Requester, notify: Notifier): WalletLink {
   return {
-    pay: (challenge) =>
-      request({ method: "stipendex_pay", params: { requestId: randomId(), challenge } }),
+    pay: (challenge, signal) => {
+      const requestId = randomId();
+      const withdraw = () => notify({ method: "stipendex_withdraw", params: { requestId } });
+      signal?.addEventListener("abort", withdraw);
+      return request({ method: "stipendex_pay", params: { requestId, challenge } }).finally(() =>
+        signal?.removeEventListener("abort", withdraw),
+      );
+    },
     receipt: (params) => notify({ method: "stipendex_receipt", params }),
     elicit: (params) => request({ method: "stipendex_elicit", params }),
     reportMcpServer: (report) => notify({ method: "stipendex_reportMcpServer", params: report }),

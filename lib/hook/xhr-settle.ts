@@ -48,7 +48,12 @@ export async function settleXhr(
     },
   };
   try {
-    const paid = await payHttp402(response, { url, method: call.method, replayable }, timed);
+    // `stop` is the page's abort() too: while the wallet asks, it withdraws the request.
+    const paid = await payHttp402(
+      response,
+      { url, method: call.method, replayable, signal: stop.signal },
+      timed,
+    );
     if (call.done) return;
     if (paid === response) return stage.untouched();
     const { text, body, size } = await xhrBody(paid, xhr.responseType);

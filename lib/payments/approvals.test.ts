@@ -178,4 +178,45 @@ describe("ApprovalQueue", () => {
       code: "unknown-payment",
     });
   });
+
+  it("withdraws an approval waiting in the window: declined as withdrawn, dropped from the window", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const asked = queue.ask(approval("w"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.withdraw("w");
+    expect(await asked).toEqual({ approvalId: "w", decision: "decline", withdrawn: true });
+    expect(await queue.pending()).toEqual([]);
+    expect(windows.counts.at(-1)).toBe(0);
+    // Nothing left to decide: the window that asked is closed, and the next ask opens a new one.
+    expect(windows.closed).toEqual(windows.opened);
+    void queue.ask(approval("next"));
+    await until(async () => windows.opened.length === 2);
+  });
+
+  it("declines an approval withdrawn before it was asked for without opening a window", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    await queue.withdraw("early");
+    expect(await queue.ask(approval("early"))).toEqual({
+      approvalId: "early",
+      decision: "decline",
+      withdrawn: true,
+    });
+    expect(await queue.pending()).toEqual([]);
+    expect(windows.opened).toEqual([]);
+  });
+
+  it("leaves a decision the person made as it is", async () => {
+    const store = memoryStore();
+    const queue = new ApprovalQueue(store, recordingWindow().window);
+    const asked = queue.ask(approval("d"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "d", decision: "approve" });
+    await queue.withdraw("d");
+    expect(await asked).toEqual({ approvalId: "d", decision: "approve" });
+    expect(await readItem(store, DECISIONS_ITEM)).toEqual({
+      d: { approvalId: "d", decision: "approve" },
+    });
+  });
 });

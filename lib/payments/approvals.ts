@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DecideParams } from "../messages";
 import { isRecord } from "../protocol/rails/is-record";
+import { RecentKeys } from "../recent-keys";
 import { STORAGE_KEYS } from "../storage-keys";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
@@ -11,7 +12,7 @@ import { PaymentError, unknownPayment } from "./errors";
 export const PENDING_ITEM = storageItem<Stored[]>(STORAGE_KEYS.pending, (stored) =>
   Array.isArray(stored) ? stored.filter(isStoredApproval) : undefined,
 );
-export const DECISIONS_ITEM = storageItem<Record<string, DecideParams>>(
+export const DECISIONS_ITEM = storageItem<Record<string, ApprovalDecision>>(
   STORAGE_KEYS.decisions,
   (stored) => {
     const parsed = decisionsSchema.safeParse(stored);
@@ -32,7 +33,16 @@ export const decideParamsSchema = z.object({
     .optional(),
 });
 
-const decisionsSchema = z.record(z.string(), decideParamsSchema);
+/** A decision as kept: the person's, or a decline because the page withdrew its request. */
+export type ApprovalDecision = DecideParams & { withdrawn?: true };
+
+const decisionsSchema = z.record(
+  z.string(),
+  decideParamsSchema.extend({ withdrawn: z.literal(true).optional() }),
+);
+
+/** How many withdrawals of approvals not yet asked for are remembered (a page's bursts of aborts). */
+const EARLY_WITHDRAWALS_KEPT = 64;
 
 /** An approval as this queue stored it: the window shows it as is. */
 function isStoredApproval(value: unknown): value is Stored {
@@ -52,6 +62,8 @@ export interface ApprovalWindow {
   exists(windowId: number): Promise<boolean>;
   /** Shows how many approvals wait (the toolbar badge); 0 clears it. */
   showCount(count: number): Promise<void>;
+  /** Closes the window (nothing is left in it to decide). */
+  close(windowId: number): Promise<void>;
 }
 
 type Stored = ApprovalView;
@@ -64,8 +76,10 @@ type Stored = ApprovalView;
  * it when it is not open, and otherwise only queues and updates the count.
  */
 export class ApprovalQueue {
-  private readonly waiters = new Map<string, ((decision: DecideParams) => void)[]>();
+  private readonly waiters = new Map<string, ((decision: ApprovalDecision) => void)[]>();
   private writes: Promise<unknown> = Promise.resolve();
+  /** Approvals withdrawn before they were asked for, by id. */
+  private readonly withdrawnEarly = new RecentKeys(EARLY_WITHDRAWALS_KEPT);
 
   constructor(
     private readonly session: KeyValueStore,
@@ -73,13 +87,18 @@ export class ApprovalQueue {
   ) {}
 
   /** Waits for the person's decision on `approval` (asking once, however often it is called). */
-  async ask(approval: Stored): Promise<DecideParams> {
+  async ask(approval: Stored): Promise<ApprovalDecision> {
     const decided = (await this.decisions())[approval.id];
     if (decided) return decided;
-    const waiting = new Promise<DecideParams>((resolve) => {
+    const waiting = new Promise<ApprovalDecision>((resolve) => {
       this.waiters.set(approval.id, [...(this.waiters.get(approval.id) ?? []), resolve]);
     });
     await this.serial(async () => {
+      // Withdrawn while it was being prepared: the person is never asked.
+      if (this.withdrawnEarly.take(approval.id)) {
+        this.wake({ approvalId: approval.id, decision: "decline", withdrawn: true });
+        return;
+      }
       const pending = await this.pending();
       const others = pending.filter((p) => p.origin === approval.origin && p.id !== approval.id);
       // Counted from what is stored, so a restarted worker cannot be flooded afresh.
@@ -114,6 +133,33 @@ export class ApprovalQueue {
     this.wake(params);
   }
 
+  /**
+   * The page gave up the request: a decision still waiting for the person is
+   * declined as withdrawn (the window drops it), and one not asked for yet is
+   * declined the moment it is. Nothing changes once the person has decided.
+   */
+  async withdraw(approvalId: string): Promise<void> {
+    const withdrawn: ApprovalDecision = { approvalId, decision: "decline", withdrawn: true };
+    const waited = await this.serial(async () => {
+      if ((await this.decisions())[approvalId]) return false;
+      const pending = await this.pending();
+      if (!pending.some((p) => p.id === approvalId)) {
+        this.withdrawnEarly.add(approvalId);
+        return false;
+      }
+      await writeItem(this.session, DECISIONS_ITEM, {
+        ...(await this.decisions()),
+        [approvalId]: withdrawn,
+      });
+      const left = pending.filter((p) => p.id !== approvalId);
+      await this.savePending(left);
+      // Nobody decided: the window that asked goes, as it does after the person's last decision.
+      if (left.length === 0) await this.closeWindow();
+      return true;
+    });
+    if (waited) this.wake(withdrawn);
+  }
+
   /** Forgets a decision once it has been acted on. */
   async consume(approvalId: string): Promise<void> {
     await this.serial(async () => {
@@ -135,13 +181,21 @@ export class ApprovalQueue {
     }
   }
 
-  private async decisions(): Promise<Record<string, DecideParams>> {
+  private async decisions(): Promise<Record<string, ApprovalDecision>> {
     return (await readItem(this.session, DECISIONS_ITEM)) ?? {};
   }
 
   private async savePending(pending: Stored[]): Promise<void> {
     await writeItem(this.session, PENDING_ITEM, pending);
     await this.window.showCount(pending.length);
+  }
+
+  private async closeWindow(): Promise<void> {
+    const open = await readItem(this.session, CONFIRM_WINDOW_ITEM);
+    if (open === undefined) return;
+    // Forgotten first: its closing is then not taken for the person closing it (windowClosed).
+    await removeItem(this.session, CONFIRM_WINDOW_ITEM);
+    await this.window.close(open);
   }
 
   private async showWindow(): Promise<void> {
@@ -151,7 +205,7 @@ export class ApprovalQueue {
     if (opened !== undefined) await writeItem(this.session, CONFIRM_WINDOW_ITEM, opened);
   }
 
-  private wake(decision: DecideParams): void {
+  private wake(decision: ApprovalDecision): void {
     for (const resolve of this.waiters.get(decision.approvalId) ?? []) resolve(decision);
     this.waiters.delete(decision.approvalId);
   }

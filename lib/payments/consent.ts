@@ -1,5 +1,5 @@
 import type { PaymentRecord } from "../db/schema";
-import type { DecideParams, PendingApproval } from "../messages";
+import type { PendingApproval } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { canHoldBudget } from "../wallet/budget-origin";
 import { advancePayment } from "../wallet/ledger";
@@ -7,6 +7,7 @@ import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { approvalView } from "./approval-view";
+import type { ApprovalDecision } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
 import { type Caller, type EngineParts, optionOf } from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
@@ -15,10 +16,13 @@ import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
 import { registryListing } from "./trust";
 import { paymentWarnings } from "./warnings";
 
+/** Why a payment the page gave up before the person decided is declined. */
+export const WITHDRAWN = "The site withdrew its request before you decided";
+
 /** What the consent step ended in; refusals and declines are already in the ledger. */
 export type Consent =
   | { outcome: "approved"; confirmation: string; approvedBy: "person" | "policy" }
-  | { outcome: "declined" }
+  | { outcome: "declined"; reason: string }
   | { outcome: "refused"; rule: string; reason: string };
 
 /**
@@ -59,19 +63,23 @@ export async function obtainConsent(
       throw error;
     });
     if (answer.decision === "decline") {
-      const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, {
-        decision: "decline",
-        mode,
-        humanPresent: true,
-        remaining,
-      });
+      // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
+      const confirmation = answer.withdrawn
+        ? undefined
+        : await confirmIfUnlocked(parts, offer, option, caller.origin, {
+            decision: "decline",
+            mode,
+            humanPresent: true,
+            remaining,
+          });
+      const reason = answer.withdrawn ? WITHDRAWN : "You declined the payment";
       await advancePayment(parts.deps.db, payment.id, {
         state: "declined",
-        reason: "You declined the payment",
+        reason,
         ...(confirmation ? { confirmation } : {}),
       });
       await parts.deps.approvals.consume(payment.id);
-      return { outcome: "declined" };
+      return { outcome: "declined", reason };
     }
     if (answer.alwaysAllowPerDay !== undefined) {
       await allowPerDay(parts, caller.origin, option, BigInt(answer.alwaysAllowPerDay));
@@ -95,7 +103,7 @@ async function askPerson(
   option: PaymentOption,
   caller: Caller,
   context: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
-): Promise<DecideParams> {
+): Promise<ApprovalDecision> {
   const network = parts.deps.registry.network(option.network);
   const historyWarnings = await paymentWarnings(parts.deps.db, {
     origin: caller.origin,

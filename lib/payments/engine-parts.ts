@@ -86,6 +86,11 @@ export function callerKey(caller: Caller): string {
   return `${caller.origin} ${caller.tabId ?? "-"} ${caller.frameId ?? "-"}`;
 }
 
+/** What the ledger knows a page's payment request by: its caller and the hook's requestId. */
+export function requestKeyOf(caller: Caller, requestId: string): string {
+  return `${callerKey(caller)} ${requestId}`;
+}
+
 export function elicitedKey(caller: Caller, quoteHash: string): string {
   return `${callerKey(caller)} ${quoteHash}`;
 }

@@ -34,6 +34,7 @@ import { decodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
+import { WITHDRAWN } from "./consent";
 import { type Caller, chooseOption } from "./engine-parts";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
@@ -306,6 +307,53 @@ describe("PaymentEngine.pay, asking the person", () => {
       name: "PaymentError",
       code: "user-declined",
     });
+  });
+
+  it("declines a request its page withdraws while the person decides: the window drops it, nothing is signed", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "w", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    // Another tab's request with the same id is not this page's to withdraw.
+    await h.engine.withdraw("w", { ...CALLER, tabId: 99 });
+    expect(await pendingIds(h)).toHaveLength(1);
+    await h.engine.withdraw("w", CALLER);
+
+    await expect(paid).rejects.toMatchObject({
+      code: "user-declined",
+      message: "The site withdrew its request before you decided",
+    });
+    expect(await pendingIds(h)).toEqual([]);
+    const payment = await onlyPayment(h);
+    expect(payment).toMatchObject({ state: "declined", reason: WITHDRAWN });
+    // Nobody decided: no Confirmation says the person declined it.
+    expect(payment.confirmation).toBeUndefined();
+    expect(payment.proof).toBeUndefined();
+    expect(await h.db.budgetSums.count()).toBe(0);
+  });
+
+  it("never asks about, nor signs, a request withdrawn before the wallet got to it", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await h.engine.withdraw("early", CALLER);
+    await expect(h.engine.pay({ requestId: "early", challenge }, CALLER)).rejects.toMatchObject({
+      code: "user-declined",
+    });
+    expect(await pendingIds(h)).toEqual([]);
+    expect(await onlyPayment(h)).toMatchObject({ state: "declined", reason: WITHDRAWN });
+    expect(await h.db.budgetSums.count()).toBe(0);
+  });
+
+  it("changes nothing once the person approved: the payment is signed and stays so", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "late", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answer = await paid;
+    await h.engine.withdraw("late", CALLER);
+    expect(await onlyPayment(h)).toMatchObject({ id: answer.paymentId, state: "signed" });
   });
 
   it("writes the origin budget on 'always allow' and pays the next one without asking", async () => {

@@ -1,16 +1,17 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult, PaymentAnswer, PayParams } from "../messages";
+import { RecentKeys } from "../recent-keys";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, recordQuote, recordRefusal, takeElicited } from "../wallet/ledger";
-import { obtainConsent } from "./consent";
+import { obtainConsent, WITHDRAWN } from "./consent";
 import { elicit } from "./elicit";
 import {
   type Caller,
-  callerKey,
   chooseOption,
   type EngineDeps,
   EngineParts,
   elicitedKey,
+  requestKeyOf,
 } from "./engine-parts";
 import { noWallet, PaymentError } from "./errors";
 import { bindPayee } from "./payee";
@@ -24,8 +25,13 @@ import { answerFor } from "./sign-payment";
  * asked again (a relay retrying after the worker restarted) resumes where it
  * was instead of starting over: one Quote, one signature.
  */
+/** How many withdrawn requests the engine remembers (a page aborting many at once). */
+const WITHDRAWN_KEPT = 256;
+
 export class PaymentEngine {
   private readonly parts: EngineParts;
+  /** Requests their pages gave up, by requestKey: never signed, never asked about. */
+  private readonly withdrawn = new RecentKeys(WITHDRAWN_KEPT);
 
   constructor(deps: EngineDeps) {
     this.parts = new EngineParts(deps);
@@ -36,7 +42,7 @@ export class PaymentEngine {
   }
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
-    const requestKey = `${callerKey(caller)} ${params.requestId}`;
+    const requestKey = requestKeyOf(caller, params.requestId);
     const known = () => this.deps.db.payments.where("requestKey").equals(requestKey).first();
     if (!(await this.deps.hasWallet())) throw noWallet();
     let read: Awaited<ReturnType<typeof readChallenge>>;
@@ -51,14 +57,9 @@ export class PaymentEngine {
     const settings = await this.deps.settings();
     const option = chooseOption(settings, read.offer);
     const offer = bindPayee(read.offer, option);
-    const automatic = await payAutomatically(
-      this.parts,
-      offer,
-      option,
-      settings,
-      caller,
-      requestKey,
-    );
+    const automatic = this.withdrawn.has(requestKey)
+      ? undefined
+      : await payAutomatically(this.parts, offer, option, settings, caller, requestKey);
     if (automatic) return automatic;
     const asked = await known();
     if (asked) return this.proceed(asked, caller);
@@ -106,17 +107,34 @@ export class PaymentEngine {
       case "quoted":
         break;
     }
+    if (payment.requestKey !== undefined && this.withdrawn.has(payment.requestKey)) {
+      await advancePayment(this.deps.db, payment.id, { state: "declined", reason: WITHDRAWN });
+      throw userDeclined(WITHDRAWN);
+    }
     const given = await obtainConsent(this.parts, payment, caller, "payment");
     if (given.outcome === "refused") {
       throw new PaymentError("policy-refused", given.reason, { rule: given.rule });
     }
-    if (given.outcome === "declined") throw userDeclined();
+    if (given.outcome === "declined") throw userDeclined(given.reason);
     const approved = await advancePayment(this.deps.db, payment.id, {
       state: "approved",
       confirmation: given.confirmation,
       approvedBy: given.approvedBy,
     });
     return signApproved(this.parts, approved);
+  }
+
+  /**
+   * The page gave up the request it asked to pay for (its fetch or XHR was
+   * aborted): a decision still waiting for the person is withdrawn, declined
+   * with nothing signed; one not asked for yet is declined when it would be.
+   * Once the person (or a budget) has decided, nothing changes.
+   */
+  async withdraw(requestId: string, caller: Caller): Promise<void> {
+    const requestKey = requestKeyOf(caller, requestId);
+    this.withdrawn.add(requestKey);
+    const asked = await this.deps.db.payments.where("requestKey").equals(requestKey).first();
+    if (asked?.state === "quoted") await this.deps.approvals.withdraw(asked.id);
   }
 
   /**

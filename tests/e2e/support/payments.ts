@@ -169,7 +169,7 @@ export function pathNamed(name: string): PaidPath {
 }
 
 /** Everything a payment may change: history, spend, balances. */
-interface Snapshot {
+export interface Snapshot {
   rows: PaymentRow[];
   spend: SpendSummary[];
   payee: bigint;

@@ -12,6 +12,7 @@ import {
   newRows,
   type PaymentBrowser,
   type PaymentRig,
+  type Snapshot,
   snapshot,
   type Tab,
 } from "./payments";
@@ -170,7 +171,7 @@ export function describeWeb(
       await assertNothingSigned(rig, origin, before, "declined");
     });
 
-    it("an XHR aborted while the wallet asks: the page gets abort and loadend, nothing is paid", async () => {
+    it("an XHR aborted while the wallet asks: the page gets abort and loadend; the request is withdrawn, the window goes, nothing is paid", async () => {
       const { rig, origin } = get();
       const before = await snapshot(rig, origin);
       const shown = rig.nextConfirmWindow();
@@ -188,10 +189,9 @@ export function describeWeb(
           resolve({ seen, status: xhr.status, readyState: xhr.readyState });
         };
       })`) as Promise<{ seen: string[]; status: number; readyState: number }>;
-      const window = await shown;
+      await shown;
       await rig.agent.evaluate("window.abortPaidXhr()");
       const aborted = await outcome;
-      await window.click("Decline");
       assert.deepEqual(steps(aborted.seen), [
         "readystatechange:1:0",
         "loadstart:1:0",
@@ -203,7 +203,27 @@ export function describeWeb(
         { status: aborted.status, readyState: aborted.readyState },
         { status: 0, readyState: 0 },
       );
-      await assertNothingSigned(rig, origin, before, "declined");
+      await assertWithdrawn(rig, origin, before);
+    });
+
+    it("a fetch aborted while the wallet asks rejects as aborted; the request is withdrawn, the window goes, nothing is paid", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const shown = rig.nextConfirmWindow();
+      const outcome = rig.agent.evaluate(`(async () => {
+        const controller = new AbortController();
+        window.abortPaidFetch = () => controller.abort();
+        try {
+          await fetch(${JSON.stringify(searchUrl("withdrawn"))}, { signal: controller.signal });
+          return "answered";
+        } catch (error) {
+          return error.name;
+        }
+      })()`);
+      await shown;
+      await rig.agent.evaluate("window.abortPaidFetch()");
+      assert.equal(await outcome, "AbortError");
+      await assertWithdrawn(rig, origin, before);
     });
 
     it("a sync XHR is left alone: its 402 reaches the page, no window opens", async () => {
@@ -383,6 +403,14 @@ export function describeWeb(
       }
     });
   });
+}
+
+/** The request the page gave up is declined as withdrawn, unsigned, and nothing waits in the window. */
+async function assertWithdrawn(rig: PaymentRig, origin: string, before: Snapshot) {
+  const [row] = await newRows(rig, before, 1, "declined");
+  assert.equal(row?.reason, "The site withdrew its request before you decided");
+  await assertNothingSigned(rig, origin, before, "declined");
+  assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
 }
 
 /** The XHR timeout of the timeout test: the person's decision there takes twice as long. */

@@ -99,6 +99,7 @@ export function recordingWindow() {
   const opened: number[] = [];
   const checked: number[] = [];
   const counts: number[] = [];
+  const closed: number[] = [];
   const open = new Set<number>();
   let next = 100;
   const window: ApprovalWindow = {
@@ -115,8 +116,12 @@ export function recordingWindow() {
     showCount: async (count) => {
       counts.push(count);
     },
+    close: async (id) => {
+      closed.push(id);
+      open.delete(id);
+    },
   };
-  return { window, opened, checked, counts, close: (id: number) => open.delete(id) };
+  return { window, opened, checked, counts, closed, close: (id: number) => open.delete(id) };
 }
 
 export interface Harness {
