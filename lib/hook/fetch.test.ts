@@ -531,6 +531,23 @@ describe("installFetchHook: MCP", () => {
     expect(text).toContain('"code":-32402');
   });
 
+  it("rejects as aborted, never retrying, when the page aborts a paid tool call while the wallet asks", async () => {
+    const abort = new AbortController();
+    const { win, seen, challenges } = setup(
+      mcpServer(true),
+      (_challenge, signal) =>
+        new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined))),
+    );
+    // Answered as an SSE stream: the payment happens while the page reads it, and so does the abort.
+    const read = win
+      .fetch("https://mcp.example/mcp", { ...init, signal: abort.signal })
+      .then((response) => response.text());
+    await until(() => challenges.length === 1);
+    abort.abort();
+    await expect(read).rejects.toMatchObject({ name: "AbortError" });
+    expect(seen).toHaveLength(1);
+  });
+
   describe("elicitation the page's client did not declare", () => {
     const endpoint = "https://mcp.example/mcp";
     const initialize = {
