@@ -124,11 +124,7 @@ export class ApprovalQueue {
       if (!pending.some((p) => p.id === params.approvalId)) {
         throw unknownPayment(params.approvalId);
       }
-      await writeItem(this.session, DECISIONS_ITEM, {
-        ...(await this.decisions()),
-        [params.approvalId]: params,
-      });
-      await this.savePending(pending.filter((p) => p.id !== params.approvalId));
+      await this.record(params, pending, await this.decisions());
     });
     this.wake(params);
   }
@@ -141,18 +137,14 @@ export class ApprovalQueue {
   async withdraw(approvalId: string): Promise<void> {
     const withdrawn: ApprovalDecision = { approvalId, decision: "decline", withdrawn: true };
     const waited = await this.serial(async () => {
-      if ((await this.decisions())[approvalId]) return false;
+      const decisions = await this.decisions();
+      if (decisions[approvalId]) return false;
       const pending = await this.pending();
       if (!pending.some((p) => p.id === approvalId)) {
         this.withdrawnEarly.add(approvalId);
         return false;
       }
-      await writeItem(this.session, DECISIONS_ITEM, {
-        ...(await this.decisions()),
-        [approvalId]: withdrawn,
-      });
-      const left = pending.filter((p) => p.id !== approvalId);
-      await this.savePending(left);
+      const left = await this.record(withdrawn, pending, decisions);
       // Nobody decided: the window that asked goes, as it does after the person's last decision.
       if (left.length === 0) await this.closeWindow();
       return true;
@@ -179,6 +171,21 @@ export class ApprovalQueue {
     for (const approval of await this.pending()) {
       await this.decide({ approvalId: approval.id, decision: "decline" });
     }
+  }
+
+  /** Keeps `decision` and takes its approval out of `pending`; resolves with what still waits. */
+  private async record(
+    decision: ApprovalDecision,
+    pending: Stored[],
+    decisions: Record<string, ApprovalDecision>,
+  ): Promise<Stored[]> {
+    await writeItem(this.session, DECISIONS_ITEM, {
+      ...decisions,
+      [decision.approvalId]: decision,
+    });
+    const left = pending.filter((p) => p.id !== decision.approvalId);
+    await this.savePending(left);
+    return left;
   }
 
   private async decisions(): Promise<Record<string, ApprovalDecision>> {

@@ -43,7 +43,7 @@ export class PaymentEngine {
 
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = requestKeyOf(caller, params.requestId);
-    const known = () => this.deps.db.payments.where("requestKey").equals(requestKey).first();
+    const known = () => this.paymentFor(requestKey);
     if (!(await this.deps.hasWallet())) throw noWallet();
     let read: Awaited<ReturnType<typeof readChallenge>>;
     try {
@@ -86,6 +86,11 @@ export class PaymentEngine {
       throw new PaymentError("unreadable-challenge", reason);
     }
     return this.proceed(payment, caller);
+  }
+
+  /** The payment the ledger holds for a page's request, if any. */
+  private paymentFor(requestKey: string): Promise<PaymentRecord | undefined> {
+    return this.deps.db.payments.where("requestKey").equals(requestKey).first();
   }
 
   /** Moves a payment on from whatever state it was left in. */
@@ -133,7 +138,7 @@ export class PaymentEngine {
   async withdraw(requestId: string, caller: Caller): Promise<void> {
     const requestKey = requestKeyOf(caller, requestId);
     this.withdrawn.add(requestKey);
-    const asked = await this.deps.db.payments.where("requestKey").equals(requestKey).first();
+    const asked = await this.paymentFor(requestKey);
     if (asked?.state === "quoted") await this.deps.approvals.withdraw(asked.id);
   }
 
