@@ -529,6 +529,7 @@ export const NATIVE_HOST_NAME = "dev.stipendex.wallet";
 /** What a proxy may ask: the page methods that pay, and whether the wallet can pay now. */
 export type ProxyMethod =
   | "stipendex_pay"
+  | "stipendex_withdraw"
   | "stipendex_receipt"
   | "stipendex_elicit"
   | "stipendex_reportMcpServer"

@@ -344,6 +344,16 @@ describe("createProxyRouter", () => {
           seen.push({ origin: context.origin, tabId: context.tabId });
           return { paymentId: "p1" } satisfies PaymentAnswer;
         },
+        stipendex_withdraw: async (
+          params: { requestId: string },
+          context: { origin: string; tabId?: number },
+        ) => {
+          seen.push({
+            origin: `${context.origin} withdraws ${params.requestId}`,
+            tabId: context.tabId,
+          });
+          return null;
+        },
       } as unknown as PageHandlers,
       walletState: async () => ({ hasWallet: true, locked: true }),
     });
@@ -367,6 +377,20 @@ describe("createProxyRouter", () => {
     });
     expect(answer).toEqual({ ok: true, result: { paymentId: "p1" } });
     expect(seen).toEqual([{ origin: "proxy:http://127.0.0.1:4020", tabId: undefined }]);
+  });
+
+  it("withdraws a request as the same caller that asked to pay it", async () => {
+    const seen: { origin: string; tabId: number | undefined }[] = [];
+    const answer = await proxyRouter(seen)({
+      id: 7,
+      upstream,
+      method: "stipendex_withdraw",
+      params: { requestId: "r1" },
+    });
+    expect(answer).toEqual({ ok: true, result: null });
+    expect(seen).toEqual([
+      { origin: "proxy:http://127.0.0.1:4020 withdraws r1", tabId: undefined },
+    ]);
   });
 
   it("refuses a price from any server but the proxy's upstream, and HTTP prices", async () => {

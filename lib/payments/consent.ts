@@ -1,7 +1,7 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PendingApproval } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { canHoldBudget } from "../wallet/budget-origin";
+import { canHoldBudget, proxiedOrigin } from "../wallet/budget-origin";
 import { advancePayment } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
@@ -16,8 +16,11 @@ import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
 import { registryListing } from "./trust";
 import { paymentWarnings } from "./warnings";
 
-/** Why a payment the page gave up before the person decided is declined. */
-export const WITHDRAWN = "The site withdrew its request before you decided";
+/** Why a payment its caller gave up before the person decided is declined: a page's, or a desktop app's. */
+export function withdrawnReason(origin: string): string {
+  const who = proxiedOrigin(origin) === undefined ? "The site" : "The desktop app";
+  return `${who} withdrew its request before you decided`;
+}
 
 /** What the consent step ended in; refusals and declines are already in the ledger. */
 export type Consent =
@@ -72,7 +75,7 @@ export async function obtainConsent(
             humanPresent: true,
             remaining,
           });
-      const reason = answer.withdrawn ? WITHDRAWN : "You declined the payment";
+      const reason = answer.withdrawn ? withdrawnReason(caller.origin) : "You declined the payment";
       await advancePayment(parts.deps.db, payment.id, {
         state: "declined",
         reason,

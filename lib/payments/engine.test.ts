@@ -34,7 +34,6 @@ import { decodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
-import { WITHDRAWN } from "./consent";
 import { type Caller, chooseOption } from "./engine-parts";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
@@ -325,7 +324,10 @@ describe("PaymentEngine.pay, asking the person", () => {
     });
     expect(await pendingIds(h)).toEqual([]);
     const payment = await onlyPayment(h);
-    expect(payment).toMatchObject({ state: "declined", reason: WITHDRAWN });
+    expect(payment).toMatchObject({
+      state: "declined",
+      reason: "The site withdrew its request before you decided",
+    });
     // Nobody decided: no Confirmation says the person declined it.
     expect(payment.confirmation).toBeUndefined();
     expect(payment.proof).toBeUndefined();
@@ -340,8 +342,28 @@ describe("PaymentEngine.pay, asking the person", () => {
       code: "user-declined",
     });
     expect(await pendingIds(h)).toEqual([]);
-    expect(await onlyPayment(h)).toMatchObject({ state: "declined", reason: WITHDRAWN });
+    expect(await onlyPayment(h)).toMatchObject({
+      state: "declined",
+      reason: "The site withdrew its request before you decided",
+    });
     expect(await h.db.budgetSums.count()).toBe(0);
+  });
+
+  it("says a desktop app (through the proxy) withdrew its request, not a site", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const desktop = { origin: "proxy:http://127.0.0.1:4020", tabId: undefined, frameId: undefined };
+    const paid = h.engine.pay({ requestId: "app", challenge }, desktop);
+    await until(async () => (await pendingIds(h)).length === 1);
+    await h.engine.withdraw("app", desktop);
+    await expect(paid).rejects.toMatchObject({
+      code: "user-declined",
+      message: "The desktop app withdrew its request before you decided",
+    });
+    expect(await pendingIds(h)).toEqual([]);
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("declined");
+    expect(payment.proof).toBeUndefined();
   });
 
   it("changes nothing once the person approved: the payment is signed and stays so", async () => {

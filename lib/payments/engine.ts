@@ -3,7 +3,7 @@ import type { ElicitParams, ElicitResult, PaymentAnswer, PayParams } from "../me
 import { RecentKeys } from "../recent-keys";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, recordQuote, recordRefusal, takeElicited } from "../wallet/ledger";
-import { obtainConsent, WITHDRAWN } from "./consent";
+import { obtainConsent, withdrawnReason } from "./consent";
 import { elicit } from "./elicit";
 import {
   type Caller,
@@ -113,8 +113,9 @@ export class PaymentEngine {
         break;
     }
     if (payment.requestKey !== undefined && this.withdrawn.has(payment.requestKey)) {
-      await advancePayment(this.deps.db, payment.id, { state: "declined", reason: WITHDRAWN });
-      throw userDeclined(WITHDRAWN);
+      const reason = withdrawnReason(caller.origin);
+      await advancePayment(this.deps.db, payment.id, { state: "declined", reason });
+      throw userDeclined(reason);
     }
     const given = await obtainConsent(this.parts, payment, caller, "payment");
     if (given.outcome === "refused") {

@@ -16,6 +16,7 @@ import type {
 
 const PROXY_METHODS = [
   "stipendex_pay",
+  "stipendex_withdraw",
   "stipendex_receipt",
   "stipendex_elicit",
   "stipendex_reportMcpServer",

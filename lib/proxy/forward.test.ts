@@ -45,6 +45,7 @@ function upstreamSession(json: boolean): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     if (name === "fails") throw new McpError(-32050, "Quota gone", { retryAfter: 60 });
+    if (name === "priced") throw new McpError(-32402, "Payment required", { quote: "q" });
     if (name === "buy") {
       // On the call's own answer when that is SSE; a JSON answer has no room: the session's stream.
       const answer = await server.elicitInput(
@@ -97,12 +98,30 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
   return { ...(await listen(app, 0)), ended };
 }
 
-/** A wallet that pays nothing, noting the sightings and elicitations the proxy hands it. */
-function hostWallet(reports: McpServerSighting[], elicited: ElicitParams[]): ProxyWallet {
+/** The payments the host's wallet was asked for, and why those withdrawn were. */
+interface Payments {
+  asked: number;
+  withdrawn: unknown[];
+}
+
+/**
+ * A wallet that pays nothing, noting the sightings and elicitations the proxy
+ * hands it; a payment it is asked for waits for the person until withdrawn.
+ */
+function hostWallet(
+  reports: McpServerSighting[],
+  elicited: ElicitParams[],
+  payments: Payments,
+): ProxyWallet {
   return {
-    pay: async () => {
-      throw new Error("nothing here is paid");
-    },
+    pay: (_challenge, signal) =>
+      new Promise((_resolve, reject) => {
+        payments.asked++;
+        signal?.addEventListener("abort", () => {
+          payments.withdrawn.push(signal.reason);
+          reject(new Error("withdrawn"));
+        });
+      }),
     receipt: async () => undefined,
     elicit: async (params) => {
       elicited.push(params);
@@ -120,10 +139,11 @@ async function hostThroughProxy(
   capabilities: ConstructorParameters<typeof Client>[1],
   reports: McpServerSighting[],
   elicited: ElicitParams[] = [],
+  payments: Payments = { asked: 0, withdrawn: [] },
 ) {
   const { server: proxy, ended } = createForwardingServer({
     upstream: new URL(upstream),
-    wallet: hostWallet(reports, elicited),
+    wallet: hostWallet(reports, elicited, payments),
     version: "t",
   });
   const [hostSide, proxySide] = InMemoryTransport.createLinkedPair();
@@ -197,6 +217,22 @@ describe.each([
     });
   });
 
+  it("withdraws a paid call from the wallet when the host cancels it while the wallet asks", async () => {
+    const payments: Payments = { asked: 0, withdrawn: [] };
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, [], [], payments);
+    closers.push(host.close);
+    const cancel = new AbortController();
+    const call = host.client.callTool({ name: "priced", arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    // The wallet is asked once the upstream has priced the call; then the host gives it up.
+    await expect.poll(() => payments.asked).toBe(1);
+    expect(payments.withdrawn).toEqual([]);
+    cancel.abort("the person stopped the agent");
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => payments.withdrawn).toEqual(["the person stopped the agent"]);
+  });
+
   it("hands the wallet a Quote elicited during a call with that call, when it came on the call's answer", async () => {
     const elicited: ElicitParams[] = [];
     const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, [], elicited);
@@ -223,7 +259,7 @@ describe.each([
   it("over stdio, ends the upstream session once the host closes the proxy's input", async () => {
     const { server, ended } = createForwardingServer({
       upstream: new URL(`${upstream.url}/mcp`),
-      wallet: hostWallet([], []),
+      wallet: hostWallet([], [], { asked: 0, withdrawn: [] }),
       version: "t",
     });
     const input = new PassThrough();

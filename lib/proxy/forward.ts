@@ -178,7 +178,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     const params = request.params;
     const outcome =
       request.method === "tools/call" && isToolCall(params)
-        ? await callPaying(upstreamUrl, params, send, wallet)
+        ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
         : await send(params);
     if ("error" in outcome) throw rpcFailure(outcome.error);
     if (request.method === "tools/list") reportTools(outcome.result);

@@ -8,7 +8,7 @@ import { type ChannelPlace, channelPlace } from "./channel";
 import { isProxyError } from "./errors";
 import { encodeFrame, FrameDecoder } from "./frame";
 import { runNativeHost } from "./native-host";
-import { WalletChannel } from "./wallet-channel";
+import { channelWallet, WalletChannel } from "./wallet-channel";
 
 const UPSTREAM = "http://127.0.0.1:4020/mcp";
 const uid = process.getuid?.() ?? 0;
@@ -34,7 +34,13 @@ function startHost(place: ChannelPlace, answer: (request: NativeRequest) => unkn
     }
   });
   const running = runNativeHost({ input: toHost, output: fromHost, place, uid, log: () => {} });
-  return { seen, running, stop: () => toHost.end() };
+  return {
+    seen,
+    running,
+    /** Sends the host a frame as the wallet, outside `answer` (a late answer). */
+    write: (message: unknown) => toHost.write(encodeFrame(message)),
+    stop: () => toHost.end(),
+  };
 }
 
 async function listening(place: ChannelPlace): Promise<void> {
@@ -118,6 +124,58 @@ describe("the native host and the proxy's channel", () => {
     await listening(place);
     const proxy = channel(place);
     await expect(proxy.request("stipendex_pay", {})).rejects.toThrow("You declined the payment");
+    proxy.close();
+    host.stop();
+    await host.running;
+  });
+
+  it("withdraws a payment whose call is cancelled while the wallet asks, and never asks for one cancelled before", async () => {
+    const challenge = {
+      transport: "mcp" as const,
+      server: UPSTREAM,
+      tool: "web_search",
+      arguments: {},
+      error: { code: -32402, message: "Payment required", data: { quote: "q" } },
+    };
+    // The wallet: ready at once; a payment waits for the person until it is withdrawn.
+    let decline: ((request: NativeRequest) => void) | undefined;
+    const host = startHost(place, (request) => {
+      if (request.method === "proxy_status") {
+        return { ok: true, result: { version: "t", hasWallet: true, locked: false } };
+      }
+      if (request.method === "stipendex_withdraw") {
+        decline?.(request);
+        return { ok: true, result: null };
+      }
+      return undefined;
+    });
+    decline = (withdrawal) => {
+      const paying = host.seen.find((request) => request.method === "stipendex_pay");
+      if (!paying) throw new Error("withdrawn before it was asked");
+      const response = { ok: false, error: { code: 4001, message: "withdrawn" } };
+      host.write({ link: paying.link, id: paying.id, response });
+      expect(withdrawal.params).toEqual({
+        requestId: (paying.params as { requestId: string }).requestId,
+      });
+    };
+    await listening(place);
+    const proxy = channel(place);
+    const wallet = channelWallet(proxy);
+    const cancelled = new AbortController();
+    const paying = wallet.pay(challenge, cancelled.signal);
+    await expect.poll(() => host.seen.map((request) => request.method)).toContain("stipendex_pay");
+    cancelled.abort();
+    expect(await proxyErrorOf(paying)).toBe("payment-not-made");
+    expect(host.seen.map((request) => request.method)).toEqual([
+      "proxy_status",
+      "stipendex_pay",
+      "stipendex_withdraw",
+    ]);
+
+    const early = new AbortController();
+    early.abort();
+    await expect(wallet.pay(challenge, early.signal)).rejects.toThrow(/abort/i);
+    expect(host.seen.filter((request) => request.method === "stipendex_pay")).toHaveLength(1);
     proxy.close();
     host.stop();
     await host.running;

@@ -18,8 +18,11 @@ import { errorText } from "../ui/error-text";
 
 /** The wallet as the proxy reaches it (over the local channel and native messaging). */
 export interface ProxyWallet {
-  /** Resolves with how to retry; rejects (a ProxyError) saying why the wallet did not pay. */
-  pay(challenge: PaymentChallenge): Promise<PaymentAnswer>;
+  /**
+   * Resolves with how to retry; rejects (a ProxyError) saying why the wallet did not pay.
+   * When `signal` aborts while the wallet asks, the request is withdrawn (never signed).
+   */
+  pay(challenge: PaymentChallenge, signal?: AbortSignal): Promise<PaymentAnswer>;
   receipt(params: ReceiptParams): Promise<void>;
   elicit(params: ElicitParams): Promise<ElicitResult>;
   /** What the upstream server declared (capabilities, price hints), for the confirmation window. */
@@ -38,13 +41,15 @@ export type ToolCallParams = Record<string, unknown> & { name: string };
  * retries with the payment in `params._meta`, files the receipt and returns
  * the paid outcome. The host only sees a payment error when the wallet did
  * not pay (declined, refused, unreachable) or the server refused the payment:
- * then an error saying why.
+ * then an error saying why. A call the host cancels (`signal`, its
+ * notifications/cancelled) while the wallet asks is withdrawn from the wallet.
  */
 export async function callPaying(
   server: string,
   params: ToolCallParams,
   send: (params: ToolCallParams) => Promise<CallOutcome>,
   wallet: ProxyWallet,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const first = await send(params);
   const asked = paymentErrorOf(first);
@@ -52,13 +57,16 @@ export async function callPaying(
   if (!asked && !x402) return first;
   let answer: PaymentAnswer;
   try {
-    answer = await wallet.pay({
-      transport: "mcp",
-      server,
-      tool: params.name,
-      arguments: params.arguments,
-      ...(asked ? { error: asked } : { result: x402 }),
-    });
+    answer = await wallet.pay(
+      {
+        transport: "mcp",
+        server,
+        tool: params.name,
+        arguments: params.arguments,
+        ...(asked ? { error: asked } : { result: x402 }),
+      },
+      signal,
+    );
   } catch (error) {
     return notPaid(params.name, errorText(error), asked ?? first);
   }

@@ -221,12 +221,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number, late: () => Error): Pro
  */
 export function channelWallet(channel: WalletChannel): ProxyWallet {
   return {
-    pay: async (challenge) => {
+    pay: async (challenge, signal) => {
       await channel.ready();
-      return (await channel.request("stipendex_pay", {
-        requestId: randomId(),
-        challenge,
-      })) as PaymentAnswer;
+      // Cancelled while the wallet's state was asked: the wallet is never asked to pay.
+      signal?.throwIfAborted();
+      const requestId = randomId();
+      const withdraw = () => {
+        channel.request("stipendex_withdraw", { requestId }).catch(() => undefined);
+      };
+      signal?.addEventListener("abort", withdraw, { once: true });
+      try {
+        return (await channel.request("stipendex_pay", { requestId, challenge })) as PaymentAnswer;
+      } finally {
+        signal?.removeEventListener("abort", withdraw);
+      }
     },
     receipt: async (params) => {
       await channel.request("stipendex_receipt", params);

@@ -424,6 +424,19 @@ export async function assertNothingSigned(
   assert.equal(after.payer, before.payer);
 }
 
+/** The request its caller gave up is declined as withdrawn by `who`, unsigned, and nothing waits in the window. */
+export async function assertWithdrawn(
+  rig: PaymentRig,
+  origin: string,
+  before: Snapshot,
+  who: "The site" | "The desktop app",
+) {
+  const [row] = await newRows(rig, before, 1, "declined");
+  assert.equal(row?.reason, `${who} withdrew its request before you decided`);
+  await assertNothingSigned(rig, origin, before, "declined");
+  assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
+}
+
 /** Five parallel paid fetches: one window queues them, each approval pays its own call. */
 export async function payFiveInParallel(rig: PaymentRig, origin: string) {
   const before = await snapshot(rig, origin);

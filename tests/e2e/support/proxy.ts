@@ -12,7 +12,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { StipendexError } from "../../../lib/errors";
 import type { SpendSummary } from "../../../lib/messages";
 import { testCurrency } from "../../../lib/wallet/test-money";
-import { assertSettled, demoRig, type PaymentBrowser, snapshot } from "./payments";
+import { assertSettled, assertWithdrawn, demoRig, type PaymentBrowser, snapshot } from "./payments";
 import { grantOriginBudget } from "./wallet-setup";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -258,6 +258,26 @@ export function describeProxyPayments(
         8_000n,
         "the proxy's own budget was charged",
       );
+    });
+
+    it("withdraws a call the desktop app cancels while the window asks: the window goes, nothing is paid", async () => {
+      const { rig } = get();
+      const server = rig.demo.urls.mcpJson;
+      const caller = `proxy:${new URL(server).origin}`;
+      const host = await connect(server);
+      const before = await snapshot(rig, caller);
+      const shown = rig.nextConfirmWindow();
+      const cancel = new AbortController();
+      // Priced above any budget the other tests give the proxy: always asked.
+      const call = host.client.callTool(
+        { name: "surge_search", arguments: { query: "cancelled" } },
+        undefined,
+        { signal: cancel.signal },
+      );
+      await shown;
+      cancel.abort("the person stopped the agent");
+      await assert.rejects(call);
+      await assertWithdrawn(rig, caller, before, "The desktop app");
     });
 
     it("says when the person declined, and when the wallet is locked", async () => {

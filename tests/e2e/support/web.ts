@@ -8,11 +8,11 @@ import { type BuildTarget, builtExtension } from "./builds";
 import {
   assertNothingSigned,
   assertSettled,
+  assertWithdrawn,
   demoRig,
   newRows,
   type PaymentBrowser,
   type PaymentRig,
-  type Snapshot,
   snapshot,
   type Tab,
 } from "./payments";
@@ -203,7 +203,7 @@ export function describeWeb(
         { status: aborted.status, readyState: aborted.readyState },
         { status: 0, readyState: 0 },
       );
-      await assertWithdrawn(rig, origin, before);
+      await assertWithdrawn(rig, origin, before, "The site");
     });
 
     it("a fetch aborted while the wallet asks rejects as aborted; the request is withdrawn, the window goes, nothing is paid", async () => {
@@ -223,7 +223,7 @@ export function describeWeb(
       await shown;
       await rig.agent.evaluate("window.abortPaidFetch()");
       assert.equal(await outcome, "AbortError");
-      await assertWithdrawn(rig, origin, before);
+      await assertWithdrawn(rig, origin, before, "The site");
     });
 
     it("a sync XHR is left alone: its 402 reaches the page, no window opens", async () => {
@@ -403,14 +403,6 @@ export function describeWeb(
       }
     });
   });
-}
-
-/** The request the page gave up is declined as withdrawn, unsigned, and nothing waits in the window. */
-async function assertWithdrawn(rig: PaymentRig, origin: string, before: Snapshot) {
-  const [row] = await newRows(rig, before, 1, "declined");
-  assert.equal(row?.reason, "The site withdrew its request before you decided");
-  await assertNothingSigned(rig, origin, before, "declined");
-  assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
 }
 
 /** The XHR timeout of the timeout test: the person's decision there takes twice as long. */
