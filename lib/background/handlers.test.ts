@@ -3,9 +3,11 @@ import {
   AGENT,
   AUTO_BUDGET,
   type Harness,
+  MCP_SERVER,
   makeHarness,
   PASSWORD,
   stipendexHttpChallenge,
+  stipendexMcpChallenge,
   TEST_AUTO_BUDGET,
   until,
   x402HttpChallenge,
@@ -167,6 +169,23 @@ describe("ui handlers", () => {
     // Sooner than the pass a receipt asks for (a second later): unlocking asks for its own.
     await until(async () => (await h.db.payments.get(paymentId))?.state === "settled", 100);
     expect((await h.db.payments.get(paymentId))?.heldReceipt).toBeUndefined();
+  });
+
+  it("arms the settlement alarm for when an elicitation charged ahead expires unused", async () => {
+    const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const answer = await pageApi.stipendex_elicit(
+      {
+        server: MCP_SERVER,
+        params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      page(AGENT),
+    );
+    expect(answer.action).toBe("accept");
+    const [approved] = await h.db.payments.toArray();
+    const expiresAt = (approved?.offer.quote?.expiresAt ?? 0) * 1000;
+    // A pass a moment later (as after a receipt) finds it not due yet and arms the alarm for then.
+    await until(async () => h.settlementAlarms.includes(expiresAt), 600);
   });
 
   it("refuses a second wallet in the same profile", async () => {

@@ -71,10 +71,14 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       await s.engine.withdraw(params.requestId, context);
       return null;
     },
-    stipendex_elicit: async (params, context) =>
-      s.engine.elicit(params, context).catch((error: unknown) => {
+    stipendex_elicit: async (params, context) => {
+      const answer = await s.engine.elicit(params, context).catch((error: unknown) => {
         throw asInvalidQuote(error);
-      }),
+      });
+      // Charged ahead of its payment: the tracker's alarm is armed for when its Quote expires.
+      if (answer.action === "accept") s.settlements.soon();
+      return answer;
+    },
     stipendex_reportMcpServer: async (report, context) => {
       const book = fileServerReport(await readPricingBook(s.session), report, context.origin);
       await writeItem(s.session, PRICING_ITEM, book);

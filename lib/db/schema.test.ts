@@ -23,11 +23,16 @@ function row(id: string, fields: Partial<PaymentRecord>): PaymentRecord {
   } as PaymentRecord;
 }
 
+/** An offer with a Quote that expires at `expiresAt` (epoch seconds): all the tracker reads of it. */
+function quoted(expiresAt: number): PaymentRecord["offer"] {
+  return { quote: { expiresAt } } as PaymentRecord["offer"];
+}
+
 describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -59,7 +64,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     const signed = await db.payments
       .where("[state+createdAt]")
       .between(["signed", 0], ["signed", 10])
@@ -79,7 +84,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     const rows = await db.budgetSums.toArray();
     expect(rows.map(({ key, periods }) => ({ key, periods }))).toEqual([
       { key: "daily:USD:2026-11-29", periods: { day: { at: "2026-11-29", amount: "3" } } },
@@ -95,7 +100,7 @@ describe("openWalletDb", () => {
     ]);
   });
 
-  it("makes every payment the chain may still settle due for the tracker, and only those", async () => {
+  it("makes every payment the chain may still settle, or holding a charge no payment used, due for the tracker, and only those", async () => {
     const name = `schema-${crypto.randomUUID()}`;
     const old = openV4Database(name);
     const charge = { currency: "USD", micro: "1", chargedAt: 1 };
@@ -116,6 +121,8 @@ describe("openWalletDb", () => {
       row("released", { state: "expired" }),
       row("asking", { state: "quoted" }),
       row("uncharged", { state: "signed" }),
+      row("elicited", { state: "approved", charge, offer: quoted(1_760_000_120) }),
+      row("approved-uncharged", { state: "approved", offer: quoted(1_760_000_120) }),
     ]);
     old.close();
     db = openWalletDb(name);
@@ -126,6 +133,8 @@ describe("openWalletDb", () => {
       "refused-by-receiver": 0,
       claimed: 0,
       held: AWAITS_UNLOCK,
+      // Charged when its elicitation was approved: looked at once its Quote expires.
+      elicited: 1_760_000_120_000,
     });
   });
 

@@ -1,7 +1,7 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { PaymentState } from "../payment-states";
 import type { Address, Caip2, Hex, Offer, OfferResource } from "../protocol/offer";
-import { AWAITS_UNLOCK, awaitsSettlement } from "./settlement-due";
+import { AWAITS_UNLOCK, awaitsSettlement, reservedUntil } from "./settlement-due";
 import { countDexieTransactions } from "./transaction-count";
 
 /** One payment the wallet was asked to make, whatever became of it. */
@@ -194,6 +194,20 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
             payment.checkAt = payment.heldReceipt === undefined ? 0 : AWAITS_UNLOCK;
           });
       }
+    });
+  // v7: an approval charged ahead of its payment (an elicitation's) is due for the tracker when
+  // its Quote expires, which gives the charge back if no payment used it (it was held for ever).
+  db.version(7)
+    .stores({})
+    .upgrade(async (tx) => {
+      await tx
+        .table<PaymentRecord>("payments")
+        .where("[state+createdAt]")
+        .between(["approved", Dexie.minKey], ["approved", Dexie.maxKey])
+        .modify((payment) => {
+          const until = reservedUntil(payment);
+          if (until !== undefined) payment.checkAt = until;
+        });
     });
   countDexieTransactions(db);
   return db;

@@ -26,10 +26,24 @@ export function awaitsSettlement(payment: PaymentRecord): boolean {
 }
 
 /**
+ * Until when (epoch ms) an approval charged ahead of its payment (an
+ * elicitation's Confirmation) holds its charge unused: its Quote's expiry, after
+ * which no payment can use it. Undefined for anything else.
+ */
+export function reservedUntil(payment: PaymentRecord): number | undefined {
+  const { state, charge, offer } = payment;
+  if (state !== "approved" || charge === undefined || offer.quote === undefined) return undefined;
+  return offer.quote.expiresAt * 1000;
+}
+
+/**
  * The payment as stored after a move: due for the settlement tracker at `at`
- * if the chain still has something to say about it, else out of its index.
+ * if the chain still has something to say about it, when its Quote expires if
+ * it holds a charge no payment has used yet, else out of its index.
  */
 export function withSettlementCheck(payment: PaymentRecord, at: number): PaymentRecord {
   const { checkAt: _previous, ...rest } = payment;
+  const reserved = reservedUntil(payment);
+  if (reserved !== undefined) return { ...rest, checkAt: Math.max(at, reserved) };
   return awaitsSettlement(payment) ? { ...rest, checkAt: at } : rest;
 }

@@ -35,6 +35,7 @@ import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
 import { type Caller, chooseOption } from "./engine-parts";
+import { trackSettlements } from "./settlement-tracker";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
 /** x402 fixtures pay on Base Sepolia: test money, so the site's budget is in test USD. */
@@ -803,6 +804,61 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const answer = await h.engine.pay({ requestId: "p", challenge }, CALLER);
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
     expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+  });
+
+  it("gives an elicitation's charge back once its Quote expired with no payment using it", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+    const [approved] = await h.db.payments.toArray();
+    const expiresAt = (approved?.offer.quote?.expiresAt ?? 0) * 1000;
+    let released = 0;
+    const track = () =>
+      trackSettlements({
+        db: h.db,
+        endpointFor: async () => undefined,
+        now: () => h.clock.ms,
+        released: () => {
+          released++;
+        },
+      });
+    // The server may still ask for the payment until the Quote expires: the charge stands.
+    expect(await track()).toBe(expiresAt);
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+    h.clock.ms = expiresAt;
+    expect(await track()).toBeUndefined();
+    expect(released).toBe(1);
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(0n);
+    const payment = await h.db.payments.get(approved?.id ?? "");
+    expect(payment).toMatchObject({
+      state: "expired",
+      reason:
+        "Not charged: you approved it, but its Quote expired before the server asked for the payment",
+      releasedCharge: { micro: "5000", releasedAt: expiresAt },
+    });
+    expect(payment?.charge).toBeUndefined();
+    expect(payment?.checkAt).toBeUndefined();
+  });
+
+  it("gives an elicitation's charge back when its Quote expired by the time its payment came", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
+    const [approved] = await h.db.payments.toArray();
+    // Past its expiry, within the clock tolerance a Quote is read with: read, but not signed.
+    h.clock.ms = (approved?.offer.quote?.expiresAt ?? 0) * 1000 + 2_000;
+    await expect(h.engine.pay({ requestId: "late", challenge }, CALLER)).rejects.toMatchObject({
+      code: "policy-refused",
+      message: expect.stringMatching(/expired before it was signed/),
+    });
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(0n);
+    const payment = await h.db.payments.get(approved?.id ?? "");
+    expect(payment).toMatchObject({ state: "expired", releasedCharge: { micro: "5000" } });
+    expect(payment?.proof).toBeUndefined();
+    expect(payment?.charge).toBeUndefined();
   });
 
   it("gives the charge back when another caller signed the same Quote first", async () => {

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { authorizationFate } from "../chain/authorization-use";
 import { checkSettlement, type SettlementCheck } from "../chain/settlement-check";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
+import { reservedUntil } from "../db/settlement-due";
 import type { Caip2, Hex } from "../protocol/offer";
 import {
   recordSettlement,
   releaseUncollectable,
+  releaseUnusedApproval,
   type ScheduledCheck,
   scheduleSettlementChecks,
 } from "../wallet/ledger";
@@ -63,9 +65,11 @@ const BACKLOG_PAUSE_MS = 5_000;
  * background (run at start, after a receipt, and by alarm): a claimed
  * settlement is checked on chain; an authorization the chain says was used
  * settles the payment; one past its last valid second and unused is
- * released (expired, not charged). Each is given when to be looked at next;
- * a node that does not answer is asked once a pass. Resolves with when the
- * next pass should run (when the next payment is due, and not at once), if ever.
+ * released (expired, not charged), as is an approval charged ahead (an
+ * elicitation's) whose Quote expired before any payment used it. Each is
+ * given when to be looked at next; a node that does not answer is asked once
+ * a pass. Resolves with when the next pass should run (when the next payment
+ * is due, and not at once), if ever.
  */
 export async function trackSettlements(deps: SettlementTrackerDeps): Promise<number | undefined> {
   const due = await deps.db.payments
@@ -99,6 +103,13 @@ async function trackOne(
   pass: { backoff: NodeBackoff; unreachable: Map<string, number> },
 ): Promise<number | undefined> {
   const now = deps.now();
+  const reserved = reservedUntil(payment);
+  if (reserved !== undefined) {
+    // An approval charged ahead: usable until its Quote expires, then its charge goes back.
+    if (now < reserved) return reserved;
+    if (await releaseUnusedApproval(deps.db, payment.id, now)) deps.released();
+    return undefined;
+  }
   if (payment.state === "settled" && payment.createdAt < now - CLAIMS_KEPT_MS) return undefined;
   let transfer: SignedAuthorization | undefined;
   try {

@@ -3,7 +3,7 @@ import type { PaymentAnswer } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { recordAutoPayment } from "../wallet/auto-payment";
 import { isWalletError } from "../wallet/errors";
-import { advancePayment, chargeAndSign } from "../wallet/ledger";
+import { advancePayment, chargeAndSign, releaseUnusedApproval } from "../wallet/ledger";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
@@ -25,7 +25,12 @@ export async function signApproved(
   const option = optionOf(payment);
   if (offer.quote && offer.quote.expiresAt <= parts.seconds()) {
     const reason = `Quote ${offer.quote.id} expired before it was signed`;
-    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+    if (payment.charge === undefined) {
+      await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+    } else if (await releaseUnusedApproval(parts.deps.db, payment.id, parts.deps.now(), reason)) {
+      // Charged when it was approved (an elicitation's): the charge goes back with it.
+      parts.spend.forget();
+    }
     throw new PaymentError("policy-refused", reason, { rule: "expired" });
   }
   const wallet = await parts.deps.wallet();

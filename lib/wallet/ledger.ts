@@ -1,6 +1,6 @@
 import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
-import { UNSETTLED, withSettlementCheck } from "../db/settlement-due";
+import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
@@ -199,14 +199,18 @@ export async function approveAndCharge(
         now,
       );
       if ("error" in charged) return charged;
-      const approved: PaymentRecord = {
-        ...payment,
-        state: "approved",
-        confirmation: request.confirmation,
-        approvedBy: request.approvedBy,
-        charge: charged.charge,
-        updatedAt: now,
-      };
+      // Due for the settlement tracker when its Quote expires: unused by then, the charge goes back.
+      const approved = withSettlementCheck(
+        {
+          ...payment,
+          state: "approved",
+          confirmation: request.confirmation,
+          approvedBy: request.approvedBy,
+          charge: charged.charge,
+          updatedAt: now,
+        },
+        now,
+      );
       await db.payments.put(approved);
       return { payment: approved };
     },
@@ -403,19 +407,56 @@ export async function releaseUncollectable(
   return db.transaction("rw", db.payments, db.budgetSums, async () => {
     const payment = await db.payments.get(id);
     if (payment === undefined) throw paymentNotFound(id);
-    const { charge, checkAt: _scheduled, ...rest } = payment;
-    if (charge === undefined || !UNSETTLED.has(payment.state)) return undefined;
-    await giveBack(db, payment.origin, charge, now);
-    const released: PaymentRecord = {
-      ...rest,
-      state: "expired",
-      reason: UNCOLLECTABLE_REASON,
-      releasedCharge: { ...charge, releasedAt: now },
-      updatedAt: now,
-    };
-    await db.payments.put(released);
-    return released;
+    if (!UNSETTLED.has(payment.state)) return undefined;
+    return release(db, payment, UNCOLLECTABLE_REASON, now);
   });
+}
+
+/** Why an approval charged ahead that no payment used is not charged, as history shows it. */
+export const UNUSED_APPROVAL_REASON =
+  "Not charged: you approved it, but its Quote expired before the server asked for the payment";
+
+/**
+ * An approval charged ahead of its payment (an elicitation's Confirmation)
+ * whose Quote expired before any payment used it becomes expired, and its
+ * charge leaves every budget and cap, in one transaction: once, however often
+ * it is asked. Undefined when there was nothing to release (signed meanwhile,
+ * already released, or its Quote still valid at `now`).
+ */
+export async function releaseUnusedApproval(
+  db: WalletDb,
+  id: string,
+  now: number,
+  reason: string = UNUSED_APPROVAL_REASON,
+): Promise<PaymentRecord | undefined> {
+  return db.transaction("rw", db.payments, db.budgetSums, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw paymentNotFound(id);
+    const until = reservedUntil(payment);
+    if (until === undefined || now < until) return undefined;
+    return release(db, payment, reason, now);
+  });
+}
+
+/** Expires a charged payment and gives its charge back (inside a rw transaction over payments and budgetSums). */
+async function release(
+  db: WalletDb,
+  payment: PaymentRecord,
+  reason: string,
+  now: number,
+): Promise<PaymentRecord | undefined> {
+  const { charge, checkAt: _scheduled, ...rest } = payment;
+  if (charge === undefined) return undefined;
+  await giveBack(db, payment.origin, charge, now);
+  const released: PaymentRecord = {
+    ...rest,
+    state: "expired",
+    reason,
+    releasedCharge: { ...charge, releasedAt: now },
+    updatedAt: now,
+  };
+  await db.payments.put(released);
+  return released;
 }
 
 function paymentNotFound(id: string): WalletError {

@@ -143,6 +143,8 @@ export interface Harness {
   receipts: WalletServices["receipts"];
   windows: ReturnType<typeof recordingWindow>;
   scheduled: (number | undefined)[];
+  /** When the settlement tracker's alarm was armed for, each time it was (undefined: disarmed). */
+  settlementAlarms: (number | undefined)[];
   /** Frames the MCP hook was run in. */
   injected: { tabId: number; frameId: number }[];
   injectMcpHook(frame: { tabId: number; frameId: number }): Promise<void>;
@@ -176,6 +178,7 @@ export async function makeHarness(
   const clock = { ms: T * 1000 };
   const windows = recordingWindow();
   const scheduled: (number | undefined)[] = [];
+  const settlementAlarms: (number | undefined)[] = [];
   const injected: { tabId: number; frameId: number }[] = [];
   const injectMcpHook = async (frame: { tabId: number; frameId: number }) => {
     injected.push(frame);
@@ -192,7 +195,9 @@ export async function makeHarness(
         scheduled.push(at);
       },
       injectMcpHook,
-      scheduleSettlementCheck: async () => undefined,
+      scheduleSettlementCheck: async (at) => {
+        settlementAlarms.push(at);
+      },
       builtRpcEndpoints: {},
       extensionBaseUrl: "chrome-extension://wallet/",
       now: () => clock.ms,
@@ -209,6 +214,7 @@ export async function makeHarness(
     unlocked,
     windows,
     scheduled,
+    settlementAlarms,
     injected,
     clock,
     restart: () => {
