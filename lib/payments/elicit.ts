@@ -82,6 +82,13 @@ async function answerElicitation(
   }
   const given = await obtainConsent(parts, payment, caller, "elicitation");
   if (given.outcome !== "approved") return { action: "decline" };
+  const { quote } = payment.offer;
+  if (quote && quote.expiresAt <= parts.seconds()) {
+    // Expired while the person decided: no payment could use the Confirmation, so none is given.
+    const reason = `Quote ${quote.id} expired before it was confirmed`;
+    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+    return { action: "decline" };
+  }
   const fits = confirmationFits(schema, given.confirmation);
   if (fits !== true) {
     const reason = elicitationSchemaError(fits).message;

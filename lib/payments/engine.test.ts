@@ -627,6 +627,29 @@ describe("PaymentEngine.elicit", () => {
     });
   });
 
+  it("does not confirm nor charge an elicitation whose Quote expired while the person decided", async () => {
+    const h = await makeHarness();
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: { message: "Pay?", _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [approved] = await h.db.payments.toArray();
+    h.clock.ms = (approved?.offer.quote?.expiresAt ?? 0) * 1000;
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    expect(await elicited).toEqual({ action: "decline" });
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("expired");
+    expect(payment.reason).toMatch(/expired before/);
+    expect(payment.charge).toBeUndefined();
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
+  });
+
   it("answers an elicitation under the site's budget without a window, as a policy Confirmation", async () => {
     const h = await makeHarness(autoPolicy);
     const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
