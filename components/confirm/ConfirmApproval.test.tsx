@@ -162,6 +162,29 @@ describe("ConfirmApproval", () => {
     expect(onDecide.mock.calls).toEqual([["approve"], ["decline"], ["decline"], ["approve"]]);
   });
 
+  it("counts down the price's validity, then says it expired and approves nothing", () => {
+    const { onDecide } = renderApproval({ expiresAt: Date.now() + 62_000 });
+    arm();
+    expect(screen.getByTestId("valid-for").textContent).toBe("1:02");
+    act(() => vi.advanceTimersByTime(2_000));
+    expect(screen.getByTestId("valid-for").textContent).toBe("1:00");
+    expect(screen.queryByRole("alert")).toBeNull();
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByTestId("valid-for").textContent).toBe("expired");
+    expect(screen.getByRole("alert").textContent).toMatch(/This price has expired/);
+    expect(approveButton().disabled).toBe(true);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    fireEvent.click(approveButton());
+    expect(onDecide).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onDecide).toHaveBeenCalledWith("decline");
+  });
+
+  it("shows no validity for a price without an expiry (x402)", () => {
+    renderApproval({ expiresAt: undefined });
+    expect(screen.queryByTestId("valid-for")).toBeNull();
+  });
+
   it("approves nothing on Enter or a click before the request has been in front for the delay", () => {
     const { onDecide } = renderApproval();
     const approve = approveButton();

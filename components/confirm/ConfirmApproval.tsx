@@ -6,6 +6,7 @@ import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
+import { minutesAndSeconds, usePriceValidity } from "@/lib/ui/price-expiry";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
@@ -72,6 +73,8 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   // Unlocking reveals Approve: for the delay that is a new request on screen.
   const activation = useActivationDelay(`${approval.id}:${approval.needsUnlock}`);
   const hintId = useId();
+  const validity = usePriceValidity(approval.expiresAt);
+  const expired = validity?.expired === true;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // Nothing pre-focuses Approve; the heading takes focus so a screen reader announces the request.
@@ -80,7 +83,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
 
   /** `event` is the keydown or click that asks to approve: it counts only once armed. */
   const approve = (event: Event) => {
-    if (busy || approval.needsUnlock || !activation.counts(event)) return;
+    if (busy || expired || approval.needsUnlock || !activation.counts(event)) return;
     if (!alwaysAllow) return props.onDecide("approve");
     try {
       props.onDecide("approve", inputToMicro(perDay, t("confirm.dailyAmount")));
@@ -243,6 +246,15 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             </span>
           </Row>
         )}
+        {validity && (
+          <Row term={t("confirm.validFor")}>
+            <span data-testid="valid-for">
+              {validity.expired
+                ? t("confirm.validNoMore")
+                : minutesAndSeconds(validity.secondsLeft)}
+            </span>
+          </Row>
+        )}
         <Row term={t("confirm.remainingAfter")}>
           <ul data-testid="remaining">
             {Object.entries(approval.remaining).map(([limit, left]) => (
@@ -254,6 +266,15 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         </Row>
       </dl>
       <ErrorNote>{props.error}</ErrorNote>
+      {expired && (
+        <p
+          role="alert"
+          className="rounded bg-amber-100 p-2 text-sm text-amber-950"
+          data-testid="expired"
+        >
+          {t("confirm.expired")}
+        </p>
+      )}
       {approval.needsUnlock ? (
         <form data-unlock onSubmit={submitUnlock} className="flex items-end gap-2">
           <Field
@@ -307,7 +328,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           <div className="flex gap-2">
             <Button
               variant="primary"
-              disabled={busy || !activation.armed}
+              disabled={busy || expired || !activation.armed}
               aria-describedby={activation.armed ? undefined : hintId}
               onClick={(event) => approve(event.nativeEvent)}
             >
