@@ -84,6 +84,8 @@ export interface ElicitParams {
   server: string;
   /** The tools/call in flight whose stream carried the elicitation, when there is one. */
   call?: { tool: string; arguments: unknown };
+  /** The caller's id for this elicitation, by which it may withdraw it (`stipendex_withdraw`). */
+  requestId?: string;
   params: { message?: string; requestedSchema?: unknown; _meta?: Record<string, unknown> };
 }
 
@@ -133,8 +135,9 @@ export interface PageMethods {
   stipendex_loadMcp: { params: undefined; result: null };
   stipendex_elicit: { params: ElicitParams; result: ElicitResult };
   /**
-   * The page gave up the request it asked `stipendex_pay` for (its fetch or
-   * XHR was aborted): a decision still waiting for the person is withdrawn.
+   * The page gave up the request it asked `stipendex_pay` (or `stipendex_elicit`)
+   * for: its fetch or XHR was aborted, its server cancelled the elicitation. A
+   * decision still waiting for the person is withdrawn.
    */
   stipendex_withdraw: { params: { requestId: string }; result: null };
 }

@@ -62,6 +62,8 @@ describe("parsePageParams", () => {
       params: { _meta: { "stipendex/quote": { jws: "a.b.c" } } },
     };
     expect(parsePageParams("stipendex_elicit", elicit)).toEqual(elicit);
+    const withdrawable = { ...elicit, requestId: "e1" };
+    expect(parsePageParams("stipendex_elicit", withdrawable)).toEqual(withdrawable);
     expect(parsePageParams("stipendex_status", { anything: 1 })).toBeUndefined();
   });
 
@@ -183,6 +185,16 @@ describe("parsePageParams", () => {
           params: { _meta: { "stipendex/quote": "q".repeat(100_000) } },
         }),
       "params._meta: must be at most 65536 characters as JSON",
+    ],
+    [
+      "an elicitation's request id of 1 KB",
+      () =>
+        parsePageParams("stipendex_elicit", {
+          server: mcp.server,
+          requestId: "e".repeat(1_000),
+          params: {},
+        }),
+      "requestId",
     ],
     [
       "an elicitation _meta of many small entries",

@@ -154,6 +154,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
     call: z
       .object({ tool: text(PAGE_LIMITS.name), arguments: json(PAGE_LIMITS.mcpArguments) })
       .optional(),
+    requestId: text(PAGE_LIMITS.requestId).optional(),
     params: z.object({
       message: text(PAGE_LIMITS.challenge).optional(),
       requestedSchema: json(PAGE_LIMITS.json).optional(),

@@ -2,14 +2,20 @@ import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult } from "../messages";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
-import { obtainConsent } from "./consent";
+import { obtainConsent, withdrawnReason } from "./consent";
 import {
   assertConfirmationSchema,
   CONFIRMATION_FIELD,
   confirmationFits,
   elicitationSchemaError,
 } from "./elicitation-schema";
-import { type Caller, chooseOption, type EngineParts, elicitedKey } from "./engine-parts";
+import {
+  type Caller,
+  chooseOption,
+  type EngineParts,
+  elicitedKey,
+  requestKeyOf,
+} from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
 import { readQuote } from "./read-challenge";
 
@@ -17,12 +23,14 @@ import { readQuote } from "./read-challenge";
  * An MCP `elicitation/create` carrying a Quote: the person confirms in the
  * wallet's window, or the site's budget answers for them. Either way the
  * answer is a payment in the ledger, charged like one, that only this
- * caller's payment of this Quote can use.
+ * caller's payment of this Quote can use. One its caller withdrew
+ * (`withdrawn`, by its requestKey) is declined without asking.
  */
 export async function elicit(
   parts: EngineParts,
   params: ElicitParams,
   caller: Caller,
+  withdrawn: (requestKey: string) => boolean,
 ): Promise<ElicitResult> {
   const meta = params.params._meta ?? {};
   // Asked during a tools/call: the Quote must be for that very call (tool and arguments).
@@ -49,14 +57,29 @@ export async function elicit(
     throw new PaymentError("unreadable-challenge", "An elicitation must carry a Stipendex Quote");
   }
   const elicitedBy = elicitedKey(caller, offer.quote.hash);
+  // The key a withdrawal finds it by while the person decides (a payment taking it later sets its own).
+  const requestKey =
+    params.requestId === undefined ? undefined : requestKeyOf(caller, params.requestId);
   let payment = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
   if (!payment) {
     const option = chooseOption(await parts.deps.settings(), offer);
     payment = await recordQuote(
       parts.deps.db,
-      { origin: caller.origin, receiver: offer.receiver, offer, option, elicitedBy },
+      {
+        origin: caller.origin,
+        receiver: offer.receiver,
+        offer,
+        option,
+        elicitedBy,
+        ...(requestKey === undefined ? {} : { requestKey }),
+      },
       parts.deps.now(),
     );
+  }
+  if (requestKey !== undefined && withdrawn(requestKey) && payment.state === "quoted") {
+    const reason = withdrawnReason(caller.origin);
+    await advancePayment(parts.deps.db, payment.id, { state: "declined", reason });
+    return { action: "cancel" };
   }
   const schema = params.params.requestedSchema;
   try {

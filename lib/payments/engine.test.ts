@@ -53,6 +53,21 @@ async function onlyPayment(h: Harness) {
   return payment;
 }
 
+/** The one payment was withdrawn by its site: declined, nothing waits, nothing confirmed, signed or charged. */
+async function assertWithdrawnUnsigned(h: Harness): Promise<void> {
+  expect(await pendingIds(h)).toEqual([]);
+  const payment = await onlyPayment(h);
+  expect(payment).toMatchObject({
+    state: "declined",
+    reason: "The site withdrew its request before you decided",
+  });
+  // Nobody decided: no Confirmation says the person declined it.
+  expect(payment.confirmation).toBeUndefined();
+  expect(payment.proof).toBeUndefined();
+  expect(payment.charge).toBeUndefined();
+  expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
+}
+
 async function pendingIds(h: Harness): Promise<string[]> {
   return (await h.approvals.pending()).map((p) => p.id);
 }
@@ -323,16 +338,7 @@ describe("PaymentEngine.pay, asking the person", () => {
       code: "user-declined",
       message: "The site withdrew its request before you decided",
     });
-    expect(await pendingIds(h)).toEqual([]);
-    const payment = await onlyPayment(h);
-    expect(payment).toMatchObject({
-      state: "declined",
-      reason: "The site withdrew its request before you decided",
-    });
-    // Nobody decided: no Confirmation says the person declined it.
-    expect(payment.confirmation).toBeUndefined();
-    expect(payment.proof).toBeUndefined();
-    expect(await h.db.budgetSums.count()).toBe(0);
+    await assertWithdrawnUnsigned(h);
   });
 
   it("never asks about, nor signs, a request withdrawn before the wallet got to it", async () => {
@@ -625,6 +631,42 @@ describe("PaymentEngine.elicit", () => {
       name: "PaymentError",
       code: "unreadable-challenge",
     });
+  });
+
+  it("declines an elicitation its caller withdraws while the person decides: nothing confirmed nor charged", async () => {
+    const h = await makeHarness();
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const params = {
+      server: MCP_SERVER,
+      requestId: "e1",
+      params: { message: "Pay?", _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+    };
+    const elicited = h.engine.elicit(params, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    // Another tab's elicitation with the same id is not this page's to withdraw.
+    await h.engine.withdraw("e1", { ...CALLER, tabId: 99 });
+    expect(await pendingIds(h)).toHaveLength(1);
+    await h.engine.withdraw("e1", CALLER);
+    expect(await elicited).toEqual({ action: "decline" });
+    await assertWithdrawnUnsigned(h);
+  });
+
+  it("never asks about an elicitation withdrawn before the wallet got to it", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    await h.engine.withdraw("early", CALLER);
+    const answer = await h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        requestId: "early",
+        params: { message: "Pay?", _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    expect(answer).toEqual({ action: "cancel" });
+    expect(h.windows.opened).toHaveLength(0);
+    expect((await onlyPayment(h)).state).toBe("declined");
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
   });
 
   it("does not confirm nor charge an elicitation whose Quote expired while the person decided", async () => {

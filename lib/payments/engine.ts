@@ -131,10 +131,11 @@ export class PaymentEngine {
   }
 
   /**
-   * The page gave up the request it asked to pay for (its fetch or XHR was
-   * aborted): a decision still waiting for the person is withdrawn, declined
-   * with nothing signed; one not asked for yet is declined when it would be.
-   * Once the person (or a budget) has decided, nothing changes.
+   * The page gave up the request it asked to pay for, or to confirm (its fetch
+   * or XHR was aborted, its server cancelled the elicitation): a decision
+   * still waiting for the person is withdrawn, declined with nothing signed;
+   * one not asked for yet is declined when it would be. Once the person (or a
+   * budget) has decided, nothing changes.
    */
   async withdraw(requestId: string, caller: Caller): Promise<void> {
     const requestKey = requestKeyOf(caller, requestId);
@@ -148,7 +149,7 @@ export class PaymentEngine {
    * wallet's window, or the site's budget answers for them (see elicit.ts).
    */
   elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
-    return elicit(this.parts, params, caller);
+    return elicit(this.parts, params, caller, (requestKey) => this.withdrawn.has(requestKey));
   }
 
   /** Charges changed outside the engine (one was given back): the sums it keeps in memory are stale. */

@@ -58,6 +58,25 @@ function upstreamSession(json: boolean): Server {
       );
       return { content: [{ type: "text", text: JSON.stringify(answer) }] };
     }
+    if (name === "buy-in-time") {
+      // The SDK's client ignores a cancellation of request id 0 (typescript-sdk#2283, fixed in its
+      // v2): a ping first, so the elicitation is the session's second request.
+      await server.ping();
+      // The SDK gives up an elicitation after its timeout, telling the client (notifications/cancelled).
+      const answer = await server
+        .elicitInput(
+          {
+            message: "Pay within a moment?",
+            requestedSchema: { type: "object", properties: {} },
+            _meta: { "stipendex/quote": { stipendex: "quote/0.1" } },
+          },
+          { ...(json ? {} : { relatedRequestId: extra.requestId }), timeout: 300 },
+        )
+        .catch((error: unknown) => ({ gaveUp: String(error) }));
+      // A server that goes on working after giving up (its cancellation goes out before the answer).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    }
     if (name === "ask") {
       const answer = await server.elicitInput({
         message: "Which city?",
@@ -102,6 +121,8 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
 interface Payments {
   asked: number;
   withdrawn: unknown[];
+  /** Whether an elicitation waits for the person (until withdrawn) rather than being cancelled at once. */
+  elicitationsWait?: boolean;
 }
 
 /**
@@ -114,23 +135,28 @@ function hostWallet(
   payments: Payments,
 ): ProxyWallet {
   return {
-    pay: (_challenge, signal) =>
-      new Promise((_resolve, reject) => {
-        payments.asked++;
-        signal?.addEventListener("abort", () => {
-          payments.withdrawn.push(signal.reason);
-          reject(new Error("withdrawn"));
-        });
-      }),
+    pay: (_challenge, signal) => untilWithdrawn(payments, signal),
     receipt: async () => undefined,
-    elicit: async (params) => {
+    elicit: async (params, signal) => {
       elicited.push(params);
+      if (payments.elicitationsWait) return untilWithdrawn(payments, signal);
       return { action: "cancel" };
     },
     report: async (sighting) => {
       reports.push(sighting);
     },
   };
+}
+
+/** Waits for the person, who never decides: rejects once `signal` withdraws the request. */
+function untilWithdrawn(payments: Payments, signal: AbortSignal | undefined): Promise<never> {
+  payments.asked++;
+  return new Promise((_resolve, reject) => {
+    signal?.addEventListener("abort", () => {
+      payments.withdrawn.push(signal.reason);
+      reject(new Error("withdrawn"));
+    });
+  });
 }
 
 /** A desktop host's client, talking to the proxy in memory. */
@@ -231,6 +257,16 @@ describe.each([
     cancel.abort("the person stopped the agent");
     await expect(call).rejects.toThrow();
     await expect.poll(() => payments.withdrawn).toEqual(["the person stopped the agent"]);
+  });
+
+  it("withdraws an elicitation from the wallet when the server gives it up while the wallet asks", async () => {
+    const payments: Payments = { asked: 0, withdrawn: [], elicitationsWait: true };
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, [], [], payments);
+    closers.push(host.close);
+    const answered = await host.client.callTool({ name: "buy-in-time", arguments: {} });
+    expect(JSON.stringify(answered.content)).toMatch(/gaveUp.*timed out/i);
+    expect(payments.asked).toBe(1);
+    await expect.poll(() => payments.withdrawn).toHaveLength(1);
   });
 
   it("hands the wallet a Quote elicited during a call with that call, when it came on the call's answer", async () => {

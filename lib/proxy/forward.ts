@@ -91,7 +91,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     upstream.fallbackNotificationHandler = toHost;
     upstream.setNotificationHandler(ProgressNotificationSchema, toHost);
     upstream.fallbackRequestHandler = async (asked, extra) => {
-      const answer = await walletElicitation(asked, streams.callOf(extra.requestId));
+      const answer = await walletElicitation(asked, streams.callOf(extra.requestId), extra.signal);
       if (answer) return answer;
       return asHostError(() =>
         server.request({ method: asked.method, params: asked.params }, ResultSchema, {
@@ -133,6 +133,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   const walletElicitation = async (
     asked: Request,
     call: ElicitParams["call"],
+    signal: AbortSignal,
   ): Promise<Result | undefined> => {
     if (asked.method !== "elicitation/create") return undefined;
     const params = asked.params ?? {};
@@ -140,11 +141,14 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     if (route === "page") return undefined;
     if (route === "decline") return { action: "decline" };
     try {
-      const answer = await wallet.elicit({
-        server: upstreamUrl,
-        ...(call ? { call } : {}),
-        params: params as ElicitParams["params"],
-      });
+      const answer = await wallet.elicit(
+        {
+          server: upstreamUrl,
+          ...(call ? { call } : {}),
+          params: params as ElicitParams["params"],
+        },
+        signal,
+      );
       return { ...answer };
     } catch {
       return { action: "cancel" };

@@ -24,7 +24,8 @@ export interface ProxyWallet {
    */
   pay(challenge: PaymentChallenge, signal?: AbortSignal): Promise<PaymentAnswer>;
   receipt(params: ReceiptParams): Promise<void>;
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** As `pay`: withdrawn when `signal` aborts (the server cancelled its elicitation) while the wallet asks. */
+  elicit(params: ElicitParams, signal?: AbortSignal): Promise<ElicitResult>;
   /** What the upstream server declared (capabilities, price hints), for the confirmation window. */
   report(sighting: McpServerSighting): Promise<void>;
 }

@@ -215,34 +215,47 @@ function withTimeout<T>(promise: Promise<T>, ms: number, late: () => Error): Pro
 }
 
 /**
+ * Asks the wallet once it can pay, under a fresh request id; when `signal`
+ * aborts while it asks, the request is withdrawn (never signed), and one
+ * aborted before is never asked.
+ */
+async function askWithdrawably(
+  channel: WalletChannel,
+  signal: AbortSignal | undefined,
+  ask: (requestId: string) => Promise<unknown>,
+): Promise<unknown> {
+  await channel.ready();
+  signal?.throwIfAborted();
+  const requestId = randomId();
+  const withdraw = () => {
+    channel.request("stipendex_withdraw", { requestId }).catch(() => undefined);
+  };
+  signal?.addEventListener("abort", withdraw, { once: true });
+  try {
+    return await ask(requestId);
+  } finally {
+    signal?.removeEventListener("abort", withdraw);
+  }
+}
+
+/**
  * The wallet as the proxy's paid calls use it. Paying (and answering a
  * payment elicitation) first asks whether the wallet can pay at all, so a
  * locked or absent wallet is an answer within seconds, not a wait.
  */
 export function channelWallet(channel: WalletChannel): ProxyWallet {
   return {
-    pay: async (challenge, signal) => {
-      await channel.ready();
-      // Cancelled while the wallet's state was asked: the wallet is never asked to pay.
-      signal?.throwIfAborted();
-      const requestId = randomId();
-      const withdraw = () => {
-        channel.request("stipendex_withdraw", { requestId }).catch(() => undefined);
-      };
-      signal?.addEventListener("abort", withdraw, { once: true });
-      try {
-        return (await channel.request("stipendex_pay", { requestId, challenge })) as PaymentAnswer;
-      } finally {
-        signal?.removeEventListener("abort", withdraw);
-      }
-    },
+    pay: async (challenge, signal) =>
+      (await askWithdrawably(channel, signal, (requestId) =>
+        channel.request("stipendex_pay", { requestId, challenge }),
+      )) as PaymentAnswer,
     receipt: async (params) => {
       await channel.request("stipendex_receipt", params);
     },
-    elicit: async (params) => {
-      await channel.ready();
-      return (await channel.request("stipendex_elicit", params)) as ElicitResult;
-    },
+    elicit: async (params, signal) =>
+      (await askWithdrawably(channel, signal, (requestId) =>
+        channel.request("stipendex_elicit", { ...params, requestId }),
+      )) as ElicitResult,
     report: async (sighting) => {
       await channel.request("stipendex_reportMcpServer", sighting);
     },
