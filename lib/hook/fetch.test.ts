@@ -45,6 +45,8 @@ function setup(
     signal?: AbortSignal,
   ) => PaymentAnswer | undefined | Promise<PaymentAnswer | undefined>,
   mcp: McpSource = mcpAtHand(),
+  /** How the wallet answers an elicitation (declines at once unless given). */
+  answerElicitation: WalletLink["elicit"] = async () => ({ action: "decline" }),
 ) {
   const seen: Request[] = [];
   const win = {
@@ -72,9 +74,9 @@ function setup(
       return answer;
     },
     receipt: (params) => receipts.push(params),
-    elicit: async (params) => {
+    elicit: async (params, signal) => {
       elicited.push(params);
-      return { action: "decline" };
+      return answerElicitation(params, signal);
     },
     reportMcpServer: (report) => reports.push(report),
   };
@@ -522,6 +524,96 @@ describe("installFetchHook: MCP", () => {
     expect(elicited[0]).toMatchObject({
       server: "https://mcp.example/mcp",
       call: { tool: "web_search", arguments: { q: "x" } },
+    });
+  });
+
+  describe("a payment elicitation given up while the wallet asks", () => {
+    const elicitation = {
+      jsonrpc: "2.0",
+      id: "e1",
+      method: "elicitation/create",
+      params: { message: "Pay?", _meta: { "stipendex/quote": { jws: "q" } } },
+    };
+    /** A tools/call answered by an SSE stream the test writes to; other POSTs (answers) get 202. */
+    function streamingServer() {
+      let write: (message: unknown) => void = () => undefined;
+      let end: () => void = () => undefined;
+      const server: Handler = async (request) => {
+        if (((await request.json()) as { method?: string }).method !== "tools/call") {
+          return new Response(null, { status: 202 });
+        }
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            write = (message) => controller.enqueue(encoder.encode(formatSseMessage(message)));
+            end = () => controller.close();
+          },
+        });
+        write(elicitation);
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      };
+      return { server, write: (message: unknown) => write(message), end: () => end() };
+    }
+    /** A wallet that waits for the person until the elicitation is withdrawn. */
+    const withdrawn: unknown[] = [];
+    const untilWithdrawn: WalletLink["elicit"] = (_params, signal) =>
+      new Promise((resolve) =>
+        signal?.addEventListener("abort", () => {
+          withdrawn.push(signal.reason);
+          resolve({ action: "decline" });
+        }),
+      );
+
+    it("withdraws it when the server cancels it, reads on meanwhile, and never answers it", async () => {
+      withdrawn.length = 0;
+      const upstream = streamingServer();
+      const { win, seen, elicited } = setup(
+        upstream.server,
+        () => undefined,
+        mcpAtHand(),
+        untilWithdrawn,
+      );
+      const read = (await win.fetch("https://mcp.example/mcp", init)).text();
+      await until(() => elicited.length === 1);
+      upstream.write({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: "e1", reason: "timed out" },
+      });
+      await until(() => withdrawn.length === 1);
+      expect(withdrawn).toEqual(["cancelled by the server"]);
+      upstream.write(paid);
+      upstream.end();
+      const text = await read;
+      expect(text).toContain('"result"');
+      expect(text).not.toContain("elicitation/create");
+      // Only the call went out: no answer to the elicitation the server gave up.
+      expect(seen).toHaveLength(1);
+    });
+
+    it("withdraws it when the page aborts its call", async () => {
+      withdrawn.length = 0;
+      const upstream = streamingServer();
+      const abort = new AbortController();
+      const { win, elicited } = setup(
+        upstream.server,
+        () => undefined,
+        mcpAtHand(),
+        untilWithdrawn,
+      );
+      const response = await win.fetch("https://mcp.example/mcp", {
+        ...init,
+        signal: abort.signal,
+      });
+      const read = response.text();
+      await until(() => elicited.length === 1);
+      abort.abort();
+      await until(() => withdrawn.length === 1);
+      expect(withdrawn).toHaveLength(1);
+      expect((withdrawn[0] as Error).name).toBe("AbortError");
+      // (A browser's own fetch errors the body on abort; this test's server ends it.)
+      upstream.end();
+      await read;
     });
   });
 

@@ -5,6 +5,7 @@ import {
   isElicitation,
   isObject,
   isResponseTo,
+  type JsonRpcId,
   type JsonRpcRequest,
   parseJson,
   paymentErrorOf,
@@ -13,7 +14,7 @@ import {
 import { routeElicitation } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
-import { formatSseMessage, SseSplitter } from "./sse";
+import { formatSseMessage, type SseEvent, SseSplitter } from "./sse";
 import { MAX_REPORTED_TOOLS, type WalletLink } from "./wallet-link";
 
 /** One JSON-RPC POST the page's MCP client made. */
@@ -38,7 +39,12 @@ export interface McpStream {
 }
 
 type Emit = (text: string) => void;
-type SseHandler = (message: unknown, raw: string, emit: Emit) => Promise<void>;
+/**
+ * Handles one event of an SSE stream. `signal` is aborted when what the event
+ * asks is given up while it is handled: the server cancelled its elicitation
+ * (`notifications/cancelled`), or the page its call or the stream.
+ */
+type SseHandler = (message: unknown, raw: string, emit: Emit, signal: AbortSignal) => Promise<void>;
 
 /**
  * Looks at an MCP answer (JSON or SSE) on its way to the page: notes what an
@@ -73,15 +79,19 @@ export async function handleMcpResponse(
     stream.call = { tool: params.name, arguments: params.arguments ?? {} };
   }
   let settled = false;
-  return rewriteSse(response, async (message, raw, emit) => {
-    if (await answeredByWallet(message, stream, wallet, nativeFetch)) return;
-    if (isCall && !settled && isResponseTo(message, call.request.id)) {
-      settled = true;
-      const retry = await payAndRetry(message, call, wallet, nativeFetch);
-      if (retry) return spliceAnswer(retry, emit);
-    }
-    emit(raw);
-  });
+  return rewriteSse(
+    response,
+    async (message, raw, emit, signal) => {
+      if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+      if (isCall && !settled && isResponseTo(message, call.request.id)) {
+        settled = true;
+        const retry = await payAndRetry(message, call, wallet, nativeFetch);
+        if (retry) return spliceAnswer(retry, emit);
+      }
+      emit(raw);
+    },
+    call.signal,
+  );
 }
 
 async function payAndRetry(
@@ -143,16 +153,20 @@ function withReceiptWatch(
 ): Response {
   if (!retry.body) return retry;
   const stream = streamOf(call);
-  return rewriteSse(retry, async (message, raw, emit) => {
-    if (await answeredByWallet(message, stream, wallet, nativeFetch)) return;
-    if (isResponseTo(message, call.request.id)) {
-      const report = receiptOf(message, call, paymentId, retry.status);
-      sendReceipt(wallet, report, message);
-      emit(report.error ? formatSseMessage(original) : raw);
-      return;
-    }
-    emit(raw);
-  });
+  return rewriteSse(
+    retry,
+    async (message, raw, emit, signal) => {
+      if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+      if (isResponseTo(message, call.request.id)) {
+        const report = receiptOf(message, call, paymentId, retry.status);
+        sendReceipt(wallet, report, message);
+        emit(report.error ? formatSseMessage(original) : raw);
+        return;
+      }
+      emit(raw);
+    },
+    call.signal,
+  );
 }
 
 /** Emits a paid retry's answer into the page's SSE stream, whatever form the retry came in. */
@@ -239,6 +253,7 @@ async function answeredByWallet(
   stream: McpStream,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
+  signal: AbortSignal,
 ): Promise<boolean> {
   if (!isElicitation(message)) return false;
   const params = message.params ?? {};
@@ -247,15 +262,16 @@ async function answeredByWallet(
   let result: ElicitResult = { action: "decline" };
   if (route === "wallet") {
     try {
-      result = await wallet.elicit({
-        server: stream.server,
-        params,
-        ...(stream.call ? { call: stream.call } : {}),
-      });
+      result = await wallet.elicit(
+        { server: stream.server, params, ...(stream.call ? { call: stream.call } : {}) },
+        signal,
+      );
     } catch {
       result = { action: "cancel" };
     }
   }
+  // Given up while the wallet asked (withdrawn there): a cancelled request is not answered.
+  if (signal.aborted) return true;
   const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
   try {
     const answer = await nativeFetch(stream.answer(body));
@@ -287,8 +303,8 @@ export function handleMcpStream(
   nativeFetch: typeof fetch,
 ): Response {
   if (mediaType(response) !== "text/event-stream") return response;
-  return rewriteSse(response, async (message, raw, emit) => {
-    if (!(await answeredByWallet(message, stream, wallet, nativeFetch))) emit(raw);
+  return rewriteSse(response, async (message, raw, emit, signal) => {
+    if (!(await answeredByWallet(message, stream, wallet, nativeFetch, signal))) emit(raw);
   });
 }
 
@@ -326,24 +342,50 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
   }
 }
 
-/** A copy of `response` whose SSE body goes through `handle`, event by event, in order. */
-export function rewriteSse(response: Response, handle: SseHandler): Response {
+/**
+ * A copy of `response` whose SSE body goes through `handle`, event by event,
+ * in order. Events are read on while one is handled, so the server's
+ * cancellation of an elicitation being handled aborts its handler's signal,
+ * as do the page cancelling the body and `given` (the page's call) aborting.
+ */
+export function rewriteSse(response: Response, handle: SseHandler, given?: AbortSignal): Response {
   const source = response.body;
   if (!source) return response;
   const encoder = new TextEncoder();
   let cancelled = false;
+  /** The server's elicitations read and not yet handled, by id: what may be given up. */
+  const open = new Map<JsonRpcId, AbortController>();
+  const giveUp = (reason: unknown) => {
+    for (const controller of open.values()) controller.abort(reason);
+  };
+  given?.addEventListener("abort", () => giveUp(given.reason), { once: true });
+  const read = (message: unknown) => {
+    if (isElicitation(message)) open.set(message.id, new AbortController());
+    const cancelledId = cancelledRequestOf(message);
+    if (cancelledId !== undefined) open.get(cancelledId)?.abort("cancelled by the server");
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const emit: Emit = (text) => {
         if (!cancelled) controller.enqueue(encoder.encode(text));
       };
-      pumpSse(source, (message, raw) => handle(message, raw, emit)).then(
+      const handleOne = async (message: unknown, raw: string) => {
+        const id = isElicitation(message) ? message.id : undefined;
+        const signal = (id === undefined ? undefined : open.get(id)?.signal) ?? NEVER_ABORTED;
+        try {
+          await handle(message, raw, emit, signal);
+        } finally {
+          if (id !== undefined) open.delete(id);
+        }
+      };
+      pumpSse(source, handleOne, read).then(
         () => cancelled || controller.close(),
         (error: unknown) => cancelled || controller.error(error),
       );
     },
     cancel(reason) {
       cancelled = true;
+      giveUp(reason);
       return source.cancel(reason);
     },
   });
@@ -357,20 +399,43 @@ export function rewriteSse(response: Response, handle: SseHandler): Response {
   return copy;
 }
 
+/** Never aborted: the signal of an event nothing can give up. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** The id of the request a `notifications/cancelled` gives up, if `message` is one. */
+function cancelledRequestOf(message: unknown): JsonRpcId | undefined {
+  if (!isObject(message) || message.method !== "notifications/cancelled") return undefined;
+  const id = field(message.params, "requestId");
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+/**
+ * Reads `body` event by event: `onRead` sees each as soon as it is read,
+ * `onEvent` handles them one after another, in order (reading goes on
+ * meanwhile). Settles once all are handled; a handler that fails stops it.
+ */
 async function pumpSse(
   body: ReadableStream<Uint8Array>,
   onEvent: (message: unknown, raw: string) => Promise<void>,
+  onRead?: (message: unknown) => void,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const splitter = new SseSplitter();
+  let handled = Promise.resolve();
+  const take = ({ data, raw }: SseEvent) => {
+    const message = parseJson(data);
+    onRead?.(message);
+    handled = handled.then(() => onEvent(message, raw));
+    // A failed handler ends the reading too: the failure is what the stream ends with.
+    handled.catch(() => reader.cancel().catch(() => undefined));
+  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    for (const event of splitter.push(decoder.decode(value, { stream: true }))) {
-      await onEvent(parseJson(event.data), event.raw);
-    }
+    for (const event of splitter.push(decoder.decode(value, { stream: true }))) take(event);
   }
   const rest = splitter.flush();
-  if (rest) await onEvent(parseJson(rest.data), rest.raw);
+  if (rest) take(rest);
+  await handled;
 }

@@ -49,3 +49,16 @@ describe("createWalletLink: pay", () => {
     expect(notices).toEqual([]);
   });
 });
+
+describe("createWalletLink: elicit", () => {
+  it("sends its own request id, and withdraws the elicitation by it when the signal aborts", () => {
+    const { wallet, requests, notices } = link();
+    const abort = new AbortController();
+    void wallet.elicit({ server: "https://mcp.example/mcp", params: {} }, abort.signal);
+    const requestId = (requests[0]?.params as { requestId?: string } | undefined)?.requestId;
+    expect(requestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(notices).toEqual([]);
+    abort.abort();
+    expect(notices).toEqual([{ method: "stipendex_withdraw", params: { requestId } }]);
+  });
+});

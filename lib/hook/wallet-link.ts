@@ -18,7 +18,8 @@ export interface WalletLink {
   pay(challenge: PaymentChallenge, signal?: AbortSignal): Promise<PaymentAnswer>;
   /** Fire and forget: the retry's outcome and receipt. */
   receipt(params: ReceiptParams): void;
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** As `pay`: `signal` aborted before the answer withdraws the elicitation. */
+  elicit(params: ElicitParams, signal?: AbortSignal): Promise<ElicitResult>;
   /** Fire and forget: what an MCP server declared. */
   reportMcpServer(report: McpServerSighting): void;
 }
@@ -58,17 +59,25 @@ export const PAGE_LIMITS = {
 
 /** The wallet as seen from the page: each call is a message through the relay. */
 export function createWalletLink(request: Requester, notify: Notifier): WalletLink {
+  /** Asks under a fresh request id, which `signal` aborting withdraws. */
+  const withdrawable = <T>(ask: (requestId: string) => Promise<T>, signal?: AbortSignal) => {
+    const requestId = randomId();
+    const withdraw = () => notify({ method: "stipendex_withdraw", params: { requestId } });
+    signal?.addEventListener("abort", withdraw);
+    return ask(requestId).finally(() => signal?.removeEventListener("abort", withdraw));
+  };
   return {
-    pay: (challenge, signal) => {
-      const requestId = randomId();
-      const withdraw = () => notify({ method: "stipendex_withdraw", params: { requestId } });
-      signal?.addEventListener("abort", withdraw);
-      return request({ method: "stipendex_pay", params: { requestId, challenge } }).finally(() =>
-        signal?.removeEventListener("abort", withdraw),
-      );
-    },
+    pay: (challenge, signal) =>
+      withdrawable(
+        (requestId) => request({ method: "stipendex_pay", params: { requestId, challenge } }),
+        signal,
+      ),
     receipt: (params) => notify({ method: "stipendex_receipt", params }),
-    elicit: (params) => request({ method: "stipendex_elicit", params }),
+    elicit: (params, signal) =>
+      withdrawable(
+        (requestId) => request({ method: "stipendex_elicit", params: { ...params, requestId } }),
+        signal,
+      ),
     reportMcpServer: (report) => notify({ method: "stipendex_reportMcpServer", params: report }),
   };
 }
