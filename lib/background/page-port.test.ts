@@ -6,12 +6,14 @@ import type { MessageSender } from "./sender";
 function servedPort(name: string, sender?: MessageSender) {
   const posted: PortResponse[] = [];
   const listeners: ((message: unknown) => void)[] = [];
+  const closers: (() => void)[] = [];
   let disconnected = false;
   const port: ServedPort = {
     name,
     ...(sender ? { sender } : {}),
     postMessage: (message) => posted.push(message),
     onMessage: { addListener: (listener) => listeners.push(listener) },
+    onDisconnect: { addListener: (listener) => closers.push(listener) },
     disconnect: () => {
       disconnected = true;
     },
@@ -21,6 +23,10 @@ function servedPort(name: string, sender?: MessageSender) {
     posted,
     receive: (message: unknown) => {
       for (const listener of listeners) listener(message);
+    },
+    /** The page closes its end. */
+    close: () => {
+      for (const closer of closers) closer();
     },
     disconnected: () => disconnected,
   };
@@ -41,6 +47,37 @@ describe("servePagePort", () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toEqual([[{ channel: "page", method: "stipendex_status" }, PAGE]]);
     expect(served.posted).toEqual([{ id: 7, response: { ok: true, result: "done" } }]);
+  });
+
+  it("withdraws the payments and elicitations still waiting when the page closes its end, and only those", async () => {
+    const seen: unknown[] = [];
+    const answers = new Map<string, () => void>();
+    const route = (message: unknown): Promise<WireResponse> => {
+      seen.push(message);
+      const { method, params } = message as { method: string; params?: { requestId?: string } };
+      if (method === "stipendex_withdraw") return Promise.resolve({ ok: true, result: null });
+      return new Promise((resolve) =>
+        answers.set(params?.requestId ?? method, () => resolve({ ok: true, result: "done" })),
+      );
+    };
+    const served = servedPort(PAGE_PORT, PAGE);
+    servePagePort(served.port, route);
+    const ask = (id: number, method: string, requestId: string) =>
+      served.receive({ id, message: { channel: "page", method, params: { requestId } } });
+    ask(1, "stipendex_pay", "answered");
+    ask(2, "stipendex_pay", "waiting");
+    ask(3, "stipendex_elicit", "asking");
+    served.receive({ id: 4, message: { channel: "page", method: "stipendex_status" } });
+    answers.get("answered")?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    served.close();
+    const withdrawn = seen.filter(
+      (message) => (message as { method: string }).method === "stipendex_withdraw",
+    );
+    expect(withdrawn).toEqual([
+      { channel: "page", method: "stipendex_withdraw", params: { requestId: "waiting" } },
+      { channel: "page", method: "stipendex_withdraw", params: { requestId: "asking" } },
+    ]);
   });
 
   it("ignores what is not a numbered request", async () => {

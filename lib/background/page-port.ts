@@ -7,6 +7,7 @@ export interface ServedPort {
   sender?: MessageSender;
   postMessage(message: PortResponse): void;
   onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
   disconnect(): void;
 }
 
@@ -14,6 +15,9 @@ export interface ServedPort {
  * Answers a page relay's requests on its port (see relay/port-sender.ts),
  * each through the same router as a one-off message, for the sender the
  * browser attached to the port when it opened. Any other port is closed.
+ * When the page closes its end (the tab closed, the frame navigated or went
+ * into the back/forward cache), the payments and elicitations it was still
+ * waiting for are withdrawn: nobody is left to use them.
  */
 export function servePagePort(
   port: ServedPort,
@@ -24,9 +28,14 @@ export function servePagePort(
     port.disconnect();
     return;
   }
+  /** Request ids of the payments and elicitations asked on this port and not answered yet. */
+  const waiting = new Set<string>();
   port.onMessage.addListener((request) => {
     if (!isPortRequest(request)) return;
+    const requestId = withdrawableRequestId(request.message);
+    if (requestId !== undefined) waiting.add(requestId);
     void route(request.message, sender).then((response) => {
+      if (requestId !== undefined) waiting.delete(requestId);
       try {
         port.postMessage({ id: request.id, response });
       } catch {
@@ -34,6 +43,23 @@ export function servePagePort(
       }
     });
   });
+  port.onDisconnect.addListener(() => {
+    for (const requestId of waiting) {
+      const withdraw = { channel: "page", method: "stipendex_withdraw", params: { requestId } };
+      void route(withdraw, sender);
+    }
+    waiting.clear();
+  });
+}
+
+/** The request id of a page's `stipendex_pay` or `stipendex_elicit`, the methods that wait for a person. */
+function withdrawableRequestId(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== "stipendex_pay" && method !== "stipendex_elicit") return undefined;
+  if (typeof params !== "object" || params === null) return undefined;
+  const { requestId } = params as { requestId?: unknown };
+  return typeof requestId === "string" ? requestId : undefined;
 }
 
 function isPortRequest(value: unknown): value is PortRequest {

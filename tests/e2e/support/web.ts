@@ -226,6 +226,37 @@ export function describeWeb(
       await assertWithdrawn(rig, origin, before, "The site");
     });
 
+    it("a page that navigates away while the wallet asks: its request is withdrawn, the window goes, nothing is paid", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const shown = rig.nextConfirmWindow();
+      void rig.agent
+        .evaluate(`fetch(${JSON.stringify(searchUrl("left"))}).then(() => "answered")`)
+        .catch(() => "the page went away");
+      await shown;
+      // Reloaded: the relay's port closes with the old document (the agent page is there again after).
+      await rig.agent.evaluate("setTimeout(() => location.reload(), 0), true");
+      await assertWithdrawn(rig, origin, before, "The site");
+      // The next tests use the reloaded page, with its wallet hook.
+      let ready = false;
+      await waitUntil(
+        () => {
+          void rig.agent
+            .evaluate("document.readyState === 'complete' && 'stipendex' in window")
+            .then(
+              (loaded) => {
+                ready = loaded === true;
+              },
+              () => undefined,
+            );
+          return ready;
+        },
+        "the agent page loaded again",
+        10_000,
+        100,
+      );
+    });
+
     it("a sync XHR is left alone: its 402 reaches the page, no window opens", async () => {
       const { rig, origin } = get();
       const before = await snapshot(rig, origin);
