@@ -142,6 +142,20 @@ export interface PageMethods {
   stipendex_withdraw: { params: { requestId: string }; result: null };
 }
 
+/**
+ * The request id of a `stipendex_pay` or `stipendex_elicit` (the methods that
+ * may wait for a person), by which its caller withdraws it; undefined for
+ * anything else. `message` is as it came: `{ method, params }`.
+ */
+export function withdrawableRequestId(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== "stipendex_pay" && method !== "stipendex_elicit") return undefined;
+  if (typeof params !== "object" || params === null) return undefined;
+  const { requestId } = params as { requestId?: unknown };
+  return typeof requestId === "string" ? requestId : undefined;
+}
+
 /*
  * The wallet's own pages. Values cross `runtime.sendMessage`, which carries
  * JSON only: amounts travel as decimal strings of atomic (or micro) units.

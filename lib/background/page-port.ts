@@ -1,4 +1,10 @@
-import { PAGE_PORT, type PortRequest, type PortResponse, type WireResponse } from "../messages";
+import {
+  PAGE_PORT,
+  type PortRequest,
+  type PortResponse,
+  type WireResponse,
+  withdrawableRequestId,
+} from "../messages";
 import type { MessageSender } from "./sender";
 
 /** The part of a `runtime.Port` the background serves. */
@@ -50,16 +56,6 @@ export function servePagePort(
     }
     waiting.clear();
   });
-}
-
-/** The request id of a page's `stipendex_pay` or `stipendex_elicit`, the methods that wait for a person. */
-function withdrawableRequestId(message: unknown): string | undefined {
-  if (typeof message !== "object" || message === null) return undefined;
-  const { method, params } = message as { method?: unknown; params?: unknown };
-  if (method !== "stipendex_pay" && method !== "stipendex_elicit") return undefined;
-  if (typeof params !== "object" || params === null) return undefined;
-  const { requestId } = params as { requestId?: unknown };
-  return typeof requestId === "string" ? requestId : undefined;
 }
 
 function isPortRequest(value: unknown): value is PortRequest {

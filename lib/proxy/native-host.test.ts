@@ -181,6 +181,33 @@ describe("the native host and the proxy's channel", () => {
     await host.running;
   });
 
+  it("withdraws what a proxy still waits for when its connection closes (its desktop app quit)", async () => {
+    const host = startHost(place, (request) =>
+      request.method === "stipendex_elicit"
+        ? { ok: true, result: { action: "decline" } }
+        : undefined,
+    );
+    await listening(place);
+    const proxy = channel(place);
+    void proxy.request("stipendex_pay", { requestId: "r1", challenge: {} }).catch(() => undefined);
+    await proxy.request("stipendex_elicit", { requestId: "r2", server: UPSTREAM, params: {} });
+    void proxy.request("stipendex_receipt", { paymentId: "p" }).catch(() => undefined);
+    await expect.poll(() => host.seen.length).toBe(3);
+    proxy.close();
+    await expect.poll(() => host.seen.length).toBe(4);
+    expect(host.seen[3]).toEqual({
+      link: 1,
+      id: 1,
+      upstream: UPSTREAM,
+      method: "stipendex_withdraw",
+      params: { requestId: "r1" },
+    });
+    host.stop();
+    await host.running;
+    // Nothing more once the browser has gone.
+    expect(host.seen).toHaveLength(4);
+  });
+
   it("rejects what is waiting when the browser closes the host, and removes the socket", async () => {
     const host = startHost(place, () => undefined);
     await listening(place);

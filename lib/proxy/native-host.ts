@@ -1,6 +1,6 @@
 import { chmod, mkdir, unlink } from "node:fs/promises";
 import { connect, createServer, type Socket } from "node:net";
-import { ErrorCode, type NativeRequest } from "../messages";
+import { ErrorCode, type NativeRequest, withdrawableRequestId } from "../messages";
 import { type ChannelPlace, readChannelRequest, readNativeResponse } from "./channel";
 import { isProxyError, ProxyError } from "./errors";
 import { encodeFrame, MAX_HOST_TO_BROWSER, readFrames } from "./frame";
@@ -33,13 +33,18 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
   });
   await clearStaleSocket(place.socket);
   const links = new Map<number, Socket>();
+  /** Per link, the payments and elicitations sent on and not answered yet, by message id. */
+  const waiting = new Map<number, Map<number, { upstream: string; requestId: string }>>();
   let nextLink = 1;
+  /** Set once the browser closed its end: nothing more is sent to it. */
+  let browserGone = false;
   const toBrowser = (request: NativeRequest): void => {
     options.output.write(encodeFrame(request, MAX_HOST_TO_BROWSER));
   };
   const server = createServer((socket) => {
     const link = nextLink++;
     links.set(link, socket);
+    waiting.set(link, new Map());
     readFrames(
       socket,
       (message) => {
@@ -48,9 +53,15 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
           options.log(`proxy connection ${link} sent a message that is not a request`);
           return;
         }
+        // Noted before it is sent: the answer may come back before `toBrowser` returns.
+        const requestId = withdrawableRequestId(request);
+        if (requestId !== undefined) {
+          waiting.get(link)?.set(request.id, { upstream: request.upstream, requestId });
+        }
         try {
           toBrowser({ ...request, link });
         } catch (error) {
+          waiting.get(link)?.delete(request.id);
           if (!isProxyError(error, "frame-too-large")) throw error;
           const response = {
             ok: false as const,
@@ -65,7 +76,16 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
       },
     );
     socket.on("error", () => undefined);
-    socket.on("close", () => links.delete(link));
+    socket.on("close", () => {
+      links.delete(link);
+      // The proxy went away (its desktop app quit): what it still waits for is withdrawn, as that
+      // proxy (same upstream), under the request's own message id (its answer finds no link).
+      const left = browserGone ? [] : (waiting.get(link) ?? []);
+      for (const [id, { upstream, requestId }] of left) {
+        toBrowser({ link, id, upstream, method: "stipendex_withdraw", params: { requestId } });
+      }
+      waiting.delete(link);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -79,6 +99,7 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
       options.input,
       (message) => {
         const answer = readNativeResponse(message);
+        if (answer) waiting.get(answer.link)?.delete(answer.id);
         const socket = answer && links.get(answer.link);
         if (answer && socket) {
           socket.write(encodeFrame({ id: answer.id, response: answer.response }));
@@ -94,6 +115,7 @@ export async function runNativeHost(options: NativeHostOptions): Promise<void> {
     options.input.once("close", resolve);
     options.input.once("error", resolve);
   });
+  browserGone = true;
   for (const socket of links.values()) socket.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await unlink(place.socket).catch(() => undefined);
