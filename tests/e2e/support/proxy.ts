@@ -280,6 +280,22 @@ export function describeProxyPayments(
       await assertWithdrawn(rig, caller, before, "The desktop app");
     });
 
+    it("withdraws what a desktop app that quits was still asking for: the window goes, nothing is paid", async () => {
+      const { rig } = get();
+      const server = rig.demo.urls.mcpJson;
+      const caller = `proxy:${new URL(server).origin}`;
+      const host = await connectDesktopHost(places, server);
+      const before = await snapshot(rig, caller);
+      const shown = rig.nextConfirmWindow();
+      const call = host.client
+        .callTool({ name: "surge_search", arguments: { query: "quit" } })
+        .catch(() => "the app quit");
+      await shown;
+      await host.close();
+      assert.equal(await call, "the app quit");
+      await assertWithdrawn(rig, caller, before, "The desktop app");
+    });
+
     it("says when the person declined, and when the wallet is locked", async () => {
       const { rig } = get();
       const host = await connect(rig.demo.urls.mcpJson);
