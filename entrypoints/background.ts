@@ -81,6 +81,9 @@ export default defineBackground(() => {
     fetch: (input, init) => fetch(input, init),
     describe: describeChallenge(services),
     pay: (params, caller) => page.stipendex_pay(params, { ...caller, frameId: caller.frameId }),
+    withdraw: async (requestId, caller) => {
+      await page.stipendex_withdraw({ requestId }, { ...caller, frameId: caller.frameId });
+    },
     receipt: (params, origin) =>
       page.stipendex_receipt(params, { origin, tabId: undefined, frameId: undefined }),
     badge: async (tabId, offered) => {

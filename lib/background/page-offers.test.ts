@@ -52,6 +52,7 @@ async function rig(policy: Parameters<typeof makeHarness>[0] = {}) {
     },
     describe: describeChallenge({ ...h, now: () => h.clock.ms }),
     pay: (params, caller) => h.engine.pay(params, caller),
+    withdraw: (requestId, caller) => h.engine.withdraw(requestId, caller),
     receipt: async (params, origin) => void seen.receipts.push([params, origin]),
     badge: async (tabId, offered) => void seen.badges.push([tabId, offered]),
     addRule: async (rule) => void seen.rules.set(rule.id, rule),
@@ -126,6 +127,23 @@ describe("page offers", () => {
       expect(seen.receipts, leave).toEqual([
         [{ paymentId, status: 0, receipt: null }, PAGE_ORIGIN],
       ]);
+    }
+  });
+
+  it("withdraws the payment the window asks about when its tab closes or goes elsewhere: nothing signed", async () => {
+    for (const leave of ["close", "navigate"] as const) {
+      const { h, offers, seen } = await rig();
+      await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+      const paying = offers.pay(TAB);
+      await until(async () => (await h.approvals.pending()).length === 1);
+      if (leave === "close") await offers.closed(TAB);
+      else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
+      await expect(paying, leave).rejects.toMatchObject({ code: "user-declined" });
+      expect(await h.approvals.pending(), leave).toEqual([]);
+      const [payment] = await h.db.payments.toArray();
+      expect(payment?.state, leave).toBe("declined");
+      expect(payment?.proof, leave).toBeUndefined();
+      expect(seen.loads, leave).toEqual([]);
     }
   });
 

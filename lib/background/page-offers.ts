@@ -63,6 +63,8 @@ export interface PageOffersPlatform {
   ): Promise<{ description: string; amount: DisplayAmount }>;
   /** The payment engine: same checks, budgets, window and history as any payment. */
   pay(params: PayParams, caller: Caller): Promise<PaymentAnswer>;
+  /** The engine's withdrawal of a request nobody will use (its tab closed or went elsewhere). */
+  withdraw(requestId: string, caller: Caller): Promise<void>;
   /** Files a paid load's outcome as a page's receipt would be. */
   receipt(params: ReceiptParams, origin: string): Promise<unknown>;
   /** Shows (or clears) the toolbar badge of one tab. */
@@ -71,6 +73,11 @@ export interface PageOffersPlatform {
   removeRule(id: number): Promise<void>;
   /** Navigates a tab to `url`. */
   load(tabId: number, url: string): Promise<void>;
+}
+
+/** Who pays a tab's offer, as the engine knows it: the page in that tab's top frame. */
+function callerOf(offer: StoredOffer, tabId: number): Caller {
+  return { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin };
 }
 
 interface StoredOffer {
@@ -113,6 +120,9 @@ export class PageOffers {
       await this.p.removeRule(offer.paid.ruleId);
       await this.set(tabId, undefined);
       await this.fileLoad(offer, offer.paid.paymentId, response);
+    } else if (offer) {
+      // The tab shows another page: a payment of the old one still asked about is nobody's now.
+      await this.p.withdraw(offer.requestId, callerOf(offer, tabId));
     }
     const challenge = await pageChallenge(response, this.p.fetch);
     if (!challenge) {
@@ -156,7 +166,7 @@ export class PageOffers {
     try {
       answer = await this.p.pay(
         { requestId: offer.requestId, challenge: offer.challenge },
-        { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin },
+        callerOf(offer, tabId),
       );
     } catch (error) {
       // Declined or refused: the next click asks again, as a new request (a click while
@@ -181,12 +191,15 @@ export class PageOffers {
     return { paymentId: answer.paymentId };
   }
 
-  /** A closed tab: its offer goes, and an approved payment never sent is reported unused. */
+  /**
+   * A closed tab: its offer goes, a payment of it still asked about is
+   * withdrawn, and an approved payment never sent is reported unused.
+   */
   async closed(tabId: number): Promise<void> {
     const offer = await this.get(tabId);
     if (!offer) return;
     await this.set(tabId, undefined);
-    if (!offer.paid) return;
+    if (!offer.paid) return this.p.withdraw(offer.requestId, callerOf(offer, tabId));
     await this.p.removeRule(offer.paid.ruleId);
     await this.p.receipt(
       { paymentId: offer.paid.paymentId, status: 0, receipt: null },
