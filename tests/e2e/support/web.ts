@@ -230,9 +230,8 @@ export function describeWeb(
       const { rig, origin } = get();
       const before = await snapshot(rig, origin);
       const shown = rig.nextConfirmWindow();
-      void rig.agent
-        .evaluate(`fetch(${JSON.stringify(searchUrl("left"))}).then(() => "answered")`)
-        .catch(() => "the page went away");
+      // Not awaited in the evaluation: a driver may run an evaluation again in the reloaded page.
+      await rig.agent.evaluate(`void fetch(${JSON.stringify(searchUrl("left"))}), true`);
       await shown;
       // Reloaded: the relay's port closes with the old document (the agent page is there again after).
       await rig.agent.evaluate("setTimeout(() => location.reload(), 0), true");
