@@ -860,6 +860,16 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     expect(await h.approvals.pending()).toEqual([]);
   });
 
+  /** The site's budget answered an elicitation of a fresh Quote: approved, and charged on its day. */
+  async function elicitedUnderBudget() {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
+    const [approved] = await h.db.payments.toArray();
+    return { h, challenge, dayKey, approved };
+  }
+
   it("charges an elicitation answered under a budget to that budget when it answers, once", async () => {
     const h = await makeHarness(autoPolicy);
     const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
@@ -872,12 +882,8 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
   });
 
   it("gives an elicitation's charge back once its Quote expired with no payment using it", async () => {
-    const h = await makeHarness(autoPolicy);
-    const { jws } = await stipendexMcpChallenge(h.receiver);
-    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
-    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
+    const { h, dayKey, approved } = await elicitedUnderBudget();
     expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
-    const [approved] = await h.db.payments.toArray();
     const expiresAt = (approved?.offer.quote?.expiresAt ?? 0) * 1000;
     let released = 0;
     const track = () =>
@@ -908,11 +914,7 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
   });
 
   it("gives an elicitation's charge back when its Quote expired by the time its payment came", async () => {
-    const h = await makeHarness(autoPolicy);
-    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
-    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
-    expect((await h.engine.elicit(elicitParams(jws), CALLER)).action).toBe("accept");
-    const [approved] = await h.db.payments.toArray();
+    const { h, challenge, dayKey, approved } = await elicitedUnderBudget();
     // Past its expiry, within the clock tolerance a Quote is read with: read, but not signed.
     h.clock.ms = (approved?.offer.quote?.expiresAt ?? 0) * 1000 + 2_000;
     await expect(h.engine.pay({ requestId: "late", challenge }, CALLER)).rejects.toMatchObject({
