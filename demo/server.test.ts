@@ -251,25 +251,27 @@ describe("x402 HTTP servers (official middleware)", () => {
   );
 });
 
-describe("paywalled page (official x402 v2 middleware)", () => {
+describe("paywalled pages (official x402 v2 and v1 middleware, Stipendex)", () => {
   const browser = {
     accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36",
   };
 
-  it("gives a browser its HTML paywall with 402 and PAYMENT-REQUIRED, then the article once paid", async () => {
-    const url = demo.urls.paywalledPage;
-    const first = await fetch(url, { headers: browser });
-    expect(first.status).toBe(402);
-    expect(first.headers.get("content-type")).toMatch(/text\/html/);
-    expect(await first.text()).toMatch(/Payment Required/);
-    const offer = readHttp402(
-      { headers: first.headers, body: "" },
-      { receiver: demo.urls.x402v2, resource: { kind: "http", method: "GET", url }, registry },
-    );
+  /** Pays the x402 page at `url` as priced (its 402), loading it as a browser; the paid load is checked. */
+  async function payPage(
+    url: string,
+    receiver: string,
+    priced: { headers: Headers; body: string },
+    price: "paywalledPage" | "paywalledPageV1",
+  ): Promise<{ header: string }> {
+    const offer = readHttp402(priced, {
+      receiver,
+      resource: { kind: "http", method: "GET", url },
+      registry,
+    });
     const option = offer.options[0];
     if (!option) throw new Error("no option");
-    expect(option.amount).toBe(HTTP_PRICES.paywalledPage);
+    expect(option.amount).toBe(HTTP_PRICES[price]);
     const payload = await signTransferWithAuthorization(payer, option, { now: now() });
     const header = paymentHeader(buildPaymentPayload(offer, option, payload));
     const before = await payeeBalance();
@@ -277,7 +279,54 @@ describe("paywalled page (official x402 v2 middleware)", () => {
     expect(paid.status).toBe(200);
     expect(await paid.text()).toContain('data-testid="paid-article"');
     expect(readSettleResponseHeaders(paid.headers)?.success).toBe(true);
-    expect(await payeeBalance()).toBe(before + HTTP_PRICES.paywalledPage);
+    expect(await payeeBalance()).toBe(before + HTTP_PRICES[price]);
+    return { header: header.name };
+  }
+
+  it("gives a browser its HTML paywall with 402 and PAYMENT-REQUIRED, then the article once paid", async () => {
+    const url = demo.urls.paywalledPage;
+    const first = await fetch(url, { headers: browser });
+    expect(first.status).toBe(402);
+    expect(first.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await first.text()).toMatch(/Payment Required/);
+    await payPage(url, demo.urls.x402v2, { headers: first.headers, body: "" }, "paywalledPage");
+  });
+
+  it("x402 v1: a browser gets the HTML paywall without a price header; asked for JSON, the price; paid, the article", async () => {
+    const url = demo.urls.paywalledPageV1;
+    const first = await fetch(url, { headers: browser });
+    expect(first.status).toBe(402);
+    expect(first.headers.get("content-type")).toMatch(/text\/html/);
+    expect(first.headers.get("payment-required")).toBeNull();
+    const priced = await fetch(url, { headers: { ...browser, accept: "application/json" } });
+    expect(priced.status).toBe(402);
+    const priceRead = { headers: priced.headers, body: await priced.text() };
+    const paid = await payPage(url, demo.urls.x402v1, priceRead, "paywalledPageV1");
+    expect(paid.header).toBe("X-PAYMENT");
+  });
+
+  it("Stipendex: a browser gets 402 with a Quote bound to the page; paid, the article and a Receipt of it", async () => {
+    const url = demo.urls.paywalledPageStipendex;
+    const first = await fetch(url, { headers: browser });
+    expect(first.status).toBe(402);
+    const quote = await readQuote(((await first.json()) as { quote: unknown }).quote);
+    expect(quote.claims.resource).toEqual({ http: { method: "GET", url } });
+    expect(quote.claims.rails[0]?.amount).toBe(HTTP_PRICES.paywalledPageStipendex.toString());
+    const before = await payeeBalance();
+    const proof = await pay(quote);
+    const paid = await fetch(url, { headers: { ...browser, "Stipendex-Payment": proof } });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("content-type")).toMatch(/text\/html/);
+    const body = await paid.text();
+    expect(body).toContain('data-testid="paid-article"');
+    const receipt = await verifyReceipt(paid.headers.get("Stipendex-Receipt"), {
+      descriptor,
+      quoteHash: quote.hash,
+      proofHash: await sha256Base64url(proof),
+      walletId: wallet.id,
+    });
+    expect(receipt.claims.resultHash).toBe(await sha256Base64url(body));
+    expect(await payeeBalance()).toBe(before + HTTP_PRICES.paywalledPageStipendex);
   });
 });
 

@@ -5,14 +5,15 @@ import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "./chain";
 import { type Listening, listen } from "./listen";
 import { mcpRouter } from "./mcp/http";
 import { SEED_402_PATH, seed402Router } from "./mcp/seed-402";
+import { PAYWALLED_PAGE_PATH } from "./paywalled-article";
 import { cors } from "./receiver/cors";
-import { stipendexHttpRouter } from "./receiver/http";
+import { stipendexHttpRouter, stipendexPaywalledPageRouter } from "./receiver/http";
 import { createReceiverIdentity } from "./receiver/identity";
 import type { RailTemplate } from "./receiver/rail";
 import { StipendexReceiver } from "./receiver/receiver";
 import { v1FacilitatorApp } from "./x402/facilitator-v1";
 import { inProcessV2Facilitator } from "./x402/facilitator-v2";
-import { PAYWALLED_PAGE_PATH, paywalledPageRouter } from "./x402/paywalled-page";
+import { paywalledPageRouter, paywalledPageV1Router } from "./x402/paywalled-page";
 import { v2ResourceServer } from "./x402/resource-server-v2";
 import { x402V1Router } from "./x402/server-v1";
 import { x402V2Router } from "./x402/server-v2";
@@ -40,6 +41,10 @@ export interface DemoUrls {
   mcp402: string;
   /** A page behind the official x402 v2 middleware's paywall (402 to a browser until paid). */
   paywalledPage: string;
+  /** The same page behind the official x402 v1 middleware's paywall (no price in a header). */
+  paywalledPageV1: string;
+  /** The same page sold by the Stipendex receiver (402 with a Quote until paid). */
+  paywalledPageStipendex: string;
 }
 
 export interface Demo {
@@ -58,6 +63,10 @@ export const HTTP_PRICES = {
   seed402: 7_000n,
   /** The x402 v2 paywalled page. */
   paywalledPage: 3_000n,
+  /** The x402 v1 paywalled page. */
+  paywalledPageV1: 3_500n,
+  /** The Stipendex paywalled page. */
+  paywalledPageStipendex: 2_500n,
 } as const;
 
 /**
@@ -108,11 +117,19 @@ export async function startDemo(
       client,
     });
     stipendexApp.use(stipendexHttpRouter(receiver, HTTP_PRICES.stipendex));
+    stipendexApp.use(stipendexPaywalledPageRouter(receiver, HTTP_PRICES.paywalledPageStipendex));
     stipendexApp.use(mcpRouter({ receiver, x402: x402Server, rail, confirmations: new Map() }));
 
     const v1App = express();
     v1App.use(cors);
     v1App.use(x402V1Router({ rail, price: HTTP_PRICES.x402v1, facilitatorUrl: facilitator.url }));
+    v1App.use(
+      paywalledPageV1Router({
+        rail,
+        price: HTTP_PRICES.paywalledPageV1,
+        facilitatorUrl: facilitator.url,
+      }),
+    );
     v1App.use(seed402Router({ rail, price: HTTP_PRICES.seed402, facilitatorUrl: facilitator.url }));
     const x402v1 = await listen(v1App, ports.x402v1 ?? 0);
     started.push(x402v1);
@@ -135,8 +152,14 @@ export async function startDemo(
     };
     const agent = await listen(await agentApp(partial), ports.agent ?? 0);
     started.push(agent);
-    const paywalledPage = `${x402v2.url}${PAYWALLED_PAGE_PATH}`;
-    return { urls: { ...partial, agent: agent.url, paywalledPage }, chain, rail, stop };
+    const urls: DemoUrls = {
+      ...partial,
+      agent: agent.url,
+      paywalledPage: `${x402v2.url}${PAYWALLED_PAGE_PATH}`,
+      paywalledPageV1: `${x402v1.url}${PAYWALLED_PAGE_PATH}`,
+      paywalledPageStipendex: `${stipendex.url}${PAYWALLED_PAGE_PATH}`,
+    };
+    return { urls, chain, rail, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,20 +1,14 @@
 import { paymentMiddleware, type x402ResourceServer } from "@x402/express";
-import { Router as createRouter, type Router } from "express";
+import { Router as createRouter, type Request, type Response, type Router } from "express";
+import { paymentMiddleware as v1PaymentMiddleware } from "x402-express";
+import { PAYWALLED_ARTICLE, PAYWALLED_PAGE_PATH } from "../paywalled-article";
 import type { RailTemplate } from "../receiver/rail";
+import { v1RouteConfig } from "./server-v1";
 import { v2PaymentOption } from "./server-v2";
 
-/** Where the demo's paywalled article lives on the x402 v2 server. */
-export const PAYWALLED_PAGE_PATH = "/article";
-
-/** The article a paid load shows (the e2e tests look for its data-testid). */
-export const PAYWALLED_ARTICLE = `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8"><title>Paid article</title></head>
-  <body>
-    <h1>Paid article</h1>
-    <p data-testid="paid-article">You paid for this page with x402: the wallet loaded it once with the payment.</p>
-  </body>
-</html>`;
+function sendArticle(_req: Request, res: Response): void {
+  res.type("html").send(PAYWALLED_ARTICLE);
+}
 
 /**
  * `GET /article` behind the official x402 v2 middleware, as a site puts a page
@@ -39,8 +33,34 @@ export function paywalledPageRouter(options: {
       options.server,
     ),
   );
-  router.get(PAYWALLED_PAGE_PATH, (_req, res) => {
-    res.type("html").send(PAYWALLED_ARTICLE);
-  });
+  router.get(PAYWALLED_PAGE_PATH, sendArticle);
+  return router;
+}
+
+/**
+ * `GET /article` behind the official x402 v1 middleware: a browser asking for
+ * HTML gets its paywall page with status 402 and no price in a header (v1
+ * gives browsers HTML only; asked for JSON, it answers its `accepts`); paid in
+ * X-PAYMENT, the article with X-PAYMENT-RESPONSE.
+ */
+export function paywalledPageV1Router(options: {
+  rail: RailTemplate;
+  price: bigint;
+  facilitatorUrl: string;
+}): Router {
+  const router = createRouter();
+  router.use(
+    v1PaymentMiddleware(
+      options.rail.payTo,
+      {
+        [`GET ${PAYWALLED_PAGE_PATH}`]: v1RouteConfig(options.rail, options.price, {
+          description: "Demo article (x402 v1 paywalled page)",
+          mimeType: "text/html",
+        }),
+      },
+      { url: options.facilitatorUrl as `${string}://${string}` },
+    ),
+  );
+  router.get(PAYWALLED_PAGE_PATH, sendArticle);
   return router;
 }

@@ -13,6 +13,7 @@ import {
   newRows,
   type PaymentBrowser,
   type PaymentRig,
+  type Snapshot,
   snapshot,
   type Tab,
 } from "./payments";
@@ -108,6 +109,53 @@ async function poll<T>(
     100,
   );
   return value as T;
+}
+
+/** The id of the tab showing `page`, once it does. */
+function tabShowing(browser: WebBrowser, page: string): Promise<number> {
+  return poll(
+    async () =>
+      (await browser.walletTab.evaluate(
+        `${extensionApi}.tabs.query({}).then((tabs) => tabs.find((t) => t.url === ${JSON.stringify(page)})?.id)`,
+      )) as number | undefined,
+    "the paywalled page's tab",
+  );
+}
+
+/**
+ * After a page offer was approved: the paid article shows in its tab, the
+ * payment settles with `proof` verified in history, and the one-time rule and
+ * the offer are gone.
+ */
+async function assertPageLoadedPaid(
+  rig: PaymentRig,
+  browser: WebBrowser,
+  sold: { page: string; tabId: number; before: Snapshot; price: bigint; proof: string },
+): Promise<void> {
+  const shown = await poll(
+    async () =>
+      (await rig.agent.evaluate(
+        `document.querySelector('[data-testid="paid-article"]')?.textContent ?? null`,
+      )) as string | null,
+    "the paid article in the tab",
+  );
+  assert.match(shown, /You paid for this page/);
+  const [row] = await assertSettled(rig, new URL(sold.page).origin, sold.before, [sold.price]);
+  assert.equal(row?.what, sold.page);
+  const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row?.id ?? "" } });
+  assert.ok(
+    detail.objects.some((o) => o.kind === sold.proof && o.verified),
+    JSON.stringify(detail.objects.map((o) => [o.kind, o.verified])),
+  );
+  assert.deepEqual(
+    await browser.walletTab.evaluate(`${extensionApi}.declarativeNetRequest.getSessionRules()`),
+    [],
+    "the one-time rule is gone",
+  );
+  assert.equal(
+    await rig.wallet({ method: "ui_getPageOffer", params: { tabId: sold.tabId } }),
+    null,
+  );
 }
 
 /** The page hook runs in every page: its bundle stays within this many bytes. */
@@ -288,13 +336,7 @@ export function describeWeb(
       const pageOrigin = new URL(page).origin;
       const before = await snapshot(rig, pageOrigin);
       await rig.agent.evaluate(`location.href = ${JSON.stringify(page)}`).catch(() => undefined);
-      const tabId = await poll(
-        async () =>
-          (await browser.walletTab.evaluate(
-            `${extensionApi}.tabs.query({}).then((tabs) => tabs.find((t) => t.url === ${JSON.stringify(page)})?.id)`,
-          )) as number | undefined,
-        "the paywalled page's tab",
-      );
+      const tabId = await tabShowing(browser, page);
       const offer = await poll(
         () => rig.wallet({ method: "ui_getPageOffer", params: { tabId } }),
         "the wallet's offer for the paywalled page",
@@ -354,27 +396,13 @@ export function describeWeb(
         rig.nextConfirmWindow().then((window) => window.click("Approve")),
       ]);
 
-      const shown = await poll(
-        async () =>
-          (await rig.agent.evaluate(
-            `document.querySelector('[data-testid="paid-article"]')?.textContent ?? null`,
-          )) as string | null,
-        "the paid article in the tab",
-      );
-      assert.match(shown, /You paid for this page/);
-      const [row] = await assertSettled(rig, pageOrigin, declined, [HTTP_PRICES.paywalledPage]);
-      assert.equal(row?.what, page);
-      const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row?.id ?? "" } });
-      assert.ok(
-        detail.objects.some((o) => o.kind === "x402-settlement" && o.verified),
-        JSON.stringify(detail.objects.map((o) => o.kind)),
-      );
-      assert.deepEqual(
-        await browser.walletTab.evaluate(`${extensionApi}.declarativeNetRequest.getSessionRules()`),
-        [],
-        "the one-time rule is gone",
-      );
-      assert.equal(await rig.wallet({ method: "ui_getPageOffer", params: { tabId } }), null);
+      await assertPageLoadedPaid(rig, browser, {
+        page,
+        tabId,
+        before: declined,
+        price: HTTP_PRICES.paywalledPage,
+        proof: "x402-settlement",
+      });
 
       // Loaded again, the page asks again: the payment was sent once.
       const paidRows = await newRows(rig, declined, 1, "settled");
@@ -385,6 +413,52 @@ export function describeWeb(
       );
       assert.deepEqual(await newRows(rig, declined, 1, "settled"), paidRows);
     });
+
+    // The same offer for the other ways a site sells a page: no price header (x402 v1, asked
+    // again for JSON), and a Stipendex Quote (its 402 is JSON; the paid load carries a Proof).
+    for (const sold of [
+      {
+        by: "x402 v1",
+        url: "paywalledPageV1",
+        price: HTTP_PRICES.paywalledPageV1,
+        proof: "x402-settlement",
+      },
+      {
+        by: "Stipendex",
+        url: "paywalledPageStipendex",
+        price: HTTP_PRICES.paywalledPageStipendex,
+        proof: "receipt",
+      },
+    ] as const) {
+      it(`a page sold by ${sold.by} is offered, paid once approved, loaded paid; its ${sold.proof} is verified in history`, async () => {
+        const { rig, browser } = get();
+        const page = rig.demo.urls[sold.url];
+        const pageOrigin = new URL(page).origin;
+        const before = await snapshot(rig, pageOrigin);
+        await rig.agent.evaluate(`location.href = ${JSON.stringify(page)}`).catch(() => undefined);
+        const tabId = await tabShowing(browser, page);
+        // The tab's offer for the page it showed before goes once this page answers.
+        const offer = await poll(async () => {
+          const shown = await rig.wallet({ method: "ui_getPageOffer", params: { tabId } });
+          return shown?.url === page ? shown : undefined;
+        }, "the wallet's offer for the page");
+        assert.deepEqual(
+          { url: offer.url, atomic: offer.amount.atomic, paying: offer.paying },
+          { url: page, atomic: sold.price.toString(), paying: false },
+        );
+        assert.deepEqual(
+          (await snapshot(rig, pageOrigin)).rows,
+          before.rows,
+          "nothing before asked",
+        );
+
+        await Promise.all([
+          rig.wallet({ method: "ui_payPage", params: { tabId } }),
+          rig.nextConfirmWindow().then((window) => window.click("Approve")),
+        ]);
+        await assertPageLoadedPaid(rig, browser, { page, tabId, before, ...sold });
+      });
+    }
 
     // Last: its payments stay signed and uncollected (the server never settles them).
     it("an XHR's timeout bounds the paid retry from its sending: a slow decision is not timed out, a retry that hangs is", async () => {
