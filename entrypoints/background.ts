@@ -93,6 +93,7 @@ export default defineBackground(() => {
     addRule: (rule) => browser.declarativeNetRequest.updateSessionRules({ addRules: [rule] }),
     removeRule: (id) => browser.declarativeNetRequest.updateSessionRules({ removeRuleIds: [id] }),
     load: async (tabId, url) => void (await browser.tabs.update(tabId, { url })),
+    now: services.now,
   });
   const route = createRouter({
     extensionId: browser.runtime.id,

@@ -3,14 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentMiddleware } from "x402-express";
 import { type Listening, listen } from "../../demo/listen";
 import {
+  AUTO_BUDGET,
   type Harness,
   makeHarness,
+  quoteFor,
+  RECEIVER,
   TEST_AUTO_BUDGET,
   until,
   X402_URL,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
 import type { ReceiptParams } from "../messages";
+import { toJsonForm } from "../protocol/envelope/json-form";
 import {
   describeChallenge,
   type HeaderRule,
@@ -35,7 +39,10 @@ function response(statusCode: number, headers: Record<string, string> = {}, url 
   } satisfies PageResponse;
 }
 
-async function rig(policy: Parameters<typeof makeHarness>[0] = {}) {
+async function rig(
+  policy: Parameters<typeof makeHarness>[0] = {},
+  pageFetch?: (h: Harness) => typeof fetch,
+) {
   const h: Harness = await makeHarness(policy);
   const seen = {
     badges: [] as [number, boolean][],
@@ -46,9 +53,9 @@ async function rig(policy: Parameters<typeof makeHarness>[0] = {}) {
   };
   const offers = new PageOffers({
     session: h.session,
-    fetch: async (input) => {
+    fetch: async (input, init) => {
       seen.fetched.push(String(input));
-      return new Response("not a price", { status: 402 });
+      return pageFetch ? pageFetch(h)(input, init) : new Response("not a price", { status: 402 });
     },
     describe: describeChallenge({ ...h, now: () => h.clock.ms }),
     pay: (params, caller) => h.engine.pay(params, caller),
@@ -58,6 +65,7 @@ async function rig(policy: Parameters<typeof makeHarness>[0] = {}) {
     addRule: async (rule) => void seen.rules.set(rule.id, rule),
     removeRule: async (id) => void seen.rules.delete(id),
     load: async (tabId, url) => void seen.loads.push([tabId, url]),
+    now: () => h.clock.ms,
   });
   return { h, offers, seen };
 }
@@ -165,6 +173,53 @@ describe("page offers", () => {
     const { paymentId } = await approved;
     expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
     expect(seen.loads).toEqual([[TAB, X402_URL]]);
+  });
+
+  it("asks a Stipendex page for a fresh Quote when the one it offered expired before the click, and pays that one", async () => {
+    const pageUrl = `${RECEIVER}/search?q=x`;
+    const issued: string[] = [];
+    const { h, offers, seen } = await rig(
+      { policy: { origins: { [RECEIVER]: AUTO_BUDGET } } },
+      (h) => async () => {
+        const iat = Math.floor(h.clock.ms / 1000);
+        const jws = await quoteFor(h.receiver, { iat, exp: iat + 120 });
+        issued.push(jws);
+        return Response.json({ quote: toJsonForm("quote", jws) }, { status: 402 });
+      },
+    );
+    await offers.responded(response(402, {}, pageUrl));
+    expect(await offers.view(TAB)).toMatchObject({ url: pageUrl, paying: false });
+    expect(issued).toHaveLength(1);
+
+    h.clock.ms += 121_000;
+    const { paymentId } = await offers.pay(TAB);
+    expect(issued).toHaveLength(2);
+    expect(seen.fetched).toEqual([pageUrl, pageUrl]);
+    const payment = await h.db.payments.get(paymentId);
+    expect(payment).toMatchObject({ origin: RECEIVER, state: "signed" });
+    expect(payment?.offer.quote?.jws).toBe(issued[1]);
+    expect(seen.loads).toEqual([[TAB, pageUrl]]);
+  });
+
+  it("pays nothing when, asked again for an expired Quote, the page no longer names a price: the offer goes", async () => {
+    const pageUrl = `${RECEIVER}/search?q=x`;
+    let asked = 0;
+    const { h, offers, seen } = await rig(
+      { policy: { origins: { [RECEIVER]: AUTO_BUDGET } } },
+      (h) => async () => {
+        asked += 1;
+        if (asked > 1) return new Response("free now", { status: 200 });
+        const iat = Math.floor(h.clock.ms / 1000);
+        const jws = await quoteFor(h.receiver, { iat, exp: iat + 120 });
+        return Response.json({ quote: toJsonForm("quote", jws) }, { status: 402 });
+      },
+    );
+    await offers.responded(response(402, {}, pageUrl));
+    h.clock.ms += 100_000;
+    await expect(offers.pay(TAB)).rejects.toThrow(/no longer asks for a payment/);
+    expect(await offers.view(TAB)).toBeNull();
+    expect(await h.db.payments.count()).toBe(0);
+    expect(seen.loads).toEqual([]);
   });
 
   it("refuses to pay a tab that shows no offer", async () => {

@@ -56,11 +56,12 @@ export interface PageOffersPlatform {
   session: KeyValueStore;
   /** Asks a page again, for x402 v1 requirements (its browsers get HTML). */
   fetch: typeof fetch;
-  /** What the popup shows of a price; throws when the wallet cannot read it. */
-  describe(
-    challenge: PaymentChallenge,
-    origin: string,
-  ): Promise<{ description: string; amount: DisplayAmount }>;
+  /**
+   * What the popup shows of a price, and when it stops being valid (a
+   * Quote's expiry, in seconds; x402 prices have none); throws when the
+   * wallet cannot read it.
+   */
+  describe(challenge: PaymentChallenge, origin: string): Promise<DescribedPrice>;
   /** The payment engine: same checks, budgets, window and history as any payment. */
   pay(params: PayParams, caller: Caller): Promise<PaymentAnswer>;
   /** The engine's withdrawal of a request nobody will use (its tab closed or went elsewhere). */
@@ -73,6 +74,15 @@ export interface PageOffersPlatform {
   removeRule(id: number): Promise<void>;
   /** Navigates a tab to `url`. */
   load(tabId: number, url: string): Promise<void>;
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** The popup's picture of a page's price. */
+export interface DescribedPrice {
+  description: string;
+  amount: DisplayAmount;
+  expiresAt?: number;
 }
 
 /** Who pays a tab's offer, as the engine knows it: the page in that tab's top frame. */
@@ -88,11 +98,16 @@ interface StoredOffer {
   requestId: string;
   description: string;
   amount: DisplayAmount;
+  /** When the price stops being valid (seconds), if it does: then the page is asked again. */
+  expiresAt?: number;
   /** Set once approved: the payment and the rule that carries it on the next load. */
   paid?: { paymentId: string; ruleId: number };
 }
 
 type Offers = Record<string, StoredOffer>;
+
+/** A price about to expire is asked again: the person gets this long to decide in the window. */
+const DECISION_MS = 30_000;
 
 const PAGE_OFFERS = storageItem<Offers>(STORAGE_KEYS.pageOffers, (stored) =>
   isRecord(stored) ? (stored as Offers) : undefined,
@@ -131,17 +146,42 @@ export class PageOffers {
     }
     const origin = new URL(response.url).origin;
     try {
-      const described = await this.p.describe(challenge, origin);
-      await this.set(tabId, {
-        url: response.url,
-        origin,
-        challenge,
-        requestId: randomId(),
-        ...described,
-      });
+      await this.set(tabId, await this.offerOf(response.url, origin, challenge));
     } catch {
       await this.set(tabId, undefined);
     }
+  }
+
+  private async offerOf(
+    url: string,
+    origin: string,
+    challenge: PaymentChallenge,
+  ): Promise<StoredOffer> {
+    const described = await this.p.describe(challenge, origin);
+    return { url, origin, challenge, requestId: randomId(), ...described };
+  }
+
+  /**
+   * The tab's offer with a price still valid: a Quote that expired since the
+   * page was shown (or expires before the person could decide) is asked of
+   * the page again, as a new request.
+   */
+  private async current(tabId: number, offer: StoredOffer): Promise<StoredOffer> {
+    if (offer.expiresAt === undefined || offer.expiresAt * 1000 > this.p.now() + DECISION_MS) {
+      return offer;
+    }
+    const asked = { tabId, url: offer.url, method: "GET", statusCode: 402, headers: [] };
+    const challenge = await pageChallenge(asked, this.p.fetch);
+    if (!challenge) {
+      await this.set(tabId, undefined);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `${offer.url} no longer asks for a payment: its price expired, and asked again the page named none`,
+      );
+    }
+    const renewed = await this.offerOf(offer.url, offer.origin, challenge);
+    await this.set(tabId, renewed);
+    return renewed;
   }
 
   /** The tab finished loading: its badge again (a navigation may have reset it). */
@@ -158,10 +198,11 @@ export class PageOffers {
 
   /** Asks the engine to pay the tab's offer; once paid, loads the page with the payment. */
   async pay(tabId: number): Promise<{ paymentId: string }> {
-    const offer = await this.get(tabId);
-    if (!offer) {
+    const shown = await this.get(tabId);
+    if (!shown) {
       throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
     }
+    const offer = await this.current(tabId, shown);
     let answer: PaymentAnswer;
     try {
       answer = await this.p.pay(
@@ -308,6 +349,7 @@ export function describeChallenge(
     return {
       description: offer.description,
       amount: displayAmount(s.registry, { ...option, amount: option.amount.toString() }),
+      ...(offer.quote ? { expiresAt: offer.quote.expiresAt } : {}),
     };
   };
 }
