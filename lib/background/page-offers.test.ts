@@ -62,7 +62,12 @@ async function rig(
     withdraw: (requestId, caller) => h.engine.withdraw(requestId, caller),
     receipt: async (params, origin) => void seen.receipts.push([params, origin]),
     badge: async (tabId, offered) => void seen.badges.push([tabId, offered]),
-    addRule: async (rule) => void seen.rules.set(rule.id, rule),
+    addRule: async (rule) => {
+      // As the browser does: a session rule's id is unique.
+      if (seen.rules.has(rule.id))
+        throw new Error(`Rule with id ${rule.id} does not have a unique ID.`);
+      seen.rules.set(rule.id, rule);
+    },
     removeRule: async (id) => void seen.rules.delete(id),
     load: async (tabId, url) => void seen.loads.push([tabId, url]),
     now: () => h.clock.ms,
@@ -220,6 +225,21 @@ describe("page offers", () => {
     expect(await offers.view(TAB)).toBeNull();
     expect(await h.db.payments.count()).toBe(0);
     expect(seen.loads).toEqual([]);
+  });
+
+  it("pays once for two clicks while the window asks: one approval, one rule, one load", async () => {
+    const { h, offers, seen } = await rig();
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const first = offers.pay(TAB);
+    const second = offers.pay(TAB);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const [pending] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    const [a, b] = await Promise.all([first, second]);
+    expect(b).toEqual(a);
+    expect(seen.rules.size).toBe(1);
+    expect(seen.loads).toEqual([[TAB, X402_URL]]);
+    expect(await h.db.payments.count()).toBe(1);
   });
 
   it("refuses to pay a tab that shows no offer", async () => {

@@ -123,6 +123,8 @@ const PAGE_OFFERS = storageItem<Offers>(STORAGE_KEYS.pageOffers, (stored) =>
  */
 export class PageOffers {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The payments under way, by the request id of the offer they pay. */
+  private readonly paying = new Map<string, Promise<{ paymentId: string }>>();
 
   constructor(private readonly p: PageOffersPlatform) {}
 
@@ -202,6 +204,16 @@ export class PageOffers {
     if (!shown) {
       throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
     }
+    // A second click (from a popup opened again while the window asks) waits for the first:
+    // one approval, one paid load.
+    const running = this.paying.get(shown.requestId);
+    if (running) return running;
+    const paying = this.payOffer(tabId, shown).finally(() => this.paying.delete(shown.requestId));
+    this.paying.set(shown.requestId, paying);
+    return paying;
+  }
+
+  private async payOffer(tabId: number, shown: StoredOffer): Promise<{ paymentId: string }> {
     const offer = await this.current(tabId, shown);
     let answer: PaymentAnswer;
     try {
