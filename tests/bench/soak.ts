@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { callWallet } from "../e2e/support/wallet-chromium";
 import type { BrowserBench, Ratio } from "./bench";
 import {
@@ -11,6 +10,7 @@ import {
   pairedGapDifferences,
   startBenchReceiver,
 } from "./bench-receiver";
+import { devtoolsCalls } from "./devtools-socket";
 import { summarize } from "./stats";
 import { openWalletBrowser } from "./wallet-browser";
 
@@ -26,29 +26,6 @@ const LAST = "wallet: 402 sent -> paid retry arrived, last payments";
 const FIRST_OWN = "wallet's own time (minus the round's plain gap), first payments";
 const LAST_OWN = "wallet's own time (minus the round's plain gap), last payments";
 
-/** One DevTools call on a target's WebSocket. */
-async function devtools(url: string, calls: { method: string; params?: object }[]) {
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  const results: unknown[] = [];
-  for (const [id, call] of calls.entries()) {
-    socket.send(JSON.stringify({ id, ...call }));
-    results.push(
-      await new Promise((resolve) => {
-        const listen = (data: WebSocket.RawData) => {
-          const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
-          if (message.id !== id) return;
-          socket.off("message", listen);
-          resolve(message.result);
-        };
-        socket.on("message", listen);
-      }),
-    );
-  }
-  socket.close();
-  return results;
-}
-
 /** The wallet's service worker heap in MB after a garbage collection, through the DevTools port. */
 async function workerHeapMb(userDataDir: string, extensionId: string): Promise<number> {
   const [port] = (await readFile(join(userDataDir, "DevToolsActivePort"), "utf8")).split("\n");
@@ -59,7 +36,7 @@ async function workerHeapMb(userDataDir: string, extensionId: string): Promise<n
   }[];
   const worker = targets.find((t) => t.type === "service_worker" && t.url.includes(extensionId));
   if (!worker) throw new Error("the wallet's service worker is not a DevTools target");
-  const [, usage] = await devtools(worker.webSocketDebuggerUrl, [
+  const [, usage] = await devtoolsCalls(worker.webSocketDebuggerUrl, [
     { method: "HeapProfiler.collectGarbage" },
     { method: "Runtime.getHeapUsage" },
   ]);

@@ -6,7 +6,7 @@ import { waitUntil } from "./wait";
 export const CHROMIUM_PATH = "/usr/lib/chromium/chromium";
 
 /** Flags that keep a headless Chromium quiet and offline apart from our own server. */
-const BASE_ARGS = [
+export const BASE_ARGS = [
   "--no-sandbox",
   "--disable-background-networking",
   "--disable-component-update",
