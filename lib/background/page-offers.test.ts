@@ -242,6 +242,28 @@ describe("page offers", () => {
     expect(await h.db.payments.count()).toBe(1);
   });
 
+  it("reports the payment unused when the browser refuses the rule that would carry it", async () => {
+    const { h, offers, seen } = await rig({
+      policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } },
+    });
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    // A rule of that id is there already: the browser refuses another.
+    const taken = { id: TAB + 1 } as HeaderRule;
+    seen.rules.set(taken.id, taken);
+    await expect(offers.pay(TAB)).rejects.toThrow(/refused to load .* nothing was sent/);
+    const [payment] = await h.db.payments.toArray();
+    expect(seen.receipts).toEqual([
+      [{ paymentId: payment?.id, status: 0, receipt: null }, PAGE_ORIGIN],
+    ]);
+    expect(seen.loads).toEqual([]);
+    expect(await offers.view(TAB)).toMatchObject({ paying: false });
+    // The next click is a new payment, not the one reported unused.
+    seen.rules.clear();
+    const { paymentId } = await offers.pay(TAB);
+    expect(paymentId).not.toBe(payment?.id);
+    expect(seen.loads).toEqual([[TAB, X402_URL]]);
+  });
+
   it("refuses to pay a tab that shows no offer", async () => {
     const { offers } = await rig();
     await expect(offers.pay(TAB)).rejects.toMatchObject({ name: "RpcError" });

@@ -238,7 +238,18 @@ export class PageOffers {
       );
     }
     const ruleId = tabId + 1;
-    await this.p.addRule(paidLoadRule(ruleId, tabId, offer.url, header));
+    try {
+      await this.p.addRule(paidLoadRule(ruleId, tabId, offer.url, header));
+    } catch (error) {
+      // The browser refused the rule that carries the payment: it will never be sent, and the
+      // next click asks for a new one.
+      await this.p.receipt({ paymentId: answer.paymentId, status: 0, receipt: null }, offer.origin);
+      await this.set(tabId, { ...offer, requestId: randomId() });
+      throw new RpcError(
+        ErrorCode.Internal,
+        `The browser refused to load ${offer.url} with the payment (${error instanceof Error ? error.message : String(error)}): nothing was sent`,
+      );
+    }
     await this.set(tabId, { ...offer, paid: { paymentId: answer.paymentId, ruleId } });
     await this.p.load(tabId, offer.url);
     return { paymentId: answer.paymentId };
