@@ -1,6 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CancelledNotificationSchema,
+  ElicitRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { decodeJwt, generateKeyPair } from "jose";
 import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -588,6 +592,33 @@ describe("MCP server", () => {
       await client.close();
     },
   );
+
+  it("confirmed_search gives up on a confirmation not given within ?confirmWithinMs, and cancels its elicitation", async () => {
+    const client = new Client(
+      { name: "test-agent", version: "0.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
+    let elicitation: string | number | undefined;
+    const cancelled = new Promise<unknown>((resolve) =>
+      client.setNotificationHandler(CancelledNotificationSchema, (n) =>
+        resolve(n.params.requestId),
+      ),
+    );
+    // Never answered: the person would still be deciding.
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+      elicitation = extra.requestId;
+      return new Promise(() => undefined);
+    });
+    const endpoint = `${demo.urls.mcpSse}?confirmWithinMs=1000`;
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+    const started = Date.now();
+    await expect(
+      client.callTool({ name: "confirmed_search", arguments: { query: "eip" } }),
+    ).rejects.toMatchObject({ code: -32001 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await cancelled).toBe(elicitation);
+    await client.close();
+  });
 
   it("confirmed_search tells a client without form elicitation that it cannot ask it", async () => {
     const client = new Client({ name: "test-agent", version: "0.0.0" });

@@ -10,6 +10,7 @@ export const BUTTONS = [
   ["Call confirmed tool", "result-mcp-confirmed"],
   ["Call confirmed tool (client without elicitation)", "result-mcp-confirmed-plain"],
   ["Call confirmed tool (JSON, asks on the session stream)", "result-mcp-confirmed-json"],
+  ["Call confirmed tool (server waits 4 s for the confirmation)", "result-mcp-confirmed-impatient"],
   ["Call deep_research (L2)", "result-mcp-l2"],
   ["Call free tool", "result-mcp-free"],
   ["Call surge-priced tool (SSE)", "result-mcp-surge"],

@@ -85,6 +85,9 @@ async function callTool(
   }
 }
 
+/** How long the impatient server waits for the person's confirmation. */
+const IMPATIENT_MS = 4_000;
+
 const RECEIPT_HEADERS = [
   "Stipendex-Receipt",
   "PAYMENT-RESPONSE",
@@ -134,6 +137,10 @@ const actions: Record<string, () => Promise<unknown>> = {
     undeclaredElicitations: undeclaredElicitations.length,
   }),
   "result-mcp-confirmed-json": () => callTool(config.mcpJson, "confirmed_search", { query: "402" }),
+  "result-mcp-confirmed-impatient": () =>
+    callTool(`${config.mcpSse}?confirmWithinMs=${IMPATIENT_MS}`, "confirmed_search", {
+      query: "402",
+    }),
   "result-mcp-l2": () => callTool(config.mcpJson, "deep_research", { query: "402", pages: 2 }),
   "result-mcp-free": () => callTool(config.mcpJson, "server_time"),
   "result-mcp-surge": () => callTool(config.mcpSse, "surge_search", { query: "402" }),

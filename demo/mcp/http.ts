@@ -4,7 +4,20 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type Response, type Router } from "express";
 import { createPaidMcpServer, type McpServerOptions } from "./server";
 
-export type McpRouterOptions = Omit<McpServerOptions, "endpoint" | "callStreams">;
+export type McpRouterOptions = Omit<
+  McpServerOptions,
+  "endpoint" | "callStreams" | "confirmWithinMs"
+>;
+
+/**
+ * The demo switch for a server that gives up waiting for the person:
+ * `?confirmWithinMs=<ms>` on the endpoint URL (1 s to 60 s) bounds
+ * confirmed_search's elicitation, which the SDK then cancels.
+ */
+function confirmWithinMs(req: Request): number | undefined {
+  const asked = Number(req.query.confirmWithinMs);
+  return Number.isInteger(asked) ? Math.min(Math.max(asked, 1_000), 60_000) : undefined;
+}
 
 /** Streamable HTTP endpoints: `/mcp` answers POSTs with JSON, `/mcp-sse` with SSE streams. */
 export const MCP_ENDPOINTS = { json: "/mcp", sse: "/mcp-sse" } as const;
@@ -17,7 +30,7 @@ function rpcError(res: Response, status: number, message: string): void {
  * Serves one endpoint: a new session (Server + transport) per `initialize`, later requests
  * routed by `Mcp-Session-Id`.
  */
-function endpointHandler(options: McpRouterOptions, path: string, sse: boolean) {
+function endpointHandler(options: McpRouterOptions, sse: boolean) {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   return async (req: Request, res: Response) => {
     const sessionId = req.get("Mcp-Session-Id");
@@ -40,10 +53,13 @@ function endpointHandler(options: McpRouterOptions, path: string, sse: boolean) 
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
+    const within = confirmWithinMs(req);
     const server = createPaidMcpServer({
       ...options,
-      endpoint: `${req.protocol}://${req.get("host")}${path}`,
+      // The URL as the client posts it (query included): what its Quotes are bound to.
+      endpoint: `${req.protocol}://${req.get("host")}${req.originalUrl}`,
       callStreams: sse,
+      ...(within === undefined ? {} : { confirmWithinMs: within }),
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
@@ -53,7 +69,7 @@ function endpointHandler(options: McpRouterOptions, path: string, sse: boolean) 
 export function mcpRouter(options: McpRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: "256kb" }));
-  router.all(MCP_ENDPOINTS.json, endpointHandler(options, MCP_ENDPOINTS.json, false));
-  router.all(MCP_ENDPOINTS.sse, endpointHandler(options, MCP_ENDPOINTS.sse, true));
+  router.all(MCP_ENDPOINTS.json, endpointHandler(options, false));
+  router.all(MCP_ENDPOINTS.sse, endpointHandler(options, true));
   return router;
 }

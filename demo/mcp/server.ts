@@ -37,6 +37,11 @@ export interface McpServerOptions {
   callStreams: boolean;
   /** Confirmation hash by Quote hash, accepted by elicitation; shared by all sessions. */
   confirmations: Map<string, string>;
+  /**
+   * How long confirmed_search waits for the confirmation it elicits before it
+   * gives up and cancels the elicitation (the SDK's 60 s when unset).
+   */
+  confirmWithinMs?: number;
 }
 
 function runTool(name: string, args: Record<string, unknown>): CallToolResult {
@@ -116,7 +121,10 @@ export function createPaidMcpServer(options: McpServerOptions): Server {
             required: ["confirmation"],
           },
         },
-        options.callStreams ? { relatedRequestId: extra.requestId } : {},
+        {
+          ...(options.callStreams ? { relatedRequestId: extra.requestId } : {}),
+          ...(options.confirmWithinMs === undefined ? {} : { timeout: options.confirmWithinMs }),
+        },
       );
       if (answer.action !== "accept") {
         throw new McpError(PAYMENT_REQUIRED_CODE, "Payment required", {

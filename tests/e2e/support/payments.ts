@@ -81,7 +81,12 @@ const httpPath = (
   },
 });
 
-const mcpPath = (name: string, button: string, resultId: string, price: bigint): PaidPath => ({
+export const mcpPath = (
+  name: string,
+  button: string,
+  resultId: string,
+  price: bigint,
+): PaidPath => ({
   name,
   button,
   resultId,

@@ -10,9 +10,11 @@ import {
   assertSettled,
   assertWithdrawn,
   demoRig,
+  mcpPath,
   newRows,
   type PaymentBrowser,
   type PaymentRig,
+  runAgentButton,
   type Snapshot,
   snapshot,
   type Tab,
@@ -302,6 +304,25 @@ export function describeWeb(
         10_000,
         100,
       );
+    });
+
+    it("an elicitation its server gives up on while the wallet asks: withdrawn, the window goes, nothing is paid", async () => {
+      const { rig, origin } = get();
+      const before = await snapshot(rig, origin);
+      const shown = rig.nextConfirmWindow();
+      const impatient = mcpPath(
+        "elicitation its server cancels",
+        "Call confirmed tool (server waits 4 s for the confirmation)",
+        "result-mcp-confirmed-impatient",
+        10_000n,
+      );
+      const result = runAgentButton(rig.agent, impatient);
+      await shown;
+      // Nobody decides: the server's elicitation times out, it cancels it (notifications/cancelled
+      // on the call's stream), and its tool call fails with the SDK's timeout.
+      const outcome = (await result) as { ok: boolean; error?: { code?: number } };
+      assert.deepEqual({ ok: outcome.ok, code: outcome.error?.code }, { ok: false, code: -32001 });
+      await assertWithdrawn(rig, origin, before, "The site");
     });
 
     it("a sync XHR is left alone: its 402 reaches the page, no window opens", async () => {
