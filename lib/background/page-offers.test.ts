@@ -183,26 +183,33 @@ describe("page offers", () => {
   it("asks a Stipendex page for a fresh Quote when the one it offered expired before the click, and pays that one", async () => {
     const pageUrl = `${RECEIVER}/search?q=x`;
     const issued: string[] = [];
-    const { h, offers, seen } = await rig(
-      { policy: { origins: { [RECEIVER]: AUTO_BUDGET } } },
-      (h) => async () => {
-        const iat = Math.floor(h.clock.ms / 1000);
-        const jws = await quoteFor(h.receiver, { iat, exp: iat + 120 });
-        issued.push(jws);
-        return Response.json({ quote: toJsonForm("quote", jws) }, { status: 402 });
-      },
-    );
+    const { h, offers, seen } = await rig({}, (h) => async () => {
+      const iat = Math.floor(h.clock.ms / 1000);
+      const jws = await quoteFor(h.receiver, { iat, exp: iat + 120 });
+      issued.push(jws);
+      return Response.json({ quote: toJsonForm("quote", jws) }, { status: 402 });
+    });
     await offers.responded(response(402, {}, pageUrl));
     expect(await offers.view(TAB)).toMatchObject({ url: pageUrl, paying: false });
     expect(issued).toHaveLength(1);
 
     h.clock.ms += 121_000;
-    const { paymentId } = await offers.pay(TAB);
+    const first = offers.pay(TAB);
+    // Clicked again while the window asks about the fresh Quote: the second click waits for the
+    // first, one approval, one load, nothing reported unused.
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const again = offers.pay(TAB);
+    const [pending] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    const [{ paymentId }, second] = await Promise.all([first, again]);
+    expect(second.paymentId).toBe(paymentId);
+    expect(seen.receipts).toEqual([]);
     expect(issued).toHaveLength(2);
     expect(seen.fetched).toEqual([pageUrl, pageUrl]);
     const payment = await h.db.payments.get(paymentId);
     expect(payment).toMatchObject({ origin: RECEIVER, state: "signed" });
     expect(payment?.offer.quote?.jws).toBe(issued[1]);
+    expect(seen.rules.size).toBe(1);
     expect(seen.loads).toEqual([[TAB, pageUrl]]);
   });
 

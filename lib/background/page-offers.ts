@@ -82,6 +82,7 @@ export interface PageOffersPlatform {
 export interface DescribedPrice {
   description: string;
   amount: DisplayAmount;
+  /** When the price stops being valid, in seconds since the epoch (a Quote's expiry). */
   expiresAt?: number;
 }
 
@@ -123,8 +124,8 @@ const PAGE_OFFERS = storageItem<Offers>(STORAGE_KEYS.pageOffers, (stored) =>
  */
 export class PageOffers {
   private queue: Promise<unknown> = Promise.resolve();
-  /** The payments under way, by the request id of the offer they pay. */
-  private readonly paying = new Map<string, Promise<{ paymentId: string }>>();
+  /** The payment under way in each tab. */
+  private readonly paying = new Map<number, Promise<{ paymentId: string }>>();
 
   constructor(private readonly p: PageOffersPlatform) {}
 
@@ -205,11 +206,11 @@ export class PageOffers {
       throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
     }
     // A second click (from a popup opened again while the window asks) waits for the first:
-    // one approval, one paid load.
-    const running = this.paying.get(shown.requestId);
+    // one approval, one paid load, even when the first asked the page for a fresh price.
+    const running = this.paying.get(tabId);
     if (running) return running;
-    const paying = this.payOffer(tabId, shown).finally(() => this.paying.delete(shown.requestId));
-    this.paying.set(shown.requestId, paying);
+    const paying = this.payOffer(tabId, shown).finally(() => this.paying.delete(tabId));
+    this.paying.set(tabId, paying);
     return paying;
   }
 
