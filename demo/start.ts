@@ -38,8 +38,12 @@ async function main(): Promise<void> {
   });
   const demo = await startDemo({ chain, ports: options.ports });
   console.log("\nStipendex demo is running (127.0.0.1 only):");
-  for (const [name, url] of Object.entries(demo.urls)) console.log(`  ${name.padEnd(12)} ${url}`);
-  console.log(`  chain        ${demo.chain.rpcUrl} (chain id ${demo.chain.chainId})`);
+  const listed = [
+    ...Object.entries(demo.urls),
+    ["chain", `${demo.chain.rpcUrl} (chain id ${demo.chain.chainId})`],
+  ];
+  const width = Math.max(...listed.map(([name]) => name.length));
+  for (const [name, url] of listed) console.log(`  ${name.padEnd(width)}  ${url}`);
   console.log(
     `Default ports: ${JSON.stringify(DEFAULT_PORTS)}; change with --port-<name> N or DEMO_PORT_<NAME>.`,
   );
