@@ -267,6 +267,44 @@ describe("installFetchHook: HTTP 402", () => {
     expect((await response.text()).length).toBe(piece.length * pieces);
   });
 
+  /** A 402 whose body comes in two pieces, then ends at once or, when `held`, on `end()`. */
+  function inTwoPieces(headers: Record<string, string>, held = false) {
+    const bytes = new TextEncoder().encode(quoteBody);
+    let end = () => {};
+    const respond = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(bytes.slice(0, 10));
+            controller.enqueue(bytes.slice(10));
+            end = () => controller.close();
+            if (!held) end();
+          },
+        }),
+        { status: 402, headers },
+      );
+    return { respond, end: () => end() };
+  }
+
+  it("hands the wallet a 402 body once its declared length is in, without waiting for the stream's end", async () => {
+    const length = String(new TextEncoder().encode(quoteBody).length);
+    const body = inTwoPieces({ "content-length": length }, true);
+    const { win, challenges } = setup(body.respond, () => undefined);
+    const fetched = win.fetch("/api/search");
+    // Ended only once the wallet was asked: a wait for the end would never ask it.
+    await until(() => challenges.length === 1);
+    expect(challenges).toMatchObject([{ body: quoteBody }]);
+    body.end();
+    expect(await (await fetched).text()).toBe(quoteBody);
+  });
+
+  it("reads an encoded 402 body to its end: its declared length is not the decoded one", async () => {
+    const body = inTwoPieces({ "content-encoding": "gzip", "content-length": "10" });
+    const { win, challenges } = setup(body.respond, () => undefined);
+    await win.fetch("/api/search");
+    expect(challenges).toMatchObject([{ body: quoteBody }]);
+  });
+
   it("rejects as aborted, never retrying, when the page aborts while the wallet asks", async () => {
     const abort = new AbortController();
     const { win, seen, challenges } = setup(

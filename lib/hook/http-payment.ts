@@ -118,6 +118,8 @@ async function readCapped(response: Response, limit: number): Promise<string | u
     response.body?.cancel().catch(() => undefined);
     return response.body ? undefined : "";
   }
+  // Bytes as sent: a decoded body's length is not the one declared.
+  const whole = response.headers.has("content-encoding") ? 0 : declared;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -132,5 +134,10 @@ async function readCapped(response: Response, limit: number): Promise<string | u
     }
     // Streaming: a character split between chunks is decoded once its last byte arrives.
     text += decoder.decode(value, { stream: true });
+    // Every declared byte is in: the stream's end would only add the wait for its close.
+    if (whole > 0 && size === whole) {
+      reader.cancel().catch(() => undefined);
+      return text + decoder.decode();
+    }
   }
 }

@@ -80,7 +80,12 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
     body: string,
     cacheControl = "no-store",
   ) => {
-    res.writeHead(status, { "content-type": type, "cache-control": cacheControl });
+    // Content-Length, as Express and most servers send it (Node would stream the body chunked).
+    res.writeHead(status, {
+      "content-type": type,
+      "cache-control": cacheControl,
+      "content-length": Buffer.byteLength(body),
+    });
     res.end(body);
   };
   const stampWhenSent = (res: ServerResponse, gap: Gap) =>
