@@ -511,6 +511,39 @@ describe("installFetchHook: MCP", () => {
     ]);
   });
 
+  it("hands the page a tool call's JSON answer once its declared length is in, and a long one unread", async () => {
+    const result = { jsonrpc: "2.0", id: 7, result: { content: [] } };
+    const bytes = new TextEncoder().encode(JSON.stringify(result));
+    const long = {
+      jsonrpc: "2.0",
+      id: 7,
+      result: { content: [{ type: "text", text: "x".repeat(MAX_CHALLENGE_BYTES) }] },
+    };
+    let held = true;
+    const { win, challenges } = setup(
+      () =>
+        held
+          ? new Response(
+              // Never ended: a wait for the end would never hand it on.
+              new ReadableStream({ start: (controller) => controller.enqueue(bytes) }),
+              {
+                headers: {
+                  "content-type": "application/json",
+                  "content-length": String(bytes.length),
+                },
+              },
+            )
+          : Response.json(long),
+      () => mcpPay,
+    );
+    const answered = await win.fetch("https://mcp.example/mcp", init);
+    expect(answered.status).toBe(200);
+    held = false;
+    const longAnswer = await win.fetch("https://mcp.example/mcp", init);
+    expect(await longAnswer.json()).toEqual(long);
+    expect(challenges).toEqual([]);
+  });
+
   it("pays a -32402 inside an SSE answer and passes the other events through in order", async () => {
     const { win } = setup(mcpServer(true), () => mcpPay);
     const text = await (await win.fetch("https://mcp.example/mcp", init)).text();

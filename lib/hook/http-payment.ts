@@ -1,5 +1,6 @@
 import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { McpHook } from "./mcp-hook";
+import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import {
   MAX_CHALLENGE_BYTES,
@@ -108,36 +109,4 @@ export async function payHttp402(
     wallet.receipt(resultHash ? { ...report, resultHash } : report),
   );
   return retry.status === 402 ? response : retry;
-}
-
-/** Reads a body as text, or undefined when it is longer than `limit` bytes. */
-async function readCapped(response: Response, limit: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > limit || !response.body) {
-    // Not awaited: a clone's cancel settles only once the page's copy is read or cancelled too.
-    response.body?.cancel().catch(() => undefined);
-    return response.body ? undefined : "";
-  }
-  // Bytes as sent: a decoded body's length is not the one declared.
-  const whole = response.headers.has("content-encoding") ? 0 : declared;
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    // Streaming: a character split between chunks is decoded once its last byte arrives.
-    text += decoder.decode(value, { stream: true });
-    // Every declared byte is in: the stream's end would only add the wait for its close.
-    if (whole > 0 && size === whole) {
-      reader.cancel().catch(() => undefined);
-      return text + decoder.decode();
-    }
-  }
 }

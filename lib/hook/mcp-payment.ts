@@ -13,9 +13,10 @@ import {
 } from "./jsonrpc";
 import { routeElicitation } from "./mcp-session";
 import { mediaType } from "./media-type";
+import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, type SseEvent, SseSplitter } from "./sse";
-import { MAX_REPORTED_TOOLS, type WalletLink } from "./wallet-link";
+import { MAX_CHALLENGE_BYTES, MAX_REPORTED_TOOLS, type WalletLink } from "./wallet-link";
 
 /** One JSON-RPC POST the page's MCP client made. */
 export interface McpCall {
@@ -63,10 +64,8 @@ export async function handleMcpResponse(
   const isCall = method === "tools/call";
   const type = mediaType(response);
   if (isCall && type === "application/json") {
-    const message = await response
-      .clone()
-      .json()
-      .catch(() => undefined);
+    // A price is small: a longer answer is a result, handed on without reading it all.
+    const message = parseJson(await readCapped(response.clone(), MAX_CHALLENGE_BYTES));
     if (!isResponseTo(message, call.request.id)) return response;
     return (await payAndRetry(message, call, wallet, nativeFetch)) ?? response;
   }
