@@ -223,16 +223,14 @@ export class PageOffers {
         callerOf(offer, tabId),
       );
     } catch (error) {
-      // Declined or refused: the next click asks again, as a new request (a click while
-      // this one still waits keeps the id, and so the same approval).
-      if ((await this.get(tabId))?.requestId === offer.requestId) {
-        await this.set(tabId, { ...offer, requestId: randomId() });
-      }
+      // Declined or refused: the next click asks again (a click while this one still waits
+      // keeps the id, and so the same approval).
+      await this.askAnew(tabId, offer);
       throw error;
     }
     const { header } = answer;
     if ((await this.get(tabId))?.requestId !== offer.requestId || !header) {
-      await this.p.receipt({ paymentId: answer.paymentId, status: 0, receipt: null }, offer.origin);
+      await this.reportUnused(answer.paymentId, offer);
       throw new RpcError(
         ErrorCode.InvalidRequest,
         `Tab ${tabId} left ${offer.url} before the payment was approved: nothing was sent`,
@@ -244,8 +242,8 @@ export class PageOffers {
     } catch (error) {
       // The browser refused the rule that carries the payment: it will never be sent, and the
       // next click asks for a new one.
-      await this.p.receipt({ paymentId: answer.paymentId, status: 0, receipt: null }, offer.origin);
-      await this.set(tabId, { ...offer, requestId: randomId() });
+      await this.reportUnused(answer.paymentId, offer);
+      await this.askAnew(tabId, offer);
       throw new RpcError(
         ErrorCode.Internal,
         `The browser refused to load ${offer.url} with the payment (${error instanceof Error ? error.message : String(error)}): nothing was sent`,
@@ -266,19 +264,26 @@ export class PageOffers {
     await this.set(tabId, undefined);
     if (!offer.paid) return this.p.withdraw(offer.requestId, callerOf(offer, tabId));
     await this.p.removeRule(offer.paid.ruleId);
-    await this.p.receipt(
-      { paymentId: offer.paid.paymentId, status: 0, receipt: null },
-      offer.origin,
-    );
+    await this.reportUnused(offer.paid.paymentId, offer);
+  }
+
+  /** The next click on the tab's offer (if it still shows it) is a new request. */
+  private async askAnew(tabId: number, offer: StoredOffer): Promise<void> {
+    if ((await this.get(tabId))?.requestId === offer.requestId) {
+      await this.set(tabId, { ...offer, requestId: randomId() });
+    }
+  }
+
+  /** A signed payment of the offer that was never sent, filed as such. */
+  private reportUnused(paymentId: string, offer: StoredOffer): Promise<unknown> {
+    return this.p.receipt({ paymentId, status: 0, receipt: null }, offer.origin);
   }
 
   /** The paid load's answer (or, for a load that went elsewhere, none) filed as its receipt. */
   private fileLoad(offer: StoredOffer, paymentId: string, response: PageResponse) {
     const header = (name: string) =>
       response.headers.find((h) => h.name.toLowerCase() === name)?.value;
-    if (response.url !== offer.url) {
-      return this.p.receipt({ paymentId, status: 0, receipt: null }, offer.origin);
-    }
+    if (response.url !== offer.url) return this.reportUnused(paymentId, offer);
     const paymentRequired = header("payment-required");
     return this.p.receipt(
       {
