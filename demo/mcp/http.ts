@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type Response, type Router } from "express";
+import { requestUrl } from "../receiver/http";
 import { createPaidMcpServer, type McpServerOptions } from "./server";
 
 export type McpRouterOptions = Omit<
@@ -57,7 +58,7 @@ function endpointHandler(options: McpRouterOptions, sse: boolean) {
     const server = createPaidMcpServer({
       ...options,
       // The URL as the client posts it (query included): what its Quotes are bound to.
-      endpoint: `${req.protocol}://${req.get("host")}${req.originalUrl}`,
+      endpoint: requestUrl(req),
       callStreams: sse,
       ...(within === undefined ? {} : { confirmWithinMs: within }),
     });
