@@ -65,6 +65,8 @@ export function paymentErrorOf(message: Obj): JsonRpcError | undefined {
     : undefined;
 }
 
+const X402_ERROR = "x402/error";
+
 /**
  * An x402 MCP price: a tools/call result of `resultType: "payment_required"`,
  * or one with `isError` carrying a PaymentRequired object.
@@ -74,8 +76,14 @@ export function x402PaymentResultOf(message: Obj): Obj | undefined {
   if (!isObject(result)) return undefined;
   if (result.resultType === "payment_required" && isObject(result.paymentRequired)) return result;
   if (result.isError !== true) return undefined;
-  if (isObject(result.structuredContent) && "x402Version" in result.structuredContent)
+  // Bare or in the x402/error wrapper (lib/protocol/x402/mcp.ts reads which).
+  const { structuredContent, _meta } = result;
+  if (
+    isObject(structuredContent) &&
+    ("x402Version" in structuredContent || X402_ERROR in structuredContent)
+  )
     return result;
+  if (isObject(_meta) && X402_ERROR in _meta) return result;
   const first = Array.isArray(result.content) ? result.content[0] : undefined;
   if (isObject(first) && typeof first.text === "string" && first.text.includes('"x402Version"')) {
     return result;

@@ -71,6 +71,27 @@ describe("readRefusal", () => {
       "The receiver refused the payment: the authorization was not valid yet.",
     ],
     [
+      "an x402 MCP isError result in the official server's x402/error wrapper",
+      {
+        code: -32402,
+        message: "Payment refused (x402)",
+        data: [
+          {
+            type: "text",
+            text: JSON.stringify({
+              "x402/error": {
+                code: 402,
+                message: "Payment settlement failed",
+                data: { x402Version: 2, error: "FiatTokenV2_2: invalid signature", accepts: [] },
+              },
+            }),
+          },
+        ],
+      },
+      "FiatTokenV2_2: invalid signature",
+      "The receiver refused the payment: the receiver could not verify the payment's signature.",
+    ],
+    [
       "a body that says nothing readable",
       { code: 402, message: "Payment Required" },
       "Payment Required",

@@ -39,6 +39,11 @@ function saidBy(error: WireError): string | undefined {
     if (typeof text === "string") candidates.push(jsonOrUndefined(text));
   }
   candidates.push(jsonOrUndefined(error.message));
+  // The official x402 MCP server wraps its answer: {"x402/error": {code, message, data}}.
+  for (const candidate of [...candidates]) {
+    const wrapped = isRecord(candidate) ? candidate["x402/error"] : undefined;
+    if (isRecord(wrapped)) candidates.push(wrapped.data, wrapped);
+  }
   for (const candidate of candidates) {
     const read = withError.safeParse(candidate);
     if (read.success) {

@@ -96,6 +96,17 @@ describe("callPaying", () => {
     expect(w.paid[0]).toMatchObject({ transport: "mcp", result: required });
   });
 
+  it.each([
+    ["structuredContent", { structuredContent: { "x402/error": { code: 402, data: {} } } }],
+    ["_meta", { _meta: { "x402/error": { x402Version: 2, accepts: [] } } }],
+  ])("pays an x402 PaymentRequired in an x402/error wrapper in %s", async (_where, carried) => {
+    const required = { isError: true, ...carried, content: [{ type: "text", text: "Pay" }] };
+    const server = upstream({ result: required }, { result: PAID });
+    const w = wallet();
+    expect(await callPaying(SERVER, call, server.send, w.proxyWallet)).toEqual({ result: PAID });
+    expect(w.paid[0]).toMatchObject({ transport: "mcp", result: required });
+  });
+
   it("says why when the wallet did not pay, keeping the server's request in data", async () => {
     const server = upstream({ error: QUOTE_ERROR });
     const w = wallet(new ProxyError("payment-not-made", "You declined the payment"));

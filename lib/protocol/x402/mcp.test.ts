@@ -8,6 +8,8 @@ import { readMcpPaymentRequired, readMcpSettleResponse } from "./mcp";
 import { MAX_INPUT_BYTES } from "./wire";
 
 const text = (value: unknown) => [{ type: "text", text: JSON.stringify(value) }];
+/** What the official x402 MCP server wraps its PaymentRequired in. */
+const wrapper = { code: 402, message: "Payment required", data: v2PaymentRequired };
 
 describe("readMcpPaymentRequired", () => {
   it("reads structuredContent of an isError result (the spec's example shape)", () => {
@@ -28,6 +30,27 @@ describe("readMcpPaymentRequired", () => {
       readContext(),
     );
     expect(offer?.options[0]?.amount).toBe(10000n);
+  });
+
+  it.each([
+    [
+      "content[0].text in the official server's x402/error wrapper",
+      { isError: true, content: text({ "x402/error": wrapper }) },
+    ],
+    [
+      "structuredContent in the x402/error wrapper",
+      { isError: true, structuredContent: { "x402/error": wrapper }, content: text("Payment") },
+    ],
+    [
+      "_meta x402/error holding the PaymentRequired",
+      { isError: true, _meta: { "x402/error": v2PaymentRequired }, content: text("Payment") },
+    ],
+    [
+      "_meta x402/error in the wrapper's shape",
+      { isError: true, _meta: { "x402/error": wrapper }, content: text("Payment") },
+    ],
+  ])("reads the PaymentRequired from %s", (_name, result) => {
+    expect(readMcpPaymentRequired(result, readContext())?.options[0]?.raw).toEqual(v2Requirement);
   });
 
   it("reads the extension binding's payment_required result", () => {

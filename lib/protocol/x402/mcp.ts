@@ -18,6 +18,7 @@ const toolErrorSchema = z.looseObject({
   isError: z.literal(true),
   structuredContent: z.unknown().optional(),
   content: z.unknown().optional(),
+  _meta: z.unknown().optional(),
 });
 
 /** Content whose first item is text. */
@@ -29,12 +30,30 @@ const textFirstSchema = z.tuple(
 /** Enough to tell a PaymentRequired from other JSON: both members present, whatever their value. */
 const paymentRequiredLikeSchema = z.looseObject({ x402Version: z.unknown(), accepts: z.unknown() });
 
+/** The official server's wrapper (`{"x402/error": {code: 402, message, data}}`), also used in `_meta`. */
+const X402_ERROR = "x402/error";
+const wrapperSchema = z.looseObject({ [X402_ERROR]: z.unknown() });
+const wrappedSchema = z.looseObject({ data: z.unknown() });
+
+/** `value` if it is a PaymentRequired, or the one its x402/error wrapper holds (as `data`, or itself). */
+function unwrapped(value: unknown): unknown {
+  if (paymentRequiredLikeSchema.safeParse(value).success) return value;
+  const wrapped = wrapperSchema.safeParse(value).data?.[X402_ERROR];
+  const inner = wrappedSchema.safeParse(wrapped).data?.data;
+  if (paymentRequiredLikeSchema.safeParse(inner).success) return inner;
+  return paymentRequiredLikeSchema.safeParse(wrapped).success ? wrapped : undefined;
+}
+
 /** Where a settled tools/call result carries the settle response. */
 const settledResultSchema = z.looseObject({
   _meta: z.looseObject({ [MCP_PAYMENT_RESPONSE_META]: z.unknown() }),
 });
 
-/** Find the PaymentRequired in a tools/call result, as the x402 MCP transport spec places it. */
+/**
+ * Find the PaymentRequired in a tools/call result, wherever servers put it: the transport
+ * spec's structuredContent, or the first text block as JSON (the official server's), each
+ * bare or in its `x402/error` wrapper; or `_meta["x402/error"]`.
+ */
 function findPaymentRequired(result: unknown): unknown {
   const binding = paymentRequiredResultSchema.safeParse(result);
   if (binding.success) {
@@ -44,16 +63,21 @@ function findPaymentRequired(result: unknown): unknown {
   }
   const toolError = toolErrorSchema.safeParse(result);
   if (!toolError.success) return undefined;
-  const { structuredContent, content } = toolError.data;
-  if (paymentRequiredLikeSchema.safeParse(structuredContent).success) {
-    assertInputSize(JSON.stringify(structuredContent), "MCP structuredContent");
-    return structuredContent;
+  const { structuredContent, content, _meta } = toolError.data;
+  for (const [value, where] of [
+    [structuredContent, "MCP structuredContent"],
+    [_meta, "MCP _meta"],
+  ] as const) {
+    const found = unwrapped(value);
+    if (found !== undefined) {
+      assertInputSize(JSON.stringify(found), where);
+      return found;
+    }
   }
   const text = textFirstSchema.safeParse(content).data?.[0].text;
   // Other tool errors pass through; only text that names x402Version is read (and capped).
   if (text === undefined || !text.includes("x402Version")) return undefined;
-  const parsed = parseJsonText(text, "MCP content[0].text");
-  return paymentRequiredLikeSchema.safeParse(parsed).success ? parsed : undefined;
+  return unwrapped(parseJsonText(text, "MCP content[0].text"));
 }
 
 /**
