@@ -12,7 +12,8 @@ const hexSchema = z.string().regex(/^0x([0-9a-fA-F]{2})+$/, "must be 0x-prefixed
 const b64urlSha256 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url SHA-256");
 const httpUrl = z.url({ protocol: /^https?$/ });
 const jti = z.string().min(1).max(256);
-const time = z.int().nonnegative();
+/** RFC 7519 NumericDate: seconds, fractions allowed; read whole (rounded down, so never later). */
+const time = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).transform(Math.floor);
 /** One line a human judges: control characters (newlines) could forge extra lines in the UI. */
 const humanLine = z
   .string()
@@ -45,14 +46,19 @@ export const railSchema = z.looseObject({
 });
 export type Rail = z.infer<typeof railSchema>;
 
+/** Exactly one of `http` and `mcp`; other members are ignored, as everywhere else in a Quote. */
 export const resourceSchema = z.union([
-  z.strictObject({ http: z.looseObject({ method: z.string().regex(/^[A-Z]+$/), url: httpUrl }) }),
-  z.strictObject({
+  z.looseObject({
+    http: z.looseObject({ method: z.string().regex(/^[A-Z]+$/), url: httpUrl }),
+    mcp: z.never().optional(),
+  }),
+  z.looseObject({
     mcp: z.looseObject({
       server: httpUrl,
       tool: z.string().min(1).max(256),
       argsHash: b64urlSha256,
     }),
+    http: z.never().optional(),
   }),
 ]);
 export type Resource = z.infer<typeof resourceSchema>;

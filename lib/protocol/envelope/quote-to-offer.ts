@@ -4,8 +4,7 @@ import type { Rail, Resource } from "./claims";
 import type { VerifiedQuote } from "./quote";
 
 function toResource(resource: Resource): OfferResource {
-  if ("http" in resource)
-    return { kind: "http", method: resource.http.method, url: resource.http.url };
+  if (resource.http) return { kind: "http", method: resource.http.method, url: resource.http.url };
   const { server, tool, argsHash } = resource.mcp;
   return { kind: "mcp", server, tool, argsHash };
 }

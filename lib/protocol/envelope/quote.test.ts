@@ -145,6 +145,26 @@ describe("Quote", () => {
     ).rejects.toThrow(refused("total-mismatch"));
   });
 
+  it("reads what JWT and the envelope allow: fractional times, unknown members of resource", async () => {
+    const receiver = await makeReceiver();
+    const options = { descriptor: receiver.descriptor, now: NOW };
+    const sign = (claims: Record<string, unknown>) =>
+      signEnvelope("quote", claims, receiver.key, receiver.key.key);
+    const fractional = await verifyQuote(
+      await sign({ ...quoteInput(), iat: T + 0.25, exp: T + 120.75 }),
+      options,
+    );
+    expect(fractional.claims).toMatchObject({ iat: T, exp: T + 120 });
+    const http = { method: "GET", url: `${ORIGIN}/search?q=x` };
+    await expect(
+      verifyQuote(await sign({ ...quoteInput(), resource: { http, note: "v2" } }), options),
+    ).resolves.toBeTruthy();
+    const both = { http, mcp: { server: `${ORIGIN}/mcp`, tool: "t", argsHash: "A".repeat(43) } };
+    await expect(
+      verifyQuote(await sign({ ...quoteInput(), resource: both }), options),
+    ).rejects.toThrow(refused("invalid-claims"));
+  });
+
   it("refuses a wrong typ, a missing kid and a claim of the wrong type", async () => {
     const receiver = await makeReceiver();
     const options = { descriptor: receiver.descriptor, now: NOW };

@@ -16,14 +16,14 @@ export async function assertResourceMatches(
   request: ResourceRequest,
 ): Promise<void> {
   if (request.kind === "http") {
-    const http = "http" in resource ? resource.http : undefined;
+    const http = resource.http;
     if (http?.method === request.method.toUpperCase() && http.url === request.url) return;
     throw new ProtocolError(
       "resource-mismatch",
       `Quote resource ${JSON.stringify(resource)} is not the request ${request.method} ${request.url}`,
     );
   }
-  const mcp = "mcp" in resource ? resource.mcp : undefined;
+  const mcp = resource.mcp;
   const hash = await argsHash(request.arguments);
   if (mcp?.server === request.server && mcp.tool === request.tool && mcp.argsHash === hash) return;
   throw new ProtocolError(
