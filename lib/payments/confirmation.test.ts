@@ -1,3 +1,4 @@
+import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { quoteFor } from "../../tests/unit-support/payments/test-support";
 import {
@@ -14,6 +15,7 @@ import { verifyQuote } from "../protocol/envelope/quote";
 import { quoteToOffer } from "../protocol/envelope/quote-to-offer";
 import { readHttp402 } from "../protocol/x402/http";
 import { confirmOffer, offerHash, shownTotal } from "./confirmation";
+import { bindPayee } from "./payee";
 
 async function stipendexOffer() {
   const receiver = await makeReceiver();
@@ -83,6 +85,21 @@ describe("confirmOffer", () => {
         remaining: { "All sites, today": "4.995 USD" },
       },
     });
+  });
+
+  it("addresses an x402 payment's Confirmation to the origin that served it, not its payee", async () => {
+    const option = x402Offer.options[0] ?? expect.unreachable("no option");
+    const bound = bindPayee(x402Offer, option);
+    expect(bound.receiver).toMatch(/^eip155:/);
+    const jws = await confirmOffer(
+      bound,
+      option,
+      "https://agent.example",
+      { decision: "approve", mode: "popup", humanPresent: true, remaining: {} },
+      await makeWallet("EdDSA"),
+      T,
+    );
+    expect(decodeJwt(jws).aud).toBe("http://127.0.0.1:4021");
   });
 
   it("leaves the rule out of a person's decision", async () => {

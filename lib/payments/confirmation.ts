@@ -41,6 +41,14 @@ export function shownTotal(
   );
 }
 
+/**
+ * Whom a Confirmation is addressed to (`aud`): a Quote's receiver; for an x402
+ * price (unsigned, bound to its payee), the origin that served the 402 (envelope §8).
+ */
+export function confirmationAudience(offer: Offer): string {
+  return offer.quote ? offer.receiver : (offer.claimedBy ?? offer.receiver);
+}
+
 /** Signs the wallet's Confirmation of an offer, for the page's origin as the browser reported it. */
 export async function confirmOffer(
   offer: Offer,
@@ -52,7 +60,7 @@ export async function confirmOffer(
 ): Promise<string> {
   return signConfirmation(
     {
-      aud: offer.receiver,
+      aud: confirmationAudience(offer),
       jti: randomId(),
       iat: nowSeconds,
       exp: nowSeconds + CONFIRMATION_LIFETIME_SECONDS,

@@ -198,6 +198,7 @@ describe("paymentDetail", () => {
     );
     const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
     expect(detail.objects.map((o) => o.kind)).toEqual(["confirmation", "x402-payment"]);
+    expect(detail.objects[0]?.verified).toBe(true);
     await expect(paymentDetail(h.db, h.registry, h.descriptors, "nope")).rejects.toMatchObject({
       name: "PaymentError",
       code: "unknown-payment",

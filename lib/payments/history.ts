@@ -17,6 +17,7 @@ import { verifyReceipt } from "../protocol/envelope/receipt";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
 import { paymentCount } from "../wallet/ledger";
+import { confirmationAudience } from "./confirmation";
 import type { DescriptorSource } from "./descriptors";
 import { unknownPayment } from "./errors";
 import { claimedTransactionOf } from "./settlement-tracker";
@@ -234,7 +235,11 @@ export async function paymentDetail(
   if (p.confirmation) {
     const confirmation = p.confirmation;
     await check("confirmation", confirmation, (now) =>
-      verifyConfirmation(confirmation, { receiverId: p.receiver, now }),
+      // x402 Confirmations made before they named the serving origin name the payee account.
+      verifyConfirmation(confirmation, {
+        receiverId: [...new Set([confirmationAudience(p.offer), p.receiver])],
+        now,
+      }),
     );
   }
   if (p.proof && quote && descriptor) {

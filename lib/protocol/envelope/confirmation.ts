@@ -20,8 +20,8 @@ export async function signConfirmation(
 }
 
 export interface VerifyConfirmationOptions {
-  /** The receiver id: the Confirmation's `aud` must be it. */
-  receiverId: string;
+  /** The receiver id (or, for an x402 payment, the origin that served it): `aud` must be it, or one of them. */
+  receiverId: string | string[];
   /** When given, `qh` must be it. */
   quoteHash?: string;
   now?: Date;

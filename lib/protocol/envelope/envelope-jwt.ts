@@ -59,7 +59,7 @@ export interface EnvelopeCheck<S extends z.ZodType> {
   key: CryptoKey | JWK | JWTVerifyGetKey;
   algorithms: string[];
   issuer?: string;
-  audience?: string;
+  audience?: string | string[];
   subject?: string;
   /** Also makes jose refuse an `iat` in the future. */
   maxTokenAgeSeconds?: number;
