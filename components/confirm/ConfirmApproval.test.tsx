@@ -67,6 +67,16 @@ describe("ConfirmApproval", () => {
     expect(remaining.textContent).toContain("https://agent.example this day: 0.995 USD");
   });
 
+  it("shows the start of a long description, the rest only when asked: the amount stays in view", () => {
+    const long = `Amount: 0.01 USDC ${"x".repeat(5_000)}`;
+    renderApproval({ description: long });
+    const shown = screen.getByTestId("description").textContent ?? "";
+    expect(shown.length).toBeLessThanOrEqual(201);
+    expect(shown.startsWith("Amount: 0.01 USDC")).toBe(true);
+    expect(screen.getByText("Show the whole description")).toBeTruthy();
+    expect(screen.getByText(long)).toBeTruthy();
+  });
+
   it("shows a frame's top-level site, who claims an unsigned price, and no always-allow for an http site", () => {
     renderApproval({
       origin: "http://ads.example",

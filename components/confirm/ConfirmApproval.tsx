@@ -37,6 +37,25 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
+/** Characters of a description shown at first: a page's long text must not push the amount out of view. */
+const DESCRIPTION_SHOWN = 200;
+
+function Description({ text }: { text: string }) {
+  const characters = Array.from(text);
+  if (characters.length <= DESCRIPTION_SHOWN) return <p className="break-words">{text}</p>;
+  return (
+    <>
+      <p className="break-words" data-testid="description">
+        {characters.slice(0, DESCRIPTION_SHOWN).join("")}…
+      </p>
+      <details>
+        <summary className="cursor-pointer text-xs">{t("confirm.fullDescription")}</summary>
+        <p className="break-words text-xs">{text}</p>
+      </details>
+    </>
+  );
+}
+
 function Resource({ resource }: { resource: PendingApproval["resource"] }) {
   if (resource.kind === "http") {
     return (
@@ -184,7 +203,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </span>
         </Row>
         <Row term={t("confirm.for")}>
-          <p>{approval.description}</p>
+          <Description text={approval.description} />
           <Resource resource={approval.resource} />
           {approval.declaredPayments && (
             <p className="text-xs" data-testid="declared-payments">
