@@ -21,14 +21,15 @@ export type AuthorizationFate =
   | { kind: "expired-unused"; blockNumber: bigint };
 
 /**
- * Asks the chain, not the local clock, whether `validBefore` has passed: the
+ * Asks the chain (the node must be of the authorization's chain), not the
+ * local clock, whether `validBefore` has passed: the
  * token compares it with the block's timestamp, and a wallet's clock may run
  * ahead. The nonce is read at that very block, so "unused" cannot be
  * overtaken by a later block.
  */
 export async function authorizationFate(
   url: string,
-  transfer: SignedTransfer & { validBefore: bigint },
+  transfer: SignedTransfer & { validBefore: bigint; chainId: number },
   options: { fetchFn?: typeof fetch; searchBlocks?: bigint } = {},
 ): Promise<AuthorizationFate> {
   const client = createPublicClient({
@@ -38,6 +39,11 @@ export async function authorizationFate(
       ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
     }),
   });
+  // A node of another chain (a mistyped endpoint) would call every authorization unused.
+  const chainId = await client.getChainId();
+  if (chainId !== transfer.chainId) {
+    throw new Error(`${url} serves chain ${chainId}, not chain ${transfer.chainId}`);
+  }
   const head = await client.getBlock({ blockTag: "latest" });
   const from = getAddress(transfer.from);
   const used = await client.readContract({

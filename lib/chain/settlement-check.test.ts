@@ -69,7 +69,11 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
   it("tells an open authorization from a used one (with its transaction) and one expired unused", async () => {
     const open = await signed(700n);
     expect(
-      await authorizationFate(chain.rpcUrl, { ...open.transfer, validBefore: open.validBefore }),
+      await authorizationFate(chain.rpcUrl, {
+        ...open.transfer,
+        validBefore: open.validBefore,
+        chainId: BASE_SEPOLIA.chainId,
+      }),
     ).toEqual({ kind: "open" });
 
     const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
@@ -79,13 +83,21 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
       open.payment,
     );
     expect(
-      await authorizationFate(chain.rpcUrl, { ...open.transfer, validBefore: open.validBefore }),
+      await authorizationFate(chain.rpcUrl, {
+        ...open.transfer,
+        validBefore: open.validBefore,
+        chainId: BASE_SEPOLIA.chainId,
+      }),
     ).toEqual({ kind: "used", transaction });
 
     // Signed an hour ago with a minute to live: the chain's clock is past it, the nonce unused.
     const late = await signed(700n, Math.floor(Date.now() / 1000) - 3600);
     expect(
-      await authorizationFate(chain.rpcUrl, { ...late.transfer, validBefore: late.validBefore }),
+      await authorizationFate(chain.rpcUrl, {
+        ...late.transfer,
+        validBefore: late.validBefore,
+        chainId: BASE_SEPOLIA.chainId,
+      }),
     ).toMatchObject({ kind: "expired-unused" });
   });
 });

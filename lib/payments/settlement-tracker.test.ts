@@ -182,6 +182,27 @@ describe("trackSettlements, against a local chain", () => {
     expect(await track({ laterMs: 3_600_000 })).toEqual({ next: undefined, released: 0 });
   });
 
+  it("releases nothing on the word of a node of another chain (a mistyped endpoint)", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("other-chain");
+    await h.db.payments.update(payment.id, { state: "failed", reason: "insufficient_funds" });
+    await chain.testClient.increaseTime({ seconds: 3_600 });
+    await chain.testClient.mine({ blocks: 1 });
+    // The same node, presenting itself as Ethereum mainnet: its answers are not about this payment.
+    const mainnet: typeof fetch = async (input, init) => {
+      const request = JSON.parse(String(init?.body)) as { id: number; method: string };
+      if (request.method !== "eth_chainId") return fetch(input, init);
+      return Response.json({ jsonrpc: "2.0", id: request.id, result: "0x1" });
+    };
+    const before = Date.now();
+    const wrong = await track({ laterMs: 3_600_000, fetchFn: mainnet });
+    expect(wrong.released).toBe(0);
+    expect(await h.db.payments.get(payment.id)).toMatchObject({ state: "failed" });
+    expect((await everySum(h)).every((sum) => sum === 10_000n)).toBe(true);
+    expect(wrong.next).toBeGreaterThanOrEqual(before + 30_000);
+    expect(await track({ laterMs: 3_600_000 * 2 })).toMatchObject({ released: 1 });
+  });
+
   it("leaves a payment alone on a network it has no endpoint for, looks again in an hour, and stops after a month", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("no-rpc");

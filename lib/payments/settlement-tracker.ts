@@ -12,6 +12,7 @@ import {
   type ScheduledCheck,
   scheduleSettlementChecks,
 } from "../wallet/ledger";
+import { optionOf } from "./engine-parts";
 import { type SignedAuthorization, signedAuthorizationOf } from "./signed-transfer";
 
 export interface SettlementTrackerDeps {
@@ -150,7 +151,11 @@ async function askChain(
     await recordSettlement(deps.db, payment.id, settlementOf(check, claimed, deps.now()));
     if (check.kind === "confirmed") return undefined;
   }
-  const fate = await authorizationFate(url, transfer, options);
+  const fate = await authorizationFate(
+    url,
+    { ...transfer, chainId: optionOf(payment).chainId },
+    options,
+  );
   if (fate.kind === "expired-unused") {
     if (await releaseUncollectable(deps.db, payment.id, deps.now())) deps.released();
     return undefined;
