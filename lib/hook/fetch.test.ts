@@ -508,10 +508,14 @@ describe("installFetchHook: MCP", () => {
   };
   const init = { method: "POST", headers: { "mcp-session-id": "s1" }, body: JSON.stringify(call) };
 
-  function mcpServer(sse: boolean): Handler {
+  /** A server refusing an unpaid tools/call with -32402, in SSE or JSON (with `refusalStatus`). */
+  function mcpServer(sse: boolean, refusalStatus = 200): Handler {
     return async (request) => {
       const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
       const answer = body.params._meta?.["stipendex/payment"] ? paid : refusal;
+      if (answer === refusal && refusalStatus !== 200) {
+        return Response.json(answer, { status: refusalStatus });
+      }
       return sse
         ? new Response(
             `: ping\n\n${formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" })}${formatSseMessage(answer)}`,
@@ -568,6 +572,23 @@ describe("installFetchHook: MCP", () => {
         resultHash: await sha256Base64url(canonicalize([])),
       },
     ]);
+  });
+
+  it("pays a -32402 sent with HTTP status 402 as the MCP refusal it is; an HTTP price there stays one", async () => {
+    const { win, seen, challenges } = setup(mcpServer(false, 402), () => mcpPay);
+    const response = await win.fetch("https://mcp.example/mcp", init);
+    expect(await response.json()).toEqual(paid);
+    expect(challenges).toMatchObject([
+      { transport: "mcp", tool: "web_search", error: { code: -32402 } },
+    ]);
+    expect(seen).toHaveLength(2);
+    const http = setup(
+      () =>
+        new Response(quoteBody, { status: 402, headers: { "content-type": "application/json" } }),
+      () => undefined,
+    );
+    await http.win.fetch("https://mcp.example/mcp", init);
+    expect(http.challenges).toMatchObject([{ transport: "http", method: "POST" }]);
   });
 
   it("hands the page a tool call's JSON answer once its declared length is in, and a long one unread", async () => {
