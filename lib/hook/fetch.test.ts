@@ -381,6 +381,65 @@ describe("installFetchHook: HTTP 402", () => {
     });
   });
 
+  describe("a 402 met after a redirect", () => {
+    /** Answers with a price as from `url`, where the browser's fetch was redirected to. */
+    const redirectedTo =
+      (url: string): Handler =>
+      async (request) => {
+        const answer = await server(request);
+        if (answer.status !== 402) return answer;
+        return Object.defineProperties(answer, {
+          url: { value: url },
+          redirected: { value: true },
+        });
+      };
+    const secret = {
+      method: "POST",
+      body: "secret=hunter2",
+      headers: { authorization: "Bearer good-api-token" },
+    };
+
+    it("is left unpaid, the wallet not asked, when fetch may have rebuilt the request: not a GET, or another origin", async () => {
+      const toOther = setup(redirectedTo("https://other.example/landing"), () => pay);
+      const response = await toOther.win.fetch("https://api.good.example/submit", secret);
+      expect(response.status).toBe(402);
+      expect(await response.text()).toBe(quoteBody);
+      const cross = await toOther.win.fetch("https://api.good.example/page", {
+        headers: secret.headers,
+      });
+      expect(cross.status).toBe(402);
+      // A POST sent back to its own URL (a 303 there) came back as a GET without its body.
+      const toItself = setup(redirectedTo("https://api.good.example/submit"), () => pay);
+      expect((await toItself.win.fetch("https://api.good.example/submit", secret)).status).toBe(
+        402,
+      );
+      for (const { seen, challenges } of [toOther, toItself]) {
+        expect(challenges).toEqual([]);
+        expect(seen.every((request) => !request.headers.has("stipendex-payment"))).toBe(true);
+      }
+      expect(toOther.seen.map((request) => request.url)).toEqual([
+        "https://api.good.example/submit",
+        "https://api.good.example/page",
+      ]);
+    });
+
+    it("is paid at the URL that answered when it was a GET that stayed on its origin", async () => {
+      const { win, seen, challenges } = setup(
+        redirectedTo("https://api.good.example/landing"),
+        () => pay,
+      );
+      const response = await win.fetch("https://api.good.example/start", {
+        headers: secret.headers,
+      });
+      expect(await response.text()).toBe("paid:");
+      expect(challenges).toMatchObject([
+        { url: "https://api.good.example/landing", method: "GET" },
+      ]);
+      expect(seen[1]?.url).toBe("https://api.good.example/landing");
+      expect(seen[1]?.headers.get("authorization")).toBe("Bearer good-api-token");
+    });
+  });
+
   it("leaves 402s without a price alone", async () => {
     const { win, challenges } = setup(
       () => new Response("no", { status: 402 }),
@@ -449,10 +508,14 @@ describe("installFetchHook: MCP", () => {
   };
   const init = { method: "POST", headers: { "mcp-session-id": "s1" }, body: JSON.stringify(call) };
 
-  function mcpServer(sse: boolean): Handler {
+  /** A server refusing an unpaid tools/call with -32402, in SSE or JSON (with `refusalStatus`). */
+  function mcpServer(sse: boolean, refusalStatus = 200): Handler {
     return async (request) => {
       const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
       const answer = body.params._meta?.["stipendex/payment"] ? paid : refusal;
+      if (answer === refusal && refusalStatus !== 200) {
+        return Response.json(answer, { status: refusalStatus });
+      }
       return sse
         ? new Response(
             `: ping\n\n${formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" })}${formatSseMessage(answer)}`,
@@ -509,6 +572,23 @@ describe("installFetchHook: MCP", () => {
         resultHash: await sha256Base64url(canonicalize([])),
       },
     ]);
+  });
+
+  it("pays a -32402 sent with HTTP status 402 as the MCP refusal it is; an HTTP price there stays one", async () => {
+    const { win, seen, challenges } = setup(mcpServer(false, 402), () => mcpPay);
+    const response = await win.fetch("https://mcp.example/mcp", init);
+    expect(await response.json()).toEqual(paid);
+    expect(challenges).toMatchObject([
+      { transport: "mcp", tool: "web_search", error: { code: -32402 } },
+    ]);
+    expect(seen).toHaveLength(2);
+    const http = setup(
+      () =>
+        new Response(quoteBody, { status: 402, headers: { "content-type": "application/json" } }),
+      () => undefined,
+    );
+    await http.win.fetch("https://mcp.example/mcp", init);
+    expect(http.challenges).toMatchObject([{ transport: "http", method: "POST" }]);
   });
 
   it("hands the page a tool call's JSON answer once its declared length is in, and a long one unread", async () => {

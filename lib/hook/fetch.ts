@@ -1,4 +1,4 @@
-import { type HttpPayer, payHttp402 } from "./http-payment";
+import { type HttpPayer, payHttp402, pricedUrl } from "./http-payment";
 import { readJsonRpcRequest } from "./jsonrpc";
 import type { CallDescription, HookedCall, HookServices, McpHook } from "./mcp-hook";
 import { makeReplayable } from "./replay";
@@ -35,10 +35,11 @@ export function installFetchHook(
     send: (call, sent) => callNative(...(sent ?? call.replayable.first ?? call.args)),
     pay402: (call, response) => {
       const { url, method, signal } = call.describe();
-      // The URL that answered (after any redirect) is the one priced and paid; a
-      // redirected Request whose body cannot be moved there is left unpaid.
-      const priced = response.url || url;
-      if (priced !== url && !call.replayable.retargetable) return Promise.resolve(response);
+      // A Request input cannot be sent to another URL than its own: left unpaid there.
+      const priced = pricedUrl({ url, method }, response);
+      if (priced === undefined || (priced !== url && !call.replayable.retargetable)) {
+        return Promise.resolve(response);
+      }
       return payHttp402(
         response,
         { url: priced, method, replayable: call.replayable, signal },

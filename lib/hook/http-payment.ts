@@ -38,6 +38,25 @@ export interface HttpPayer {
   loadHalf(): Promise<McpHook>;
 }
 
+/**
+ * The URL a 402 is paid at: the one that answered, or undefined (not paid). After a
+ * redirect the hook cannot know how fetch rebuilt the request (a 303 drops the
+ * body, another origin the Authorization): it pays only a GET or HEAD that stayed
+ * on its origin, so the paid retry is the very request that was priced.
+ */
+export function pricedUrl(
+  request: { url: string; method: string },
+  answer: { url: string; redirected: boolean },
+): string | undefined {
+  const { url } = answer;
+  if (!url) return request.url;
+  // An answer's URL has no fragment.
+  if (!answer.redirected && url === request.url.split("#")[0]) return url;
+  return /^(GET|HEAD)$/.test(request.method) && new URL(url).origin === new URL(request.url).origin
+    ? url
+    : undefined;
+}
+
 const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
 
 /**

@@ -1,7 +1,7 @@
 import { sha256Base64url } from "../protocol/canonical-json";
 import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream } from "./mcp-payment";
+import { handleMcpResponse, handleMcpStream, isMcpRefusal } from "./mcp-payment";
 import { declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
@@ -75,8 +75,12 @@ export function createMcpHook(): McpHook {
         call,
         declared?.body === undefined ? undefined : [input, { ...init, body: declared.body }],
       );
-      if (response.status === 402) return services.pay402(call, response);
-      if (!response.ok || !(mcpRequest || mediaType(response) === "text/event-stream")) {
+      const mcpRefusal = response.status === 402 && (await isMcpRefusal(response, mcpRequest));
+      if (response.status === 402 && !mcpRefusal) return services.pay402(call, response);
+      if (
+        !(response.ok || mcpRefusal) ||
+        !(mcpRequest || mediaType(response) === "text/event-stream")
+      ) {
         return response;
       }
       const { url, method, signal } = call.describe();

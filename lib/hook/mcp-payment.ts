@@ -64,10 +64,8 @@ export async function handleMcpResponse(
   const isCall = method === "tools/call";
   const type = mediaType(response);
   if (isCall && type === "application/json") {
-    // A price is small: a longer answer is a result, handed on without reading it all.
-    const message = parseJson(await readCapped(response.clone(), MAX_CHALLENGE_BYTES));
-    if (!isResponseTo(message, call.request.id)) return response;
-    return (await payAndRetry(message, call, wallet, nativeFetch)) ?? response;
+    const message = await readAnswer(response, call.request.id);
+    return (message && (await payAndRetry(message, call, wallet, nativeFetch))) ?? response;
   }
   // Any request's stream may carry an elicitation; only a call's or a session's the wallet answers for are read.
   if (type !== "text/event-stream" || !response.body || !(isCall || call.walletAnswersForms)) {
@@ -91,6 +89,27 @@ export async function handleMcpResponse(
     },
     call.signal,
   );
+}
+
+/** The JSON-RPC response to `id` a JSON answer is, read from a clone; undefined for anything else. */
+async function readAnswer(
+  response: Response,
+  id: JsonRpcId | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  // A price is small: a longer answer is a result, handed on without reading it all.
+  const message = parseJson(await readCapped(response.clone(), MAX_CHALLENGE_BYTES));
+  return isResponseTo(message, id) ? message : undefined;
+}
+
+/**
+ * Whether an HTTP 402 answering the page's tools/call is its JSON-RPC -32402
+ * refusal (some servers send one with that status): an MCP price, paid in
+ * `_meta` like one sent with 200, not an HTTP one.
+ */
+export async function isMcpRefusal(response: Response, request?: JsonRpcRequest): Promise<boolean> {
+  if (request?.method !== "tools/call" || mediaType(response) !== "application/json") return false;
+  const message = await readAnswer(response, request.id);
+  return message !== undefined && paymentErrorOf(message) !== undefined;
 }
 
 async function payAndRetry(

@@ -1,4 +1,4 @@
-import { type HttpPayer, payHttp402 } from "./http-payment";
+import { type HttpPayer, payHttp402, pricedUrl } from "./http-payment";
 import { makeReplayable } from "./replay";
 import { xhrBody } from "./xhr-body";
 import { change, progress, type XhrCall, type XhrStage } from "./xhr-call";
@@ -16,7 +16,9 @@ export async function settleXhr(
   payer: HttpPayer,
   baseUrl: string,
 ): Promise<void> {
-  const url = String(stage.read(xhr, "responseURL") || call.url);
+  // An XHR's answer says nothing of a redirect but its URL.
+  const url = pricedUrl(call, { url: String(stage.read(xhr, "responseURL")), redirected: false });
+  if (url === undefined) return stage.untouched();
   const raw = stage.read(xhr, "response") as BodyInit | null;
   const allHeaders = stage.read(xhr, "getAllResponseHeaders") as () => string;
   const response = new Response(
