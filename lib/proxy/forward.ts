@@ -1,5 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
@@ -14,12 +17,13 @@ import {
   ResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { field, isObject, type JsonRpcError } from "../hook/jsonrpc";
+import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/jsonrpc";
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { errorText } from "../ui/error-text";
 import { CallStreams } from "./call-streams";
+import { payingHttp402 } from "./http-402";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
@@ -63,9 +67,9 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   const server = new Server({ name: "stipendex-proxy", version: options.version });
   let client: Client | undefined;
   let transport: StreamableHTTPClientTransport | undefined;
-  const streams = new CallStreams();
-  let walletAnswersForms = false;
   const wallet = options.wallet;
+  const streams = new CallStreams(payingHttp402(fetch, wallet));
+  let walletAnswersForms = false;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
     void wallet.report(sighting).catch(() => undefined);
 
@@ -173,6 +177,14 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         return { result };
       } catch (error) {
         if (error instanceof McpError) return { error: wireErrorOf(error) };
+        // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
+        if (error instanceof StreamableHTTPError && error.code === 402) {
+          throw rpcFailure({
+            code: PAYMENT_REQUIRED,
+            message: `The MCP server at ${upstreamUrl} asks for a payment (HTTP 402) and the Stipendex wallet did not make it`,
+            data: { upstream: error.message },
+          });
+        }
         throw rpcFailure({
           code: ErrorCode.InternalError,
           message: `The MCP server at ${upstreamUrl} failed: ${errorText(error)}`,

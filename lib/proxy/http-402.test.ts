@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Listening, listen } from "../../demo/listen";
+import type { PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
+import { createForwardingServer } from "./forward";
+import type { ProxyWallet } from "./paid-call";
+
+/** Seed 004's price for one call: an x402 `accepts[]` in the body of an HTTP 402. */
+const ACCEPTS = {
+  accepts: [
+    {
+      scheme: "exact",
+      network: "base-sepolia",
+      amount: "10000",
+      asset: "USDC",
+      payTo: "0x2096000000000000000000000000000000000001",
+      extra: { name: "USDC", version: "2" },
+    },
+  ],
+};
+
+/**
+ * A Streamable HTTP MCP server whose paid tool answers its tools/call with
+ * HTTP 402 until the retry carries X-PAYMENT (seed 004), or, with `jsonRpc`,
+ * with HTTP 402 carrying the call's JSON-RPC -32402 until `_meta` pays it.
+ */
+async function startPaidServer(jsonRpc = false): Promise<Listening & { payments: string[] }> {
+  const payments: string[] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const app = express();
+  app.use(express.json());
+  app.all("/mcp", async (req, res) => {
+    const body = req.body as { id?: number; method?: string; params?: Record<string, unknown> };
+    const meta = body.params?._meta as Record<string, unknown> | undefined;
+    const paid = req.get("X-PAYMENT") ?? (meta?.["stipendex/payment"] as string | undefined);
+    if (body.method === "tools/call" && body.params?.name === "verify_agent") {
+      if (!paid) {
+        if (!jsonRpc) return res.status(402).json(ACCEPTS);
+        const error = { code: -32402, message: "Payment required", data: { quote: "q" } };
+        return res.status(402).json({ jsonrpc: "2.0", id: body.id, error });
+      }
+      payments.push(paid);
+      res.set("X-PAYMENT-RESPONSE", "settled");
+    }
+    const known = sessions.get(req.get("Mcp-Session-Id") ?? "");
+    if (known) return known.handleRequest(req, res, req.body);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    const server = new Server({ name: "paid", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+    server.setRequestHandler(CallToolRequestSchema, async () => ({
+      content: [{ type: "text", text: "trust score 97" }],
+    }));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  return { ...(await listen(app, 0)), payments };
+}
+
+/** A wallet that pays (or declines) every request, noting what it was asked and told. */
+function payingWallet(decline = false) {
+  const asked: PaymentChallenge[] = [];
+  const receipts: ReceiptParams[] = [];
+  const wallet: ProxyWallet = {
+    pay: async (challenge) => {
+      asked.push(challenge);
+      if (decline) throw new Error("You declined the payment");
+      const answer: PaymentAnswer =
+        challenge.transport === "http"
+          ? { paymentId: "p1", header: { name: "X-PAYMENT", value: "signed-x402" } }
+          : { paymentId: "p1", meta: { key: "stipendex/payment", value: "signed-proof" } };
+      return answer;
+    },
+    receipt: async (params) => {
+      receipts.push(params);
+    },
+    elicit: async () => ({ action: "cancel" }),
+    report: async () => undefined,
+  };
+  return { wallet, asked, receipts };
+}
+
+async function hostThroughProxy(upstream: string, wallet: ProxyWallet) {
+  const { server: proxy } = createForwardingServer({
+    upstream: new URL(upstream),
+    wallet,
+    version: "t",
+  });
+  const [hostSide, proxySide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(proxySide);
+  const client = new Client({ name: "host", version: "1.0.0" });
+  await client.connect(hostSide);
+  return client;
+}
+
+describe("the proxy, with a server that answers a tools/call with HTTP 402", () => {
+  const open: { close(): Promise<unknown> }[] = [];
+  afterEach(async () => {
+    // The host first: its proxy ends the upstream session while the server still listens.
+    for (const o of open.splice(0)) await o.close();
+  });
+
+  it("pays seed 004's x402 price with X-PAYMENT and hands the host the paid result", async () => {
+    const server = await startPaidServer();
+    const { wallet, asked, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const result = await host.callTool({ name: "verify_agent", arguments: { agent: "a" } });
+    expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
+    expect(server.payments).toEqual(["signed-x402"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ transport: "http", method: "POST", url: `${server.url}/mcp` });
+    expect(JSON.parse((asked[0] as { body: string }).body)).toEqual(ACCEPTS);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 200, receipt: "settled" }]);
+  });
+
+  it("tells the host the call needs a payment the wallet did not make, when it declines", async () => {
+    const server = await startPaidServer();
+    const { wallet, asked } = payingWallet(true);
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      code: -32402,
+      message: expect.stringContaining("the Stipendex wallet did not make it"),
+    });
+    expect(asked).toHaveLength(1);
+    expect(server.payments).toEqual([]);
+  });
+
+  it("pays a JSON-RPC -32402 sent with HTTP 402 in _meta, as the MCP binding says", async () => {
+    const server = await startPaidServer(true);
+    const { wallet, asked } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const result = await host.callTool({ name: "verify_agent", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
+    expect(asked).toMatchObject([{ transport: "mcp", tool: "verify_agent" }]);
+    expect(server.payments).toEqual(["signed-proof"]);
+  });
+});
