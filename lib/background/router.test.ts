@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
-import { diagnostics } from "./diagnostics";
+import { diagnostics, UNKNOWN_METHOD } from "./diagnostics";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createProxyRouter, createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
@@ -293,6 +293,19 @@ describe("createRouter, page limits", () => {
     expect(await otherTab).toMatchObject({ ok: true });
   });
 
+  it("counts a request for an unknown method against its site's rate, too", async () => {
+    const { route } = guardedRouter();
+    for (let i = 0; i < 120; i++) {
+      const unknown = await route({ channel: "page", method: `nope-${i}` }, page);
+      expect(unknown).toMatchObject({ ok: false, error: { code: ErrorCode.MethodNotFound } });
+    }
+    expect(await route({ channel: "page", method: "nope" }, page)).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.RateLimited },
+    });
+    expect(await route(status, page)).toMatchObject({ error: { code: ErrorCode.RateLimited } });
+  });
+
   it("holds waiting payments for at most 64 sites at once", async () => {
     const { route, answer } = guardedRouter();
     const waiting = Array.from({ length: 64 }, (_, i) =>
@@ -324,6 +337,20 @@ describe("diagnostics", () => {
     const after = diagnostics().requests;
     expect((after.stipendex_status ?? 0) - (before.stipendex_status ?? 0)).toBe(2);
     expect((after.ui_status ?? 0) - (before.ui_status ?? 0)).toBe(1);
+  });
+
+  it("counts requests for methods the wallet does not have under one name, not theirs", async () => {
+    const before = diagnostics().requests;
+    const route = router();
+    for (const method of ["x".repeat(1000), "nope-1", "__proto__"]) {
+      await route({ channel: "page", method }, page);
+    }
+    await route({ channel: "ui", method: "nope-2" }, ui);
+    const after = diagnostics().requests;
+    expect(Object.keys(after).filter((method) => !Object.hasOwn(before, method))).toEqual(
+      Object.hasOwn(before, UNKNOWN_METHOD) ? [] : [UNKNOWN_METHOD],
+    );
+    expect((after[UNKNOWN_METHOD] ?? 0) - (before[UNKNOWN_METHOD] ?? 0)).toBe(4);
   });
 });
 
