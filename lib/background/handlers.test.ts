@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -16,7 +16,7 @@ import { ErrorCode, type PayParams } from "../messages";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
-import type { PageContext } from "./router";
+import { createRouter, type PageContext, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
 const EXTENSION = "chrome-extension://abcdefghijklmnop/";
@@ -115,6 +115,36 @@ describe("page handlers", () => {
     const book = (await h.session.get(STORAGE_KEYS.pricing)) as Record<string, unknown>;
     expect(Object.keys(book)).toHaveLength(50);
     expect(await uiApi.ui_getPricing({ origin }, ui)).toHaveLength(50);
+  });
+});
+
+describe("page handlers behind the router", () => {
+  it("runs a pay the relay sends again while the person decides once: both get its signed answer", async () => {
+    const { h, pageApi } = await handlers();
+    const engine = vi.spyOn(h.engine, "pay");
+    const id = "abcdefghijklmnop";
+    const route = createRouter({
+      extensionId: id,
+      extensionBaseUrl: EXTENSION,
+      page: pageApi,
+      ui: {} as UiHandlers,
+    });
+    const sender = { id, url: `${AGENT}/app`, tab: { id: 1 }, frameId: 0 };
+    const params = { requestId: "same", challenge: x402HttpChallenge(2) };
+    const message = { channel: "page", method: "stipendex_pay", params };
+    const first = route(message, sender);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const resent = route(message, sender);
+    // Time enough for a second run to reach the same approval, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [pending] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    const answer = await first;
+    expect(answer).toMatchObject({ ok: true, result: { paymentId: pending?.id } });
+    expect(await resent).toEqual(answer);
+    expect(engine).toHaveBeenCalledTimes(1);
+    expect(await h.db.payments.count()).toBe(1);
+    expect((await h.db.payments.get(pending?.id ?? ""))?.state).toBe("signed");
   });
 });
 

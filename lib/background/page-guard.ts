@@ -69,7 +69,8 @@ export class PageGuard {
       method === "stipendex_pay"
         ? `pay ${tabId ?? "-"} ${frameId ?? "-"} ${(params as PayParams).requestId}`
         : `elicit ${++this.elicitations}`;
-    // The relay sending a pay again (it lost the answer) starts nothing new: it joins, uncounted.
+    // The relay sending a pay again (it lost the answer) starts nothing new: it joins the run
+    // in flight, uncounted, and gets its answer.
     if (!this.pending.has(origin, id)) this.startPayment(origin, id);
     return this.pending.run(origin, id, task);
   }

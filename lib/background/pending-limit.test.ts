@@ -29,6 +29,21 @@ describe("PendingLimiter", () => {
     await running[1];
   });
 
+  it("runs a request id already in flight once: who joins it gets that run's answer", async () => {
+    const pending = new PendingLimiter({ perKey: 2, maxKeys: 10 });
+    const runs: ((answer: string) => void)[] = [];
+    const run = () =>
+      new Promise<string>((resolve) => {
+        runs.push(resolve);
+      });
+    const first = pending.run("k", "a", run);
+    const joined = pending.run("k", "a", run);
+    expect(runs).toHaveLength(1);
+    for (const [i, finish] of runs.entries()) finish(`run ${i}`);
+    expect(await Promise.all([first, joined])).toEqual(["run 0", "run 0"]);
+    expect(pending.has("k", "a")).toBe(false);
+  });
+
   it("frees a slot when a request fails, too", async () => {
     const pending = new PendingLimiter({ perKey: 1, maxKeys: 10 });
     await expect(

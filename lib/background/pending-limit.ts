@@ -11,12 +11,13 @@ export type PendingRefusal = "key-full" | "too-many-keys";
 /**
  * Counts requests in flight per key. A request id already in flight under
  * the same key joins it instead of taking a second slot: the relay sends a
- * request again when it lost the answer, and that is one request, not two.
+ * request again when it lost the answer, and that is one request, not two,
+ * so it is run once and every caller gets its answer.
  * Only keys with requests in flight are kept.
  */
 export class PendingLimiter {
-  /** key → request id → how many callers wait on it. */
-  private readonly inFlight = new Map<string, Map<string, number>>();
+  /** key → request id → its run. */
+  private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
 
   constructor(readonly limit: PendingLimit) {}
 
@@ -33,18 +34,24 @@ export class PendingLimiter {
     return this.inFlight.get(key)?.has(id) ?? false;
   }
 
-  /** Runs `task` holding `id`'s slot under `key`; call only when `refusal` said yes. */
-  async run<T>(key: string, id: string, task: () => Promise<T>): Promise<T> {
-    const ids = this.inFlight.get(key) ?? new Map<string, number>();
-    ids.set(id, (ids.get(id) ?? 0) + 1);
+  /**
+   * Runs `task` holding `id`'s slot under `key`, or joins the run of `id` in
+   * flight (whose task is the same request's); call only when `refusal` said yes.
+   */
+  run<T>(key: string, id: string, task: () => Promise<T>): Promise<T> {
+    const ids = this.inFlight.get(key) ?? new Map<string, Promise<unknown>>();
+    const running = ids.get(id);
+    if (running) return running as Promise<T>;
+    const run = (async () => {
+      try {
+        return await task();
+      } finally {
+        ids.delete(id);
+        if (ids.size === 0) this.inFlight.delete(key);
+      }
+    })();
+    ids.set(id, run);
     this.inFlight.set(key, ids);
-    try {
-      return await task();
-    } finally {
-      const left = (ids.get(id) ?? 1) - 1;
-      if (left > 0) ids.set(id, left);
-      else ids.delete(id);
-      if (ids.size === 0) this.inFlight.delete(key);
-    }
+    return run;
   }
 }
