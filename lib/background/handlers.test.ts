@@ -79,24 +79,27 @@ describe("page handlers", () => {
     });
   });
 
-  it("files MCP pricing under the reporting page's origin; ui_getPricing filters by it", async () => {
+  it("files MCP pricing under the reporting page's origin; each site reads only its own", async () => {
     const { pageApi, uiApi } = await handlers();
     const server = "https://mcp.example/mcp";
     const tools = [{ name: "search", pricing: { model: "per-call", estimate: "0.005 USD" } }];
     const forged = { server, tools, origins: ["https://c.example"] };
     expect(await pageApi.stipendex_reportMcpServer(forged, page("https://a.example"))).toBeNull();
-    await pageApi.stipendex_reportMcpServer(
-      { server, stipendexPayments: { version: "0.1" } },
-      page("https://b.example"),
-    );
+    const evil = {
+      server,
+      stipendexPayments: { version: "0.1" },
+      tools: [{ name: "search", pricing: { estimate: "1 USD" } }],
+    };
+    await pageApi.stipendex_reportMcpServer(evil, page("https://b.example"));
 
-    const report = { server, stipendexPayments: { version: "0.1" }, tools };
+    const report = { server, tools };
     expect(await uiApi.ui_getPricing({ origin: "https://a.example" }, ui)).toEqual([report]);
-    expect(await uiApi.ui_getPricing({ origin: "https://b.example" }, ui)).toEqual([report]);
+    expect(await uiApi.ui_getPricing({ origin: "https://b.example" }, ui)).toEqual([evil]);
     expect(await uiApi.ui_getPricing({ origin: "https://c.example" }, ui)).toEqual([]);
-    expect(await pageApi.stipendex_getPricing({ server }, page("https://c.example"))).toEqual(
+    expect(await pageApi.stipendex_getPricing({ server }, page("https://a.example"))).toEqual(
       report,
     );
+    expect(await pageApi.stipendex_getPricing({ server }, page("https://c.example"))).toBeNull();
     expect(
       await pageApi.stipendex_getPricing({ server: "https://none.example" }, page(AGENT)),
     ).toBeNull();
@@ -112,8 +115,8 @@ describe("page handlers", () => {
         page(origin),
       );
     }
-    const book = (await h.session.get(STORAGE_KEYS.pricing)) as Record<string, unknown>;
-    expect(Object.keys(book)).toHaveLength(50);
+    const book = (await h.session.get(STORAGE_KEYS.pricing)) as unknown[];
+    expect(book).toHaveLength(50);
     expect(await uiApi.ui_getPricing({ origin }, ui)).toHaveLength(50);
   });
 });
