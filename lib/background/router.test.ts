@@ -113,7 +113,7 @@ const TEST_LIMITS: PageLimits = {
   ...DEFAULT_PAGE_LIMITS,
   requests: { limit: 120, windowMs: 60_000, maxKeys: 512 },
   payments: { limit: 30, windowMs: 60_000, maxKeys: 512 },
-  pending: { perKey: 5, maxKeys: 64 },
+  pending: { perKey: 5, maxKeys: 64, keysPerGroup: 4 },
 };
 
 function guardedRouter(limits: PageLimits = TEST_LIMITS) {
@@ -309,10 +309,11 @@ describe("createRouter, page limits", () => {
 
   it("holds waiting payments for at most 64 sites at once", async () => {
     const { route, answer } = guardedRouter();
+    const inTab = (origin: string, tab: number) => ({ ...from(origin), tab: { id: tab } });
     const waiting = Array.from({ length: 64 }, (_, i) =>
-      route(pay("r"), from(`https://s${i}.example`)),
+      route(pay("r"), inTab(`https://s${i}.example`, i)),
     );
-    expect(await route(pay("r"), from("https://s64.example"))).toEqual({
+    expect(await route(pay("r"), inTab("https://s64.example", 64))).toEqual({
       ok: false,
       error: {
         code: ErrorCode.TooManyPending,
@@ -322,9 +323,34 @@ describe("createRouter, page limits", () => {
     });
     await answer();
     await Promise.all(waiting);
-    const later = route(pay("r"), from("https://s64.example"));
+    const later = route(pay("r"), inTab("https://s64.example", 64));
     await answer();
     expect(await later).toMatchObject({ ok: true });
+  });
+});
+
+describe("createRouter, one tab's share of waiting payments", () => {
+  it("keeps room for other tabs' payments when one tab's frames of 64 sites each send one", async () => {
+    const { route, answer } = guardedRouter(DEFAULT_PAGE_LIMITS);
+    const frame = (i: number) => ({
+      ...from(`https://f${i}.evil.example`),
+      tab: { id: 7 },
+      frameId: i + 1,
+    });
+    const evil = Array.from({ length: 64 }, (_, i) => route(pay("r"), frame(i)));
+    const agent = route(pay("a"), page);
+    await answer();
+    expect(await agent).toEqual({ ok: true, result: { paymentId: "a" } });
+    const answers = await Promise.all(evil);
+    expect(answers.filter((done) => done.ok)).toHaveLength(4);
+    expect(answers.at(-1)).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.TooManyPending,
+        message:
+          "Payment requests from 4 sites are already waiting in this tab; retry when one of them is answered",
+      },
+    });
   });
 });
 
