@@ -1,6 +1,9 @@
 import { transactionCount } from "../db/transaction-count";
 import type { Diagnostics } from "../messages";
 
+/** Where requests for methods the wallet has not are counted: a page may name any, of any length. */
+export const UNKNOWN_METHOD = "(unknown method)";
+
 const requests: Record<string, number> = {};
 
 /** One request the background answered (counted by method, whether it succeeded or not). */

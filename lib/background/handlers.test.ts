@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -16,7 +16,7 @@ import { ErrorCode, type PayParams } from "../messages";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
-import type { PageContext } from "./router";
+import { createRouter, type PageContext, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
 
 const EXTENSION = "chrome-extension://abcdefghijklmnop/";
@@ -79,24 +79,27 @@ describe("page handlers", () => {
     });
   });
 
-  it("files MCP pricing under the reporting page's origin; ui_getPricing filters by it", async () => {
+  it("files MCP pricing under the reporting page's origin; each site reads only its own", async () => {
     const { pageApi, uiApi } = await handlers();
     const server = "https://mcp.example/mcp";
     const tools = [{ name: "search", pricing: { model: "per-call", estimate: "0.005 USD" } }];
     const forged = { server, tools, origins: ["https://c.example"] };
     expect(await pageApi.stipendex_reportMcpServer(forged, page("https://a.example"))).toBeNull();
-    await pageApi.stipendex_reportMcpServer(
-      { server, stipendexPayments: { version: "0.1" } },
-      page("https://b.example"),
-    );
+    const evil = {
+      server,
+      stipendexPayments: { version: "0.1" },
+      tools: [{ name: "search", pricing: { estimate: "1 USD" } }],
+    };
+    await pageApi.stipendex_reportMcpServer(evil, page("https://b.example"));
 
-    const report = { server, stipendexPayments: { version: "0.1" }, tools };
+    const report = { server, tools };
     expect(await uiApi.ui_getPricing({ origin: "https://a.example" }, ui)).toEqual([report]);
-    expect(await uiApi.ui_getPricing({ origin: "https://b.example" }, ui)).toEqual([report]);
+    expect(await uiApi.ui_getPricing({ origin: "https://b.example" }, ui)).toEqual([evil]);
     expect(await uiApi.ui_getPricing({ origin: "https://c.example" }, ui)).toEqual([]);
-    expect(await pageApi.stipendex_getPricing({ server }, page("https://c.example"))).toEqual(
+    expect(await pageApi.stipendex_getPricing({ server }, page("https://a.example"))).toEqual(
       report,
     );
+    expect(await pageApi.stipendex_getPricing({ server }, page("https://c.example"))).toBeNull();
     expect(
       await pageApi.stipendex_getPricing({ server: "https://none.example" }, page(AGENT)),
     ).toBeNull();
@@ -112,9 +115,39 @@ describe("page handlers", () => {
         page(origin),
       );
     }
-    const book = (await h.session.get(STORAGE_KEYS.pricing)) as Record<string, unknown>;
-    expect(Object.keys(book)).toHaveLength(50);
+    const book = (await h.session.get(STORAGE_KEYS.pricing)) as unknown[];
+    expect(book).toHaveLength(50);
     expect(await uiApi.ui_getPricing({ origin }, ui)).toHaveLength(50);
+  });
+});
+
+describe("page handlers behind the router", () => {
+  it("runs a pay the relay sends again while the person decides once: both get its signed answer", async () => {
+    const { h, pageApi } = await handlers();
+    const engine = vi.spyOn(h.engine, "pay");
+    const id = "abcdefghijklmnop";
+    const route = createRouter({
+      extensionId: id,
+      extensionBaseUrl: EXTENSION,
+      page: pageApi,
+      ui: {} as UiHandlers,
+    });
+    const sender = { id, url: `${AGENT}/app`, tab: { id: 1 }, frameId: 0 };
+    const params = { requestId: "same", challenge: x402HttpChallenge(2) };
+    const message = { channel: "page", method: "stipendex_pay", params };
+    const first = route(message, sender);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const resent = route(message, sender);
+    // Time enough for a second run to reach the same approval, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [pending] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+    const answer = await first;
+    expect(answer).toMatchObject({ ok: true, result: { paymentId: pending?.id } });
+    expect(await resent).toEqual(answer);
+    expect(engine).toHaveBeenCalledTimes(1);
+    expect(await h.db.payments.count()).toBe(1);
+    expect((await h.db.payments.get(pending?.id ?? ""))?.state).toBe("signed");
   });
 });
 

@@ -21,7 +21,13 @@ import { diagnostics } from "./diagnostics";
 import { LatestReads } from "./latest-reads";
 import type { PageOfferMethod } from "./page-offers";
 import type { PolicyStore } from "./policy-store";
-import { entryOf, fileServerReport, PRICING_ITEM, readPricingBook } from "./pricing-book";
+import {
+  fileServerReport,
+  PRICING_ITEM,
+  readPricingBook,
+  reportOf,
+  reportsOf,
+} from "./pricing-book";
 import type { PageHandlers, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { SettlementSchedule } from "./settlement-schedule";
@@ -92,12 +98,8 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       await s.injectMcpHook({ tabId: context.tabId, frameId: context.frameId });
       return null;
     },
-    stipendex_getPricing: async (params) => {
-      const entry = entryOf(await readPricingBook(s.session), params.server);
-      if (!entry) return null;
-      const { origins: _origins, ...report } = entry;
-      return report;
-    },
+    stipendex_getPricing: async (params, context) =>
+      reportOf(await readPricingBook(s.session), context.origin, params.server) ?? null,
   };
 }
 
@@ -181,9 +183,6 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       }
       return { deleted: await deleteHistory(s.db) };
     },
-    ui_getPricing: async (params) =>
-      Object.values(await readPricingBook(s.session))
-        .filter((entry) => entry.origins.includes(params.origin))
-        .map(({ origins: _origins, ...report }) => report),
+    ui_getPricing: async (params) => reportsOf(await readPricingBook(s.session), params.origin),
   };
 }

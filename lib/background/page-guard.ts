@@ -25,7 +25,8 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
   payments: { limit: 600, windowMs: MINUTE, maxKeys: 512 },
   // In flight at once per site, auto-approved or not: room for an agent's parallel calls.
   // What waits for the person is held to MAX_WAITING_PER_ORIGIN by the approval queue.
-  pending: { perKey: 32, maxKeys: 64 },
+  // One tab (its frames of many sites) holds a few sites' room, so other tabs keep theirs.
+  pending: { perKey: 32, maxKeys: 64, keysPerGroup: 4 },
 };
 
 const PAYMENT_METHODS: ReadonlySet<PageMethod> = new Set(["stipendex_pay", "stipendex_elicit"]);
@@ -69,18 +70,26 @@ export class PageGuard {
       method === "stipendex_pay"
         ? `pay ${tabId ?? "-"} ${frameId ?? "-"} ${(params as PayParams).requestId}`
         : `elicit ${++this.elicitations}`;
-    // The relay sending a pay again (it lost the answer) starts nothing new: it joins, uncounted.
-    if (!this.pending.has(origin, id)) this.startPayment(origin, id);
-    return this.pending.run(origin, id, task);
+    // The relay sending a pay again (it lost the answer) starts nothing new: it joins the run
+    // in flight, uncounted, and gets its answer.
+    const tab = tabId === undefined ? undefined : String(tabId);
+    if (!this.pending.has(origin, id)) this.startPayment(origin, id, tab);
+    return this.pending.run(origin, id, task, tab);
   }
 
-  /** Counts a new payment request against its origin's limits, or says which it exceeds. */
-  private startPayment(origin: string, id: string): void {
-    const refusal = this.pending.refusal(origin, id);
+  /** Counts a new payment request against its origin's and its tab's limits, or says which it exceeds. */
+  private startPayment(origin: string, id: string, tab: string | undefined): void {
+    const refusal = this.pending.refusal(origin, id, tab);
     if (refusal === "key-full") {
       throw new RpcError(
         ErrorCode.TooManyPending,
         `${origin} already has ${this.pending.limit.perKey} payment requests waiting; retry when one of them is answered`,
+      );
+    }
+    if (refusal === "group-full") {
+      throw new RpcError(
+        ErrorCode.TooManyPending,
+        `Payment requests from ${this.pending.limit.keysPerGroup} sites are already waiting in this tab; retry when one of them is answered`,
       );
     }
     if (refusal === "too-many-keys") {

@@ -4,21 +4,28 @@ import { STORAGE_KEYS } from "../storage-keys";
 import type { KeyValueStore } from "../wallet/key-value-store";
 import { readItem, storageItem } from "../wallet/storage-item";
 
-/** storage.session: MCP servers' declared payments and price hints, with the origins that saw them. */
-/** storage.session: only the background writes it, entry by entry, within PRICING_LIMITS. */
+/**
+ * storage.session: only the background writes it, entry by entry, within PRICING_LIMITS.
+ * A book of an older shape (one entry per server, shared by the origins that saw it) is
+ * not read: the hints in it were any site's, and pages report them again.
+ */
 export const PRICING_ITEM = storageItem<PricingBook>(STORAGE_KEYS.pricing, (stored) =>
-  isRecord(stored) ? Object.fromEntries(Object.entries(stored).filter(isPricingEntry)) : undefined,
+  Array.isArray(stored) ? stored.filter(isPricingEntry) : undefined,
 );
 
-function isPricingEntry(entry: [string, unknown]): entry is [string, PricingBook[string]] {
-  const [, value] = entry;
-  return isRecord(value) && typeof value.server === "string" && Array.isArray(value.origins);
+function isPricingEntry(value: unknown): value is PricingEntry {
+  return isRecord(value) && typeof value.server === "string" && typeof value.origin === "string";
 }
 
-/** MCP servers' declared payments and price hints, by server URL, with the origins that saw them. */
-export type PricingBook = Record<string, McpServerReport & { origins: string[] }>;
+/** One MCP server's declared payments and price hints, as one origin's pages reported them. */
+export type PricingEntry = McpServerReport & { origin: string };
 
-type Entry = PricingBook[string];
+/**
+ * Every origin's reports, each its own: a site's budget and window read only
+ * what its own pages reported, never what another site says of the same server.
+ * Oldest reported first.
+ */
+export type PricingBook = PricingEntry[];
 
 /**
  * Any page may report any server, and the book lives in storage.session
@@ -26,7 +33,6 @@ type Entry = PricingBook[string];
  */
 export const PRICING_LIMITS = {
   serversPerOrigin: 50,
-  originsPerServer: 20,
   /** Tools kept per server, across the pages of a paginated tools/list. */
   toolsPerServer: 1000,
   /** The whole book, as JSON. */
@@ -43,20 +49,17 @@ export function fileServerReport(
   report: McpServerReport,
   origin: string,
 ): PricingBook {
-  const known = entryOf(book, report.server);
+  const known = reportOf(book, origin, report.server);
   const stipendexPayments = report.stipendexPayments ?? known?.stipendexPayments;
   const tools = report.tools ? mergeTools(known?.tools ?? [], report.tools) : known?.tools;
-  const origins = [...(known?.origins ?? []).filter((o) => o !== origin), origin];
-  const entry: Entry = {
+  const entry: PricingEntry = {
+    origin,
     server: report.server,
     ...(stipendexPayments ? { stipendexPayments } : {}),
     ...(tools ? { tools } : {}),
-    origins: origins.slice(-PRICING_LIMITS.originsPerServer),
   };
-  const others = Object.values(book).filter((e) => e.server !== report.server);
-  return Object.fromEntries(
-    withinSize(withinOriginShare([...others, entry], origin)).map((e) => [e.server, e]),
-  );
+  const others = book.filter((e) => e.origin !== origin || e.server !== report.server);
+  return withinSize(withinOriginShare([...others, entry], origin));
 }
 
 /**
@@ -69,23 +72,30 @@ function mergeTools(known: McpToolPricing[], reported: McpToolPricing[]): McpToo
   return merged.slice(-PRICING_LIMITS.toolsPerServer);
 }
 
-/** A server's entry; own keys only, since a page names the server ("__proto__", say). */
-export function entryOf(book: PricingBook, server: string): Entry | undefined {
-  return Object.hasOwn(book, server) ? book[server] : undefined;
+/** What `origin`'s pages reported of their MCP servers. */
+export function reportsOf(book: PricingBook, origin: string): McpServerReport[] {
+  return book.filter((e) => e.origin === origin).map(({ origin: _origin, ...report }) => report);
 }
 
-/** The origin's oldest servers beyond its share forget it; a server no origin saw is dropped. */
-function withinOriginShare(entries: Entry[], origin: string): Entry[] {
-  const theirs = entries.filter((e) => e.origins.includes(origin));
+/** What `origin`'s pages reported of `server`, if they did. */
+export function reportOf(
+  book: PricingBook,
+  origin: string,
+  server: string,
+): McpServerReport | undefined {
+  return reportsOf(book, origin).find((report) => report.server === server);
+}
+
+/** The origin's oldest servers beyond its share are dropped. */
+function withinOriginShare(entries: PricingEntry[], origin: string): PricingEntry[] {
+  const theirs = entries.filter((e) => e.origin === origin);
   const excess = new Set(theirs.slice(0, -PRICING_LIMITS.serversPerOrigin));
-  return entries
-    .map((e) => (excess.has(e) ? { ...e, origins: e.origins.filter((o) => o !== origin) } : e))
-    .filter((e) => e.origins.length > 0);
+  return entries.filter((e) => !excess.has(e));
 }
 
 /** The newest entries that fit in the book's size. */
-function withinSize(entries: Entry[]): Entry[] {
-  const sizes = entries.map((e) => JSON.stringify([e.server, e]).length);
+function withinSize(entries: PricingEntry[]): PricingEntry[] {
+  const sizes = entries.map((e) => JSON.stringify(e).length);
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let first = 0;
   while (total > PRICING_LIMITS.bookChars) {
@@ -96,5 +106,5 @@ function withinSize(entries: Entry[]): Entry[] {
 }
 
 export async function readPricingBook(session: KeyValueStore): Promise<PricingBook> {
-  return (await readItem(session, PRICING_ITEM)) ?? {};
+  return (await readItem(session, PRICING_ITEM)) ?? [];
 }

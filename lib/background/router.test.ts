@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
-import { diagnostics } from "./diagnostics";
+import { diagnostics, UNKNOWN_METHOD } from "./diagnostics";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createProxyRouter, createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
@@ -113,7 +113,7 @@ const TEST_LIMITS: PageLimits = {
   ...DEFAULT_PAGE_LIMITS,
   requests: { limit: 120, windowMs: 60_000, maxKeys: 512 },
   payments: { limit: 30, windowMs: 60_000, maxKeys: 512 },
-  pending: { perKey: 5, maxKeys: 64 },
+  pending: { perKey: 5, maxKeys: 64, keysPerGroup: 4 },
 };
 
 function guardedRouter(limits: PageLimits = TEST_LIMITS) {
@@ -273,14 +273,15 @@ describe("createRouter, page limits", () => {
     expect(await sixth).toEqual({ ok: true, result: { paymentId: "sixth" } });
   });
 
-  it("lets the relay send a waiting payment again (same requestId): it joins, counted neither as waiting nor as new", async () => {
+  it("lets the relay send a waiting payment again (same requestId): it joins the run in flight, counted neither as waiting nor as new", async () => {
     const { route, answer, seen } = guardedRouter();
     const waiting = Array.from({ length: 5 }, (_, i) => route(pay(`w${i}`), page));
     // More re-sends than the 30 payments a minute: none is refused.
     const resent = Array.from({ length: 40 }, () => route(pay("w0"), page));
     await new Promise((resolve) => setTimeout(resolve, 0));
+    // One run of the handler, whose answer all 41 callers get.
     expect(seen.filter((s) => (s.params as { requestId: string }).requestId === "w0")).toHaveLength(
-      41,
+      1,
     );
     await answer();
     for (const done of await Promise.all(resent)) {
@@ -293,12 +294,26 @@ describe("createRouter, page limits", () => {
     expect(await otherTab).toMatchObject({ ok: true });
   });
 
+  it("counts a request for an unknown method against its site's rate, too", async () => {
+    const { route } = guardedRouter();
+    for (let i = 0; i < 120; i++) {
+      const unknown = await route({ channel: "page", method: `nope-${i}` }, page);
+      expect(unknown).toMatchObject({ ok: false, error: { code: ErrorCode.MethodNotFound } });
+    }
+    expect(await route({ channel: "page", method: "nope" }, page)).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.RateLimited },
+    });
+    expect(await route(status, page)).toMatchObject({ error: { code: ErrorCode.RateLimited } });
+  });
+
   it("holds waiting payments for at most 64 sites at once", async () => {
     const { route, answer } = guardedRouter();
+    const inTab = (origin: string, tab: number) => ({ ...from(origin), tab: { id: tab } });
     const waiting = Array.from({ length: 64 }, (_, i) =>
-      route(pay("r"), from(`https://s${i}.example`)),
+      route(pay("r"), inTab(`https://s${i}.example`, i)),
     );
-    expect(await route(pay("r"), from("https://s64.example"))).toEqual({
+    expect(await route(pay("r"), inTab("https://s64.example", 64))).toEqual({
       ok: false,
       error: {
         code: ErrorCode.TooManyPending,
@@ -308,9 +323,34 @@ describe("createRouter, page limits", () => {
     });
     await answer();
     await Promise.all(waiting);
-    const later = route(pay("r"), from("https://s64.example"));
+    const later = route(pay("r"), inTab("https://s64.example", 64));
     await answer();
     expect(await later).toMatchObject({ ok: true });
+  });
+});
+
+describe("createRouter, one tab's share of waiting payments", () => {
+  it("keeps room for other tabs' payments when one tab's frames of 64 sites each send one", async () => {
+    const { route, answer } = guardedRouter(DEFAULT_PAGE_LIMITS);
+    const frame = (i: number) => ({
+      ...from(`https://f${i}.evil.example`),
+      tab: { id: 7 },
+      frameId: i + 1,
+    });
+    const evil = Array.from({ length: 64 }, (_, i) => route(pay("r"), frame(i)));
+    const agent = route(pay("a"), page);
+    await answer();
+    expect(await agent).toEqual({ ok: true, result: { paymentId: "a" } });
+    const answers = await Promise.all(evil);
+    expect(answers.filter((done) => done.ok)).toHaveLength(4);
+    expect(answers.at(-1)).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.TooManyPending,
+        message:
+          "Payment requests from 4 sites are already waiting in this tab; retry when one of them is answered",
+      },
+    });
   });
 });
 
@@ -324,6 +364,20 @@ describe("diagnostics", () => {
     const after = diagnostics().requests;
     expect((after.stipendex_status ?? 0) - (before.stipendex_status ?? 0)).toBe(2);
     expect((after.ui_status ?? 0) - (before.ui_status ?? 0)).toBe(1);
+  });
+
+  it("counts requests for methods the wallet does not have under one name, not theirs", async () => {
+    const before = diagnostics().requests;
+    const route = router();
+    for (const method of ["x".repeat(1000), "nope-1", "__proto__"]) {
+      await route({ channel: "page", method }, page);
+    }
+    await route({ channel: "ui", method: "nope-2" }, ui);
+    const after = diagnostics().requests;
+    expect(Object.keys(after).filter((method) => !Object.hasOwn(before, method))).toEqual(
+      Object.hasOwn(before, UNKNOWN_METHOD) ? [] : [UNKNOWN_METHOD],
+    );
+    expect((after[UNKNOWN_METHOD] ?? 0) - (before[UNKNOWN_METHOD] ?? 0)).toBe(4);
   });
 });
 

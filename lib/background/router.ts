@@ -12,7 +12,7 @@ import {
   type WireResponse,
 } from "../messages";
 import { proxyCaller } from "../wallet/budget-origin";
-import { countRequest } from "./diagnostics";
+import { countRequest, UNKNOWN_METHOD } from "./diagnostics";
 import { PageGuard } from "./page-guard";
 import { parsePageParams } from "./page-params";
 import { RpcError, toWireError } from "./rpc-error";
@@ -82,7 +82,8 @@ async function dispatch(
   if (!isBackgroundMessage(message)) {
     throw new RpcError(ErrorCode.InvalidRequest, "Malformed message: expected { channel, method }");
   }
-  countRequest(message.method);
+  const handlers = message.channel === "page" ? options.page : options.ui;
+  countRequest(Object.hasOwn(handlers, message.method) ? message.method : UNKNOWN_METHOD);
   const identity = identifySender(sender, options.extensionId, options.extensionBaseUrl);
   if (message.channel === "page") {
     if (identity.kind !== "page") {
@@ -141,7 +142,8 @@ async function dispatchProxy(
   if (origin === undefined) {
     throw new RpcError(ErrorCode.InvalidRequest, "The proxy's upstream must be an http(s) URL");
   }
-  countRequest(request.method);
+  const known = request.method === "proxy_status" || Object.hasOwn(options.page, request.method);
+  countRequest(known ? request.method : UNKNOWN_METHOD);
   if (request.method === "proxy_status") {
     const status: ProxyStatus = { version: PROVIDER_VERSION, ...(await options.walletState()) };
     return status;
@@ -170,7 +172,10 @@ function namedServer(params: unknown): string | undefined {
   return typeof challenged === "string" ? challenged : undefined;
 }
 
-/** A page request: counted, its params checked, then handled (holding a slot if it pays). */
+/**
+ * A page request: counted against its site's rate first (an unknown method too), its params
+ * checked, then handled (holding a slot if it pays).
+ */
 function dispatchPage<M extends PageMethod>(
   handlers: PageHandlers,
   guard: PageGuard,
@@ -180,8 +185,8 @@ function dispatchPage<M extends PageMethod>(
   /** A further check of the parsed params (the proxy's: they name its own server). */
   check?: (params: PageParams<M>) => void,
 ): Promise<PageMethods[M]["result"]> {
-  const handler = lookup(handlers, method);
   guard.admit(context.origin);
+  const handler = lookup(handlers, method);
   const params = parsePageParams(method, rawParams);
   check?.(params);
   return guard.run(context, method, params, () => handler(params, context));

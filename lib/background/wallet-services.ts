@@ -14,7 +14,7 @@ import { createRegistry } from "../protocol/rails/registry";
 import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
 import type { WalletServices } from "./handlers";
 import { PolicyStore } from "./policy-store";
-import { entryOf, readPricingBook } from "./pricing-book";
+import { readPricingBook, reportOf } from "./pricing-book";
 import { SettlementSchedule } from "./settlement-schedule";
 import { WalletSession } from "./wallet-session";
 
@@ -77,7 +77,8 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     updateSettings: (change) => policy.update(change),
     wallet: () => wallet.current(),
     hasWallet: () => wallet.hasWallet(),
-    serverReport: async (server) => entryOf(await readPricingBook(session), server),
+    serverReport: async (origin, server) =>
+      reportOf(await readPricingBook(session), origin, server),
     trustedRegistries: async () => (await policy.view()).trustedRegistries,
     fetch: platform.fetch,
     balances,

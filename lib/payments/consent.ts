@@ -41,7 +41,7 @@ export async function obtainConsent(
   const { offer } = payment;
   const option = optionOf(payment);
   const settings = await parts.deps.settings();
-  const server = await serverContextOf(parts, offer, settings, option);
+  const server = await serverContextOf(parts, offer, settings, option, caller.origin);
   const decision = await decide(parts, settings, payment.receiver, option, caller.origin, server);
   if (decision.action === "refuse") {
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
@@ -167,15 +167,16 @@ export async function decide(
   });
 }
 
-/** For an MCP tool's price: what its server declared, and the tool's announced price. */
+/** For an MCP tool's price: what its server declared and the tool's announced price, as `origin` heard. */
 export async function serverContextOf(
   parts: EngineParts,
   offer: Offer,
   settings: PolicySettings,
   option: PaymentOption,
+  origin: string,
 ): Promise<ServerContext> {
   if (offer.resource.kind !== "mcp") return NOT_MCP;
-  const report = await parts.deps.serverReport(offer.resource.server);
+  const report = await parts.deps.serverReport(origin, offer.resource.server);
   return serverContext(report, offer, option, settings);
 }
 

@@ -24,8 +24,11 @@ export interface EngineDeps {
   /** The unlocked wallet, or undefined while locked. */
   wallet(): Promise<UnlockedWallet | undefined>;
   hasWallet(): Promise<boolean>;
-  /** What an MCP server declared and hinted (capabilities, tools/list prices), as pages reported it. */
-  serverReport(server: string): Promise<McpServerReport | undefined>;
+  /**
+   * What an MCP server declared and hinted (capabilities, tools/list prices), as the
+   * origin's own pages reported it: another site's word on the server is not this one's.
+   */
+  serverReport(origin: string, server: string): Promise<McpServerReport | undefined>;
   /** Registries the person trusts, and how to fetch a receiver's entry in one. */
   trustedRegistries(): Promise<readonly TrustedRegistry[]>;
   fetch: typeof fetch;

@@ -1007,7 +1007,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
   it("shows the tool's announced price and flags a Quote above it", async () => {
     const h = await makeHarness();
     const book = fileServerReport(
-      {},
+      [],
       {
         server: MCP_SERVER,
         stipendexPayments: { version: "0.1" },
@@ -1037,7 +1037,7 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
       stipendexPayments: {},
       tools: [{ name: "search", pricing: { estimate: "0.001 USD" } }],
     };
-    await h.session.set(STORAGE_KEYS.pricing, fileServerReport({}, report, AGENT));
+    await h.session.set(STORAGE_KEYS.pricing, fileServerReport([], report, AGENT));
     const { challenge } = await stipendexMcpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "above", challenge }, CALLER);
     await until(async () => (await pendingIds(h)).length === 1);
@@ -1047,11 +1047,38 @@ describe("PaymentEngine: what the window is told about an MCP server", () => {
 
     // At the announced price, the same rule pays without asking.
     const atHint = { ...report, tools: [{ name: "search", pricing: { estimate: "0.005 USD" } }] };
-    await h.session.set(STORAGE_KEYS.pricing, fileServerReport({}, atHint, AGENT));
+    await h.session.set(STORAGE_KEYS.pricing, fileServerReport([], atHint, AGENT));
     const next = await stipendexMcpChallenge(h.receiver);
     const answer = await h.engine.pay({ requestId: "at", challenge: next.challenge }, CALLER);
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
     expect(h.windows.opened).toHaveLength(1);
+  });
+
+  it("reads only the paying site's own report of the server, whatever another site says of it", async () => {
+    const h = await makeHarness({
+      policy: { origins: { [AGENT]: { ...AUTO_BUDGET, withinPriceHint: true } } },
+    });
+    const own = {
+      server: MCP_SERVER,
+      tools: [{ name: "search", pricing: { estimate: "0.001 USD" } }],
+    };
+    const evil = {
+      server: MCP_SERVER,
+      stipendexPayments: { version: "0.1" },
+      tools: [{ name: "search", pricing: { estimate: "1 USD" } }],
+    };
+    const book = fileServerReport(fileServerReport([], own, AGENT), evil, "https://evil.example");
+    await h.session.set(STORAGE_KEYS.pricing, book);
+    const { challenge } = await stipendexMcpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "own-hint", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.priceHint).toEqual({ estimate: "0.001 USD" });
+    expect(pending?.warnings).toContain("above-price-hint");
+    expect(pending?.warnings).toContain("server-did-not-declare-payments");
+    expect(pending?.declaredPayments).toBeUndefined();
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
 
   it("still asks to pay a -32402 from a server that never declared Stipendex payments, flagged", async () => {

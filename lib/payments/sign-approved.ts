@@ -83,7 +83,7 @@ export async function payAutomatically(
 ): Promise<PaymentAnswer | undefined> {
   const wallet = await parts.deps.wallet();
   if (!wallet || (offer.quote && offer.quote.expiresAt <= parts.seconds())) return undefined;
-  const server = await serverContextOf(parts, offer, settings, option);
+  const server = await serverContextOf(parts, offer, settings, option, caller.origin);
   const decision = await decide(parts, settings, offer.receiver, option, caller.origin, server);
   const confirm = await automaticDecision(parts, decision, describeRemaining(decision.remaining));
   if (!confirm) return undefined;
