@@ -2,7 +2,7 @@ import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { readRows, rowsWith, sumsIn } from "./budget-sums";
+import { countedCharge, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
@@ -150,9 +150,10 @@ async function chargeInside(
   now: number,
 ): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
-  const rows = target.ok ? await readRows(db, target.slots) : new Map();
+  const slots = target.ok ? target.slots : [];
+  const rows = await readRows(db, slots);
   const planned = target.ok
-    ? planCharge(payment, target, sumsIn(target.slots, rows), settings, now)
+    ? planCharge(payment, target, sumsIn(slots, rows), settings, now)
     : target;
   if ("error" in planned) {
     await db.payments.put({
@@ -163,8 +164,8 @@ async function chargeInside(
     });
     return planned;
   }
-  if (target.ok) await db.budgetSums.bulkPut(rowsWith(rows, target.slots, planned.sums, now));
-  return planned;
+  await db.budgetSums.bulkPut(rowsWith(rows, slots, planned.sums, now));
+  return { ...planned, charge: countedCharge(planned.charge, rows, slots) };
 }
 
 /**
