@@ -162,6 +162,21 @@ describe("recordQuote", () => {
     await recordQuote(wdb, x402);
     expect(await wdb.payments.count()).toBe(4);
   });
+
+  it("records one payment for an elicitation sent twice at once, and returns it to both", async () => {
+    const wdb = freshDb();
+    const input = {
+      origin: AGENT,
+      receiver: "r",
+      offer: offer(1n, "q1"),
+      option: option(1n),
+      elicitedBy: "caller h-q1",
+    };
+    const [first, repeat] = await Promise.all([recordQuote(wdb, input), recordQuote(wdb, input)]);
+    expect(repeat).toEqual(first);
+    expect(await wdb.payments.count()).toBe(1);
+    expect(await paymentCount(wdb)).toBe(1);
+  });
 });
 
 describe("advancePayment", () => {

@@ -62,7 +62,9 @@ async function addCounted(db: WalletDb, record: PaymentRecord): Promise<void> {
  * Records an offer as "quoted". A Quote already signed is refused as a replay.
  * The Quote id is claimed only when a payment of it is signed (chargeAndSign),
  * so a request that was declined or refused, or an elicited Confirmation not
- * yet used, never blocks the one payment a Quote may have.
+ * yet used, never blocks the one payment a Quote may have. An elicitation
+ * already recorded (`elicitedBy`) is returned as it is, looked up in the same
+ * transaction: a resent one must not become a second payment, charged again.
  */
 export async function recordQuote(
   db: WalletDb,
@@ -70,7 +72,12 @@ export async function recordQuote(
   now: number = Date.now(),
 ): Promise<PaymentRecord> {
   const { quoteId, ...record } = newRecord(input, now);
-  await db.transaction("rw", db.payments, db.counters, async () => {
+  return db.transaction("rw", db.payments, db.counters, async () => {
+    const elicited =
+      input.elicitedBy === undefined
+        ? undefined
+        : await db.payments.where("elicitedBy").equals(input.elicitedBy).first();
+    if (elicited !== undefined) return elicited;
     if (quoteId !== undefined && (await db.payments.where("quoteId").equals(quoteId).count()) > 0) {
       throw new WalletError(
         "duplicate-quote",
@@ -78,8 +85,8 @@ export async function recordQuote(
       );
     }
     await addCounted(db, record);
+    return record;
   });
-  return record;
 }
 
 /**
