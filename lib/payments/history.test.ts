@@ -16,6 +16,7 @@ import type { PaymentFilter } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
 import { randomId } from "../random-id";
 import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
+import { fileReceipt } from "./receipts";
 
 const registry = createRegistry();
 const A = "https://a.example";
@@ -188,6 +189,34 @@ describe("paymentDetail", () => {
     const confirmation = detail.objects.find((o) => o.kind === "confirmation");
     expect(confirmation?.verified).toBe(false);
     expect(confirmation?.problem).toBeTruthy();
+  });
+
+  it("shows a receipt that was no JWS as received, with why it could not be read", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const { paymentId } = await h.engine.pay({ requestId: "n", challenge }, CALLER);
+    const receipt = { paymentId, status: 200, receipt: "not-a-receipt" };
+    expect(await fileReceipt(h.receipts, receipt, AGENT)).toEqual({ state: "failed" });
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    expect(detail.objects.map((o) => [o.kind, o.verified])).toEqual([
+      ["quote", true],
+      ["confirmation", true],
+      ["proof", true],
+      ["receipt", false],
+    ]);
+    expect(detail.objects[3]).toMatchObject({
+      claims: { raw: "not-a-receipt" },
+      problem: expect.stringMatching(/^not a compact JWS: /),
+    });
+    // Nor does a stored Proof that is no JWS stop the page from opening.
+    await h.db.payments.update(paymentId, { proof: "not-a-proof" });
+    const broken = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    expect(broken.objects.map((o) => [o.kind, o.verified])).toEqual([
+      ["quote", true],
+      ["confirmation", true],
+      ["proof", false],
+      ["receipt", false],
+    ]);
   });
 
   it("shows an x402 payment as its payload, and refuses an unknown id", async () => {
