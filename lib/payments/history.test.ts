@@ -197,25 +197,27 @@ describe("paymentDetail", () => {
     const { paymentId } = await h.engine.pay({ requestId: "n", challenge }, CALLER);
     const receipt = { paymentId, status: 200, receipt: "not-a-receipt" };
     expect(await fileReceipt(h.receipts, receipt, AGENT)).toEqual({ state: "failed" });
-    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
-    expect(detail.objects.map((o) => [o.kind, o.verified])).toEqual([
+    const verified = async () =>
+      (await paymentDetail(h.db, h.registry, h.descriptors, paymentId)).objects.map((o) =>
+        o.kind === "receipt" ? o : [o.kind, o.verified],
+      );
+    expect(await verified()).toEqual([
       ["quote", true],
       ["confirmation", true],
       ["proof", true],
-      ["receipt", false],
+      expect.objectContaining({
+        verified: false,
+        claims: { raw: "not-a-receipt" },
+        problem: expect.stringMatching(/^not a compact JWS: /),
+      }),
     ]);
-    expect(detail.objects[3]).toMatchObject({
-      claims: { raw: "not-a-receipt" },
-      problem: expect.stringMatching(/^not a compact JWS: /),
-    });
     // Nor does a stored Proof that is no JWS stop the page from opening.
     await h.db.payments.update(paymentId, { proof: "not-a-proof" });
-    const broken = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
-    expect(broken.objects.map((o) => [o.kind, o.verified])).toEqual([
+    expect(await verified()).toEqual([
       ["quote", true],
       ["confirmation", true],
       ["proof", false],
-      ["receipt", false],
+      expect.objectContaining({ verified: false }),
     ]);
   });
 
