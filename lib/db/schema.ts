@@ -55,9 +55,17 @@ export interface PaymentRecord {
   receiverSaid?: string;
   /**
    * Set in the transaction that charged the budget. The sums it was added to
-   * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge).
+   * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge),
+   * except those in `laterPeriods`: charged while the clock was behind a period the
+   * ledger had already counted in, by the key of the clock's slot, the later period
+   * key it was counted in instead (wallet/budget-sums.ts periodIn).
    */
-  charge?: { currency: string; micro: string; chargedAt: number };
+  charge?: {
+    currency: string;
+    micro: string;
+    chargedAt: number;
+    laterPeriods?: Record<string, string>;
+  };
   /** What the chain says about this payment's settlement, once the wallet has asked it. */
   settlement?: SettlementRecord;
   /**

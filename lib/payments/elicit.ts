@@ -1,5 +1,6 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult } from "../messages";
+import type { Offer } from "../protocol/offer";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
 import { obtainConsent, withdrawnReason } from "./consent";
@@ -18,6 +19,19 @@ import {
 } from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
 import { readQuote } from "./read-challenge";
+
+/**
+ * The elicitations being answered, by engine and `elicitedBy`: one sent again
+ * meanwhile (a relay's resend, a server's retry, each with a request id of its
+ * own) waits for the same answer rather than asking and charging a second time.
+ */
+const inProgress = new WeakMap<EngineParts, Map<string, Promise<ElicitResult>>>();
+
+function answersOf(parts: EngineParts): Map<string, Promise<ElicitResult>> {
+  const kept = inProgress.get(parts) ?? new Map<string, Promise<ElicitResult>>();
+  inProgress.set(parts, kept);
+  return kept;
+}
 
 /**
  * An MCP `elicitation/create` carrying a Quote: the person confirms in the
@@ -60,22 +74,38 @@ export async function elicit(
   // The key a withdrawal finds it by while the person decides (a payment taking it later sets its own).
   const requestKey =
     params.requestId === undefined ? undefined : requestKeyOf(caller, params.requestId);
-  let payment = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
-  if (!payment) {
-    const option = chooseOption(await parts.deps.settings(), offer);
-    payment = await recordQuote(
-      parts.deps.db,
-      {
-        origin: caller.origin,
-        receiver: offer.receiver,
-        offer,
-        option,
-        elicitedBy,
-        ...(requestKey === undefined ? {} : { requestKey }),
-      },
-      parts.deps.now(),
-    );
-  }
+  const answering = answersOf(parts);
+  const joined = answering.get(elicitedBy);
+  if (joined) return joined;
+  const answer = answerOnce(parts, params, caller, withdrawn, {
+    offer,
+    elicitedBy,
+    requestKey,
+  }).finally(() => answering.delete(elicitedBy));
+  answering.set(elicitedBy, answer);
+  return answer;
+}
+
+/** Records the elicitation (or finds it, asked before) and answers it. */
+async function answerOnce(
+  parts: EngineParts,
+  params: ElicitParams,
+  caller: Caller,
+  withdrawn: (requestKey: string) => boolean,
+  { offer, elicitedBy, requestKey }: { offer: Offer; elicitedBy: string; requestKey?: string },
+): Promise<ElicitResult> {
+  const payment = await recordQuote(
+    parts.deps.db,
+    {
+      origin: caller.origin,
+      receiver: offer.receiver,
+      offer,
+      option: chooseOption(await parts.deps.settings(), offer),
+      elicitedBy,
+      ...(requestKey === undefined ? {} : { requestKey }),
+    },
+    parts.deps.now(),
+  );
   if (requestKey !== undefined && withdrawn(requestKey) && payment.state === "quoted") {
     const reason = withdrawnReason(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "declined", reason });

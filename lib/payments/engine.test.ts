@@ -881,6 +881,23 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
   });
 
+  it("charges an elicitation sent twice at once (a relay's resend) once, and answers both alike", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
+    const dayKey = sumKeysToCharge(AGENT, "USD", h.clock.ms)[2] ?? "";
+    const [first, repeat] = await Promise.all([
+      h.engine.elicit(elicitParams(jws), CALLER),
+      h.engine.elicit(elicitParams(jws), CALLER),
+    ]);
+    expect(first.action).toBe("accept");
+    expect(repeat).toEqual(first);
+    expect(await h.db.payments.count()).toBe(1);
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+    const answer = await h.engine.pay({ requestId: "p", challenge }, CALLER);
+    expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+    expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
+  });
+
   it("gives an elicitation's charge back once its Quote expired with no payment using it", async () => {
     const { h, dayKey, approved } = await elicitedUnderBudget();
     expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);

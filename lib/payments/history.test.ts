@@ -16,6 +16,7 @@ import type { PaymentFilter } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
 import { randomId } from "../random-id";
 import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
+import { fileReceipt } from "./receipts";
 
 const registry = createRegistry();
 const A = "https://a.example";
@@ -188,6 +189,36 @@ describe("paymentDetail", () => {
     const confirmation = detail.objects.find((o) => o.kind === "confirmation");
     expect(confirmation?.verified).toBe(false);
     expect(confirmation?.problem).toBeTruthy();
+  });
+
+  it("shows a receipt that was no JWS as received, with why it could not be read", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const { paymentId } = await h.engine.pay({ requestId: "n", challenge }, CALLER);
+    const receipt = { paymentId, status: 200, receipt: "not-a-receipt" };
+    expect(await fileReceipt(h.receipts, receipt, AGENT)).toEqual({ state: "failed" });
+    const verified = async () =>
+      (await paymentDetail(h.db, h.registry, h.descriptors, paymentId)).objects.map((o) =>
+        o.kind === "receipt" ? o : [o.kind, o.verified],
+      );
+    expect(await verified()).toEqual([
+      ["quote", true],
+      ["confirmation", true],
+      ["proof", true],
+      expect.objectContaining({
+        verified: false,
+        claims: { raw: "not-a-receipt" },
+        problem: expect.stringMatching(/^not a compact JWS: /),
+      }),
+    ]);
+    // Nor does a stored Proof that is no JWS stop the page from opening.
+    await h.db.payments.update(paymentId, { proof: "not-a-proof" });
+    expect(await verified()).toEqual([
+      ["quote", true],
+      ["confirmation", true],
+      ["proof", false],
+      expect.objectContaining({ verified: false }),
+    ]);
   });
 
   it("shows an x402 payment as its payload, and refuses an unknown id", async () => {

@@ -16,6 +16,7 @@ import { verifyQuote } from "../protocol/envelope/quote";
 import { verifyReceipt } from "../protocol/envelope/receipt";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
+import { errorText } from "../ui/error-text";
 import { paymentCount } from "../wallet/ledger";
 import { confirmationAudience } from "./confirmation";
 import type { DescriptorSource } from "./descriptors";
@@ -207,19 +208,29 @@ export async function paymentDetail(
     compact: string,
     verify: (at: Date) => Promise<unknown>,
   ) => {
-    const claims = decodeJwt(compact) as Record<string, unknown>;
+    let header: Record<string, unknown>;
+    let claims: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(compact) as Record<string, unknown>;
+      claims = decodeJwt(compact) as Record<string, unknown>;
+    } catch (error) {
+      // Kept as received (a receiver's broken receipt): shown raw, with why, and the rest still opens.
+      const problem = `not a compact JWS: ${errorText(error)}`;
+      objects.push({ kind, claims: { raw: compact }, verified: false, problem });
+      return;
+    }
     // Checked as of when it was made: an object does not stop being genuine when it expires.
     const at = new Date(Number(claims.iat ?? 0) * 1000);
     let problem: string | undefined;
     try {
       await verify(at);
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
+      problem = errorText(error);
     }
     objects.push({
       kind,
       compact,
-      header: decodeProtectedHeader(compact) as Record<string, unknown>,
+      header,
       claims,
       verified: problem === undefined,
       ...(problem === undefined ? {} : { problem }),
@@ -252,10 +263,11 @@ export async function paymentDetail(
     objects.push({ kind: "x402-payment", claims: { payment: p.proof }, verified: true });
   }
   if (p.receipt && quote && p.proof) {
-    const receipt = p.receipt;
-    const proofHash = await objectHash(p.proof);
+    const { receipt, proof } = p;
     await check("receipt", receipt, async (now) => {
       if (!descriptor) throw new Error(`descriptor of ${p.receiver} unavailable`);
+      // Hashed in here: a Proof that is no compact JWS is this check's problem, not the page's.
+      const proofHash = await objectHash(proof);
       return verifyReceipt(receipt, { descriptor, quoteHash: quote.hash, proofHash, now });
     });
   } else if (p.receipt) {

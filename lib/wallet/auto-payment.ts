@@ -1,7 +1,7 @@
 import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import { withSettlementCheck } from "../db/settlement-due";
-import { rowsOf, rowsWith, sumsIn } from "./budget-sums";
+import { countedCharge, laterPeriods, rowsOf, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargeTarget, planCharge } from "./charge";
 import type { WalletError } from "./errors";
 import { type NewPayment, newRecord } from "./ledger";
@@ -158,7 +158,7 @@ export async function recordAutoPayment(
       await Promise.all(writes);
       return { kind: "refused" as const, error: planned.error };
     }
-    const payment = signed(planned.charge);
+    const payment = signed(countedCharge(planned.charge, read, slots));
     for (const row of rowsWith(read, slots, planned.sums, now)) {
       writes.push(requested(budgetSums.put(row)));
     }
@@ -206,9 +206,11 @@ async function recordFromMemory(
     writes.catch(() => undefined);
     const { known, rows, count: counted } = await checks;
     const found = sumsIn(slots, rows);
+    // A row holding a later period than now's (the clock was set back) is not blind-written over.
     const agrees =
       !known &&
       counted === remembered.payments &&
+      laterPeriods(rows, slots) === undefined &&
       slots.every(({ key }) => found.get(key) === remembered.sums.get(key));
     if (!agrees) throw new MemoryOutdated("the ledger changed since it was remembered");
     commit();

@@ -46,6 +46,19 @@ describe("readSums / readAllSums", () => {
   });
 });
 
+describe("a clock set back behind the rows", () => {
+  it("reads and writes the later period a row holds, never the clock's older one", async () => {
+    db = openWalletDb(`sums-${crypto.randomUUID()}`);
+    const [dec1] = sumSlotsToCharge("https://a", "USD", DEC_1);
+    const [nov30] = sumSlotsToCharge("https://a", "USD", NOV_30);
+    if (!dec1 || !nov30) throw new Error("no slots");
+    await putSums(db, [[dec1, 10n]]);
+    expect(await readSums(db, [nov30])).toEqual(new Map([[nov30.key, 10n]]));
+    await putSums(db, [[nov30, 15n]]);
+    expect(await readAllSums(db)).toEqual(new Map([[dec1.key, 15n]]));
+  });
+});
+
 describe("rowsWith", () => {
   it("writes each slot into its row, one row per key, keeping the row's other periods", () => {
     const slots = sumSlotsToCharge("https://a", "USD", DEC_1);

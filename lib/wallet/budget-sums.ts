@@ -1,4 +1,5 @@
 import type { BudgetSum, WalletDb } from "../db/schema";
+import type { Charge } from "./charge";
 import { type SumSlot, slotKey } from "./limits";
 
 /**
@@ -14,10 +15,44 @@ export function rowsOf(slots: readonly SumSlot[]): string[] {
   return [...new Set(slots.map((slot) => slot.row))];
 }
 
-/** The sum in `slot` (0 when its row is absent or holds another period). */
+/**
+ * The period `slot` is counted in: its own, or a later one its row already
+ * holds. Periods never go back: a clock set behind the ledger (NTP stepping it
+ * back across midnight) counts in the newest period the ledger has seen instead
+ * of reopening, at 0, one whose spending that row no longer holds. Period keys
+ * of one kind sort as their periods do (periods.ts).
+ */
+function periodIn(row: BudgetSum | undefined, slot: SumSlot): string {
+  const kept = row?.periods[slot.period]?.at;
+  return kept !== undefined && kept > slot.at ? kept : slot.at;
+}
+
+/** The sum `slot` reads (0 when its row is absent or holds an older period). */
 function amountIn(row: BudgetSum | undefined, slot: SumSlot): bigint {
   const kept = row?.periods[slot.period];
-  return kept !== undefined && kept.at === slot.at ? BigInt(kept.amount) : 0n;
+  return kept !== undefined && kept.at >= slot.at ? BigInt(kept.amount) : 0n;
+}
+
+/** The later period each of `slots` is counted in, by slot key, where its row holds one (periodIn). */
+export function laterPeriods(
+  rows: ReadonlyMap<string, BudgetSum | undefined>,
+  slots: readonly SumSlot[],
+): Record<string, string> | undefined {
+  const later = slots.flatMap((slot) => {
+    const at = periodIn(rows.get(slot.row), slot);
+    return at === slot.at ? [] : [[slot.key, at] as const];
+  });
+  return later.length === 0 ? undefined : Object.fromEntries(later);
+}
+
+/** `charge` as counted in `slots` of `rows`: naming the later periods it went to, if any. */
+export function countedCharge(
+  charge: Charge,
+  rows: ReadonlyMap<string, BudgetSum | undefined>,
+  slots: readonly SumSlot[],
+): Charge {
+  const later = laterPeriods(rows, slots);
+  return later === undefined ? charge : { ...charge, laterPeriods: later };
 }
 
 /** Each slot's sum by its key, from the rows read for it (by row key). */
@@ -30,7 +65,8 @@ export function sumsIn(
 
 /**
  * The rows to store so that each of `slots` holds its new sum in `sums`
- * (by slot key); a row's other periods stay as they were read.
+ * (by slot key), each in the period it is counted in (periodIn); a row's
+ * other periods stay as they were read.
  */
 export function rowsWith(
   rows: ReadonlyMap<string, BudgetSum | undefined>,
@@ -47,7 +83,10 @@ export function rowsWith(
       periods: { ...rows.get(slot.row)?.periods },
       updatedAt: now,
     };
-    row.periods[slot.period] = { at: slot.at, amount: amount.toString() };
+    row.periods[slot.period] = {
+      at: periodIn(rows.get(slot.row), slot),
+      amount: amount.toString(),
+    };
     written.set(slot.row, row);
   }
   return [...written.values()];

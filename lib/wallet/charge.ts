@@ -6,6 +6,7 @@ import {
   exceededCap,
   resolveCharge,
   type SumSlot,
+  slotAt,
   sumSlotsToCharge,
 } from "./limits";
 import type { PolicySettings } from "./policy-settings";
@@ -79,5 +80,8 @@ export function planCharge(
 
 /** The sums a charge was added to, to give it back. */
 export function chargedSlots(origin: string, charge: Charge): SumSlot[] {
-  return sumSlotsToCharge(origin, charge.currency, charge.chargedAt);
+  return sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
+    const later = charge.laterPeriods?.[slot.key];
+    return later === undefined ? slot : slotAt(slot, later);
+  });
 }

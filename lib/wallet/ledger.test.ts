@@ -7,7 +7,7 @@ import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { transactionCount } from "../db/transaction-count";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { type AutoPaymentOutcome, type LedgerMemory, recordAutoPayment } from "./auto-payment";
-import { readAllSums } from "./budget-sums";
+import { readAllSums, readSums } from "./budget-sums";
 import {
   advancePayment,
   chargeAndSign,
@@ -161,6 +161,21 @@ describe("recordQuote", () => {
     await recordQuote(wdb, x402);
     await recordQuote(wdb, x402);
     expect(await wdb.payments.count()).toBe(4);
+  });
+
+  it("records one payment for an elicitation sent twice at once, and returns it to both", async () => {
+    const wdb = freshDb();
+    const input = {
+      origin: AGENT,
+      receiver: "r",
+      offer: offer(1n, "q1"),
+      option: option(1n),
+      elicitedBy: "caller h-q1",
+    };
+    const [first, repeat] = await Promise.all([recordQuote(wdb, input), recordQuote(wdb, input)]);
+    expect(repeat).toEqual(first);
+    expect(await wdb.payments.count()).toBe(1);
+    expect(await paymentCount(wdb)).toBe(1);
   });
 });
 
@@ -535,6 +550,70 @@ describe("recordAutoPayment from what the caller remembers", () => {
     expect(await paymentCount(wdb)).toBe(6);
     expect((await readAllSums(wdb)).get("global:USD:day:2026-11-30")).toBe(6_000n);
     expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+});
+
+describe("a clock set back behind the ledger", () => {
+  // The clock runs fast past midnight, then NTP steps it back into November 30.
+  const BEFORE = Date.parse("2026-11-30T23:59:50Z");
+  const AHEAD = Date.parse("2026-12-01T00:00:05Z");
+  const BACK = Date.parse("2026-11-30T23:59:55Z");
+  const capsOnly: PolicySettings = {
+    ...settings({ amount: 0n, period: "day" }, { day: 1_000_000n, month: 1_000_000n }),
+    origins: {},
+  };
+  const pay = async (wdb: WalletDb, amount: bigint, at: number) => {
+    const p = await quoted(wdb, amount, undefined, AGENT, at);
+    await advancePayment(wdb, p.id, { state: "approved", approvedBy: "person" }, at);
+    return chargeAndSign(wdb, {
+      paymentId: p.id,
+      settings: capsOnly,
+      sign: async () => "p",
+      now: at,
+    });
+  };
+  const runningAsRecounted = async (wdb: WalletDb) => {
+    const recounted = await recount(wdb);
+    for (const [key, sum] of await readAllSums(wdb))
+      expect(sum, key).toBe(recounted.get(key) ?? 0n);
+  };
+
+  it("never reopens a period: the day and month caps count the newest period seen", async () => {
+    const wdb = freshDb();
+    await pay(wdb, 1_000_000n, BEFORE);
+    await pay(wdb, 10_000n, AHEAD);
+    await expect(pay(wdb, 1_000_000n, BACK)).rejects.toMatchObject({ code: "budget-exhausted" });
+    // What still fits is counted in December, and December reads it once the clock is there again.
+    const behind = await pay(wdb, 5_000n, BACK);
+    const sums = await readAllSums(wdb);
+    expect(sums.get("global:USD:day:2026-12-01")).toBe(15_000n);
+    expect(sums.get("global:USD:month:2026-12")).toBe(15_000n);
+    expect(sums.has("global:USD:day:2026-11-30")).toBe(false);
+    await expect(pay(wdb, 990_000n, AHEAD + 1)).rejects.toMatchObject({ code: "budget-exhausted" });
+    await runningAsRecounted(wdb);
+    // Its charge goes back to the December slots it was counted in.
+    await releaseUncollectable(wdb, behind.id, AHEAD + 2);
+    expect((await readAllSums(wdb)).get("global:USD:day:2026-12-01")).toBe(10_000n);
+    await runningAsRecounted(wdb);
+  });
+
+  it("never reopens a period on the automatic path, remembered or not", async () => {
+    const wdb = freshDb();
+    expect(await auto(wdb, 600_000n, { now: BEFORE })).toMatchObject({ kind: "signed" });
+    expect(await auto(wdb, 10_000n, { now: AHEAD })).toMatchObject({ kind: "signed" });
+    expect(await auto(wdb, 1_000_000n, { now: BACK })).toMatchObject({
+      kind: "refused",
+      error: { code: "budget-exhausted" },
+    });
+    // Remembered as the sums read at the set-back clock: written as remembered, it would reopen November 30.
+    const sums = await readSums(wdb, sumSlotsToCharge(AGENT, "USD", BACK));
+    const outcome = await auto(wdb, 500_000n, { now: BACK, remembered: { sums, payments: 3 } });
+    expect(outcome).toMatchObject({ kind: "signed" });
+    const running = await readAllSums(wdb);
+    expect(running.get(`origin:${AGENT}:USD:day:2026-12-01`)).toBe(510_000n);
+    expect(running.has(`origin:${AGENT}:USD:day:2026-11-30`)).toBe(false);
+    expect(await auto(wdb, 500_000n, { now: AHEAD + 1 })).toMatchObject({ kind: "refused" });
+    await runningAsRecounted(wdb);
   });
 });
 

@@ -2,7 +2,7 @@ import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { readRows, rowsWith, sumsIn } from "./budget-sums";
+import { countedCharge, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
@@ -62,7 +62,9 @@ async function addCounted(db: WalletDb, record: PaymentRecord): Promise<void> {
  * Records an offer as "quoted". A Quote already signed is refused as a replay.
  * The Quote id is claimed only when a payment of it is signed (chargeAndSign),
  * so a request that was declined or refused, or an elicited Confirmation not
- * yet used, never blocks the one payment a Quote may have.
+ * yet used, never blocks the one payment a Quote may have. An elicitation
+ * already recorded (`elicitedBy`) is returned as it is, looked up in the same
+ * transaction: a resent one must not become a second payment, charged again.
  */
 export async function recordQuote(
   db: WalletDb,
@@ -70,7 +72,12 @@ export async function recordQuote(
   now: number = Date.now(),
 ): Promise<PaymentRecord> {
   const { quoteId, ...record } = newRecord(input, now);
-  await db.transaction("rw", db.payments, db.counters, async () => {
+  return db.transaction("rw", db.payments, db.counters, async () => {
+    const elicited =
+      input.elicitedBy === undefined
+        ? undefined
+        : await db.payments.where("elicitedBy").equals(input.elicitedBy).first();
+    if (elicited !== undefined) return elicited;
     if (quoteId !== undefined && (await db.payments.where("quoteId").equals(quoteId).count()) > 0) {
       throw new WalletError(
         "duplicate-quote",
@@ -78,8 +85,8 @@ export async function recordQuote(
       );
     }
     await addCounted(db, record);
+    return record;
   });
-  return record;
 }
 
 /**
@@ -150,9 +157,10 @@ async function chargeInside(
   now: number,
 ): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
-  const rows = target.ok ? await readRows(db, target.slots) : new Map();
+  const slots = target.ok ? target.slots : [];
+  const rows = await readRows(db, slots);
   const planned = target.ok
-    ? planCharge(payment, target, sumsIn(target.slots, rows), settings, now)
+    ? planCharge(payment, target, sumsIn(slots, rows), settings, now)
     : target;
   if ("error" in planned) {
     await db.payments.put({
@@ -163,8 +171,8 @@ async function chargeInside(
     });
     return planned;
   }
-  if (target.ok) await db.budgetSums.bulkPut(rowsWith(rows, target.slots, planned.sums, now));
-  return planned;
+  await db.budgetSums.bulkPut(rowsWith(rows, slots, planned.sums, now));
+  return { ...planned, charge: countedCharge(planned.charge, rows, slots) };
 }
 
 /**

@@ -86,7 +86,7 @@ export interface SumSlot {
   /** The row: "global:USD", "origin:https://agent.example:USD" or "daily:USD:2026-11-30". */
   row: string;
   period: BudgetPeriod;
-  /** The period's key (periods.ts): a slot holding another one counts as 0. */
+  /** The period's key (periods.ts): a row holding an older one reads 0 (budget-sums.ts). */
   at: string;
   /** The sum's name in memory: row, period and period key. */
   key: string;
@@ -113,9 +113,18 @@ export function slotKey(row: string, period: string, at: string): string {
   return `${row}:${period}:${at}`;
 }
 
+/** The row and period a slot key names, without its period key (which holds no colon). */
+export function slotPlace(key: string): string {
+  return key.slice(0, key.lastIndexOf(":"));
+}
+
+/** `slot`'s row and period, in the period keyed `at`. */
+export function slotAt({ row, period }: Pick<SumSlot, "row" | "period">, at: string): SumSlot {
+  return { row, period, at, key: slotKey(row, period, at) };
+}
+
 function sumSlot(row: string, period: BudgetPeriod, at: number): SumSlot {
-  const key = periodKey(period, at);
-  return { row, period, at: key, key: slotKey(row, period, key) };
+  return slotAt({ row, period }, periodKey(period, at));
 }
 
 const PERIOD_ADJECTIVE: Record<BudgetPeriod, string> = {

@@ -31,6 +31,24 @@ describe("SpendMirror", () => {
   });
 });
 
+describe("SpendMirror after a clock set back", () => {
+  it("keeps one period per sum, so a charge counted in a later period leaves none of it stale", async () => {
+    const db = openWalletDb(`mirror-${crypto.randomUUID()}`);
+    const [dec1] = sumSlotsToCharge("https://a", "USD", Date.parse("2026-12-01T00:00:05Z"));
+    const [nov30] = sumSlotsToCharge("https://a", "USD", Date.parse("2026-11-30T23:59:55Z"));
+    if (!dec1 || !nov30) throw new Error("no slots");
+    await putSums(db, [[dec1, 10n]]);
+    const mirror = new SpendMirror(db);
+    expect((await mirror.read([dec1])).get(dec1.key)).toBe(10n);
+    // The clock set back reads December 1's sum; a charge then counts 5 more in it.
+    expect((await mirror.read([nov30])).get(nov30.key)).toBe(10n);
+    await putSums(db, [[nov30, 15n]]);
+    mirror.committed(new Map([[nov30.key, 15n]]));
+    expect((await mirror.read([dec1])).get(dec1.key)).toBe(15n);
+    await db.delete();
+  });
+});
+
 describe("SpendMirror.spentFor", () => {
   const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
   const settings: PolicySettings = {

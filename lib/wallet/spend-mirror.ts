@@ -1,6 +1,12 @@
 import type { WalletDb } from "../db/schema";
 import { readSums } from "./budget-sums";
-import { type ChargeOption, resolveCharge, type SumSlot, sumSlotsToCharge } from "./limits";
+import {
+  type ChargeOption,
+  resolveCharge,
+  type SumSlot,
+  slotPlace,
+  sumSlotsToCharge,
+} from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
 /** How many running sums the mirror keeps (a few per site and currency in use). */
@@ -14,17 +20,22 @@ const MAX_KEPT = 512;
  * re-checks the database's sums in its own transaction.
  */
 export class SpendMirror {
-  private readonly sums = new Map<string, bigint>();
+  /**
+   * By row and period (slotPlace), one period's sum: a charge by a clock set
+   * back counts in a later period (budget-sums.ts), and so changes what both
+   * keys read; a second key kept for the same sum could be stale.
+   */
+  private readonly sums = new Map<string, { key: string; amount: bigint }>();
 
   constructor(private readonly db: WalletDb) {}
 
   /** The sums in `slots` by key (absent ones are 0), read from the database only for slots not yet kept. */
   async read(slots: readonly SumSlot[]): Promise<Map<string, bigint>> {
-    const missing = slots.filter(({ key }) => !this.sums.has(key));
+    const missing = slots.filter(({ key }) => this.kept(key) === undefined);
     if (missing.length > 0) {
       for (const [key, amount] of await readSums(this.db, missing)) this.keep(key, amount);
     }
-    return new Map(slots.map(({ key }) => [key, this.sums.get(key) ?? 0n]));
+    return new Map(slots.map(({ key }) => [key, this.kept(key) ?? 0n]));
   }
 
   /**
@@ -52,9 +63,15 @@ export class SpendMirror {
     this.sums.clear();
   }
 
+  private kept(key: string): bigint | undefined {
+    const kept = this.sums.get(slotPlace(key));
+    return kept?.key === key ? kept.amount : undefined;
+  }
+
   private keep(key: string, amount: bigint): void {
-    this.sums.delete(key);
-    this.sums.set(key, amount);
+    const place = slotPlace(key);
+    this.sums.delete(place);
+    this.sums.set(place, { key, amount });
     if (this.sums.size > MAX_KEPT) {
       const oldest = this.sums.keys().next().value;
       if (oldest !== undefined) this.sums.delete(oldest);
