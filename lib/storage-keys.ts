@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   decisions: "stipendex.decisions",
   /** storage.session: the open confirmation window's id. */
   confirmWindow: "stipendex.confirmWindow",
+  /** storage.session: sites whose requests the person closed the window on, until when (ms). */
+  quietOrigins: "stipendex.quietOrigins",
   /** storage.session: what MCP servers declared and hinted, as pages reported it. */
   pricing: "stipendex.pricing",
   /** storage.session: paywalled pages offered per tab, and their paid loads. */

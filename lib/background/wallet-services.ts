@@ -53,7 +53,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     now,
     scheduleLock: platform.scheduleLock,
   });
-  const approvals = new ApprovalQueue(session, platform.window);
+  const approvals = new ApprovalQueue(session, platform.window, now);
   const endpointFor = async (network: Caip2) =>
     rpcEndpointFor(network, (await policy.view()).rpcEndpoints ?? {}, platform.builtRpcEndpoints);
   const balances = new BalanceBook({

@@ -4,7 +4,13 @@ import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import type { PendingApproval } from "../messages";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readItem } from "../wallet/storage-item";
-import { ApprovalQueue, DECISIONS_ITEM, MAX_WAITING_PER_ORIGIN, PENDING_ITEM } from "./approvals";
+import {
+  ApprovalQueue,
+  DECISIONS_ITEM,
+  MAX_WAITING_PER_ORIGIN,
+  PENDING_ITEM,
+  QUIET_AFTER_CLOSE_MS,
+} from "./approvals";
 
 function approval(
   id: string,
@@ -98,6 +104,32 @@ describe("ApprovalQueue", () => {
     expect(await b).toEqual({ approvalId: "b", decision: "decline" });
     expect(await queue.pending()).toEqual([]);
     expect(await store.get(STORAGE_KEYS.confirmWindow)).toBeUndefined();
+  });
+
+  it("keeps a site's requests behind the badge for a while once the person closed the window on it", async () => {
+    const windows = recordingWindow();
+    let now = 1_000_000;
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
+    const first = queue.ask(approval("a", "https://pest.example"));
+    await until(() => windows.opened.length === 1);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    expect(await first).toEqual({ approvalId: "a", decision: "decline" });
+
+    // The same site asks again at once: counted on the badge, no window in the person's face.
+    void queue.ask(approval("b", "https://pest.example"));
+    await until(async () => (await queue.pending()).length === 1);
+    expect(windows.opened).toHaveLength(1);
+    expect(windows.counts.at(-1)).toBe(1);
+    // Another site still gets the window.
+    void queue.ask(approval("c", "https://agent.example"));
+    await until(() => windows.opened.length === 2);
+    await queue.decide({ approvalId: "b", decision: "decline" });
+    await queue.decide({ approvalId: "c", decision: "decline" });
+
+    now += QUIET_AFTER_CLOSE_MS;
+    windows.close(windows.opened[1] ?? -1);
+    void queue.ask(approval("d", "https://pest.example"));
+    await until(() => windows.opened.length === 3);
   });
 
   it("opens a new window when the remembered one is gone", async () => {

@@ -23,6 +23,21 @@ export const CONFIRM_WINDOW_ITEM = storageItem<number>(STORAGE_KEYS.confirmWindo
   typeof stored === "number" ? stored : undefined,
 );
 
+const QUIET_ORIGINS_ITEM = storageItem<Record<string, number>>(
+  STORAGE_KEYS.quietOrigins,
+  (stored) => {
+    const parsed = z.record(z.string(), z.number()).safeParse(stored);
+    return parsed.success ? parsed.data : undefined;
+  },
+);
+
+/**
+ * How long a site's new requests wait behind the toolbar badge, without
+ * opening the window, once the person closed the window on its requests: a
+ * page cannot pop it straight back in front of them.
+ */
+export const QUIET_AFTER_CLOSE_MS = 60_000;
+
 /** A decision from the confirmation window, as it crosses runtime messaging and as it is kept. */
 export const decideParamsSchema = z.object({
   approvalId: z.string().min(1).max(128),
@@ -84,6 +99,7 @@ export class ApprovalQueue {
   constructor(
     private readonly session: KeyValueStore,
     private readonly window: ApprovalWindow,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Waits for the person's decision on `approval` (asking once, however often it is called). */
@@ -112,7 +128,8 @@ export class ApprovalQueue {
       if (!pending.some((p) => p.id === approval.id)) {
         await this.savePending([...pending, approval]);
       }
-      await this.showWindow();
+      // Counted on the badge either way; the popup opens the window for it.
+      if (!(await this.isQuiet(approval.origin))) await this.showWindow();
     });
     return waiting;
   }
@@ -168,9 +185,30 @@ export class ApprovalQueue {
   async windowClosed(windowId: number): Promise<void> {
     if ((await readItem(this.session, CONFIRM_WINDOW_ITEM)) !== windowId) return;
     await removeItem(this.session, CONFIRM_WINDOW_ITEM);
-    for (const approval of await this.pending()) {
+    const declined = await this.pending();
+    await this.quiet(declined.map((approval) => approval.origin));
+    for (const approval of declined) {
       await this.decide({ approvalId: approval.id, decision: "decline" });
     }
+  }
+
+  /** The person closed the window on these sites' requests: theirs do not reopen it for a while. */
+  private async quiet(origins: string[]): Promise<void> {
+    if (origins.length === 0) return;
+    const now = this.now();
+    const kept = Object.entries((await readItem(this.session, QUIET_ORIGINS_ITEM)) ?? {}).filter(
+      ([, until]) => until > now,
+    );
+    const until = now + QUIET_AFTER_CLOSE_MS;
+    await writeItem(this.session, QUIET_ORIGINS_ITEM, {
+      ...Object.fromEntries(kept),
+      ...Object.fromEntries(origins.map((origin) => [origin, until])),
+    });
+  }
+
+  private async isQuiet(origin: string): Promise<boolean> {
+    const until = (await readItem(this.session, QUIET_ORIGINS_ITEM))?.[origin];
+    return until !== undefined && until > this.now();
   }
 
   /** Keeps `decision` and takes its approval out of `pending`; resolves with what still waits. */
