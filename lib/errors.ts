@@ -20,3 +20,8 @@ export function errorGuard<E extends StipendexError>(
   return (error, ...codes): error is E =>
     error instanceof ErrorClass && (codes.length === 0 || codes.includes(error.code));
 }
+
+/** The message of something thrown, for a person or an error that wraps it. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

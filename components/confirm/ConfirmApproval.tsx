@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";

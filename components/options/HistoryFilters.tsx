@@ -1,7 +1,7 @@
 import { useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { PaymentFilter, PaymentStateView } from "@/lib/messages";
 import { PAYMENT_STATES } from "@/lib/payment-states";
-import { errorText } from "@/lib/ui/error-text";
 import { EMPTY_FILTER_FORM, type FilterForm, toPaymentFilter } from "@/lib/ui/history-filter";
 import { t } from "@/lib/ui/i18n";
 import { stateWords } from "@/lib/ui/state-words";

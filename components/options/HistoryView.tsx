@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { PolicyView, WalletState } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { Button, ErrorNote } from "../shared/controls";
 import { Shell } from "../shared/Shell";

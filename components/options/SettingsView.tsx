@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { PolicyView } from "@/lib/messages";
 import { NETWORKS } from "@/lib/protocol/rails/networks";
-import { errorText } from "@/lib/ui/error-text";
 import { UiError } from "@/lib/ui/errors";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";

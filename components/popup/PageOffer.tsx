@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { PageOfferView } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 import { activePageTabId } from "@/lib/ui/tab-origin";

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type {
   McpServerReport,
   PaymentRow,
@@ -8,7 +9,6 @@ import type {
   WalletState,
 } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
 import { withOriginAutoApprove } from "@/lib/ui/origin-budget";

@@ -1,6 +1,6 @@
 import { useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { OriginBudgetView } from "@/lib/messages";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro, microToInput } from "@/lib/ui/money";
 import { Button, ErrorNote, INPUT_CLASS } from "../shared/controls";

@@ -1,6 +1,6 @@
 import { useState } from "react";
+import { errorText } from "@/lib/errors";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { Button, CopyButton, ErrorNote, Field } from "./controls";
 

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useStore } from "zustand";
+import { errorText } from "@/lib/errors";
 import type { WalletState } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { createWalletStore } from "@/lib/ui/wallet-store";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
+import { errorText } from "@/lib/errors";
 import type { BalanceRow } from "@/lib/messages";
 import { callWallet } from "@/lib/ui/client";
-import { errorText } from "@/lib/ui/error-text";
 
 /** The paying address's balances, read once when the component mounts, or why they could not be. */
 export function useBalances(): { rows?: BalanceRow[]; error?: string } {

@@ -1,3 +1,4 @@
+import { errorText } from "../errors";
 import { readHttpChallenge } from "../hook/http-payment";
 import { RECEIPT_HEADERS } from "../hook/wallet-link";
 import {
@@ -246,7 +247,7 @@ export class PageOffers {
       await this.askAnew(tabId, offer);
       throw new RpcError(
         ErrorCode.Internal,
-        `The browser refused to load ${offer.url} with the payment (${error instanceof Error ? error.message : String(error)}): nothing was sent`,
+        `The browser refused to load ${offer.url} with the payment (${errorText(error)}): nothing was sent`,
       );
     }
     await this.set(tabId, { ...offer, paid: { paymentId: answer.paymentId, ruleId } });

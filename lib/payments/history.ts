@@ -1,6 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { explorerUrl } from "../chain/explorers";
 import type { PaymentRecord, WalletDb } from "../db/schema";
+import { errorText } from "../errors";
 import type {
   DecodedObject,
   DisplayAmount,
@@ -16,7 +17,6 @@ import { verifyQuote } from "../protocol/envelope/quote";
 import { verifyReceipt } from "../protocol/envelope/receipt";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
-import { errorText } from "../ui/error-text";
 import { paymentCount } from "../wallet/ledger";
 import { confirmationAudience } from "./confirmation";
 import type { DescriptorSource } from "./descriptors";

@@ -1,5 +1,6 @@
 import type { HeldReceipt, PaymentRecord, WalletDb } from "../db/schema";
 import { AWAITS_UNLOCK, withSettlementCheck } from "../db/settlement-due";
+import { errorText } from "../errors";
 import type { ReceiptParams } from "../messages";
 import { readJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
@@ -82,7 +83,7 @@ export async function fileReceipt(
     });
     return { state: updated.state };
   } catch (error) {
-    const reason = `Receipt rejected: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = `Receipt rejected: ${errorText(error)}`;
     const updated = await advancePayment(deps.db, payment.id, {
       state: "failed",
       reason,

@@ -17,11 +17,11 @@ import {
   ResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { errorText } from "../errors";
 import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/jsonrpc";
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
-import { errorText } from "../ui/error-text";
 import { CallStreams } from "./call-streams";
 import { payingHttp402 } from "./http-402";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";

@@ -1,3 +1,4 @@
+import { errorText } from "../errors";
 import {
   isObject,
   type JsonRpcError,
@@ -14,7 +15,6 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
-import { errorText } from "../ui/error-text";
 
 /** The wallet as the proxy reaches it (over the local channel and native messaging). */
 export interface ProxyWallet {

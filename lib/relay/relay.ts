@@ -1,3 +1,4 @@
+import { errorText } from "../errors";
 import {
   ErrorCode,
   type HookToRelay,
@@ -56,7 +57,7 @@ export function startRelay(
         ok: false,
         error: {
           code: ErrorCode.Internal,
-          message: `Wallet unreachable: ${error instanceof Error ? error.message : String(error)}`,
+          message: `Wallet unreachable: ${errorText(error)}`,
         },
       }),
     );

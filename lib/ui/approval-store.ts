@@ -1,7 +1,7 @@
 import { createStore } from "zustand/vanilla";
+import { errorText } from "../errors";
 import type { DecideParams, PendingApproval } from "../messages";
 import { callWallet } from "./client";
-import { errorText } from "./error-text";
 
 export interface ApprovalStore {
   approvals: PendingApproval[];

@@ -1,4 +1,5 @@
 import { createStore } from "zustand/vanilla";
+import { errorText } from "../errors";
 import type {
   PaymentDetail,
   PaymentFilter,
@@ -8,7 +9,6 @@ import type {
 } from "../messages";
 import { callWallet } from "./client";
 import { downloadFile } from "./download";
-import { errorText } from "./error-text";
 import type { DaySpend } from "./period-totals";
 
 /** Rows fetched per ui_listPayments call. */

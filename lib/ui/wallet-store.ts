@@ -1,7 +1,7 @@
 import { createStore } from "zustand/vanilla";
+import { errorText } from "../errors";
 import type { WalletState } from "../messages";
 import { callWallet } from "./client";
-import { errorText } from "./error-text";
 
 export interface WalletStore {
   wallet?: WalletState;

@@ -1,4 +1,5 @@
 import { errors } from "jose";
+import { errorText } from "../../errors";
 import { isProtocolError, ProtocolError } from "../errors";
 
 function claimValue(payload: Record<string, unknown>, claim: string): string {
@@ -78,7 +79,7 @@ export function fromJoseError(error: unknown, what: string, typ?: unknown): Prot
   ) {
     return new ProtocolError("malformed-jws", `${what}: ${error.message}`, cause);
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return new ProtocolError(
     "verification-failed",
     `${what} could not be verified: ${detail}`,

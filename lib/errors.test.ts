@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ProviderRpcError } from "../messages";
-import { errorText } from "./error-text";
+import { errorText } from "./errors";
+import { ProviderRpcError } from "./messages";
 
 describe("errorText", () => {
   it("uses an error's message, and the text of anything else", () => {
