@@ -21,19 +21,6 @@ import { isPaymentError, PaymentError } from "./errors";
 import { readQuote } from "./read-challenge";
 
 /**
- * The elicitations being answered, by engine and `elicitedBy`: one sent again
- * meanwhile (a relay's resend, a server's retry, each with a request id of its
- * own) waits for the same answer rather than asking and charging a second time.
- */
-const inProgress = new WeakMap<EngineParts, Map<string, Promise<ElicitResult>>>();
-
-function answersOf(parts: EngineParts): Map<string, Promise<ElicitResult>> {
-  const kept = inProgress.get(parts) ?? new Map<string, Promise<ElicitResult>>();
-  inProgress.set(parts, kept);
-  return kept;
-}
-
-/**
  * An MCP `elicitation/create` carrying a Quote: the person confirms in the
  * wallet's window, or the site's budget answers for them. Either way the
  * answer is a payment in the ledger, charged like one, that only this
@@ -74,7 +61,7 @@ export async function elicit(
   // The key a withdrawal finds it by while the person decides (a payment taking it later sets its own).
   const requestKey =
     params.requestId === undefined ? undefined : requestKeyOf(caller, params.requestId);
-  const answering = answersOf(parts);
+  const answering = parts.elicitations;
   const joined = answering.get(elicitedBy);
   if (joined) return joined;
   const answer = answerOnce(parts, params, caller, withdrawn, {

@@ -1,5 +1,5 @@
 import type { PaymentRecord, WalletDb } from "../db/schema";
-import type { McpServerReport } from "../messages";
+import type { ElicitResult, McpServerReport } from "../messages";
 import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
@@ -50,6 +50,12 @@ export interface Caller {
 export class EngineParts {
   readonly spend: SpendMirror;
   private readonly signers = new WeakMap<UnlockedWallet, Promise<WalletSigner>>();
+  /**
+   * The elicitations being answered, by `elicitedBy`: one sent again meanwhile
+   * (a relay's resend, a server's retry, each with a request id of its own)
+   * waits for the same answer rather than asking and charging a second time.
+   */
+  readonly elicitations = new Map<string, Promise<ElicitResult>>();
   /** How many payments the ledger held after this worker's last automatic one. */
   private lastCount: number | undefined;
 
