@@ -381,6 +381,8 @@ export interface PaymentDetail extends PaymentRow {
   };
   /** A receiver's refusal in its own words. */
   receiverSaid?: string;
+  /** Nothing was paid and the price was too large to keep whole: only its summary was kept. */
+  offerTrimmed?: true;
 }
 
 /** Counts since the background worker started: requests answered by method, IndexedDB transactions by mode. */

@@ -47,5 +47,18 @@ describe("PaymentDetailView", () => {
     expect(screen.getByTestId("receiver-said").textContent).toBe(
       "FiatTokenV2_2: invalid signature",
     );
+    expect(screen.queryByTestId("offer-trimmed")).toBeNull();
+  });
+
+  it("says when only a summary of an unpaid request's price was kept", () => {
+    render(
+      <PaymentDetailView
+        detail={{ ...PAYMENT_DETAIL, state: "refused", offerTrimmed: true }}
+        onClose={() => undefined}
+      />,
+    );
+    expect(screen.getByTestId("offer-trimmed").textContent).toMatch(
+      /^Nothing was paid, and the price this site sent was too large to keep whole/,
+    );
   });
 });

@@ -72,6 +72,11 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
           <dt>{t("detail.time")}</dt>
           <dd>{new Date(detail.createdAt).toISOString()}</dd>
         </dl>
+        {detail.offerTrimmed && (
+          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="offer-trimmed">
+            {t("detail.offerTrimmed")}
+          </p>
+        )}
       </Part>
       <Part id="who" title={t("detail.who")}>
         <dl className={GRID}>

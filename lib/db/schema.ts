@@ -54,6 +54,11 @@ export interface PaymentRecord {
   /** A receiver's refusal in its own words (its error code or the token's revert text), as it said it. */
   receiverSaid?: string;
   /**
+   * Set on a request that ended with nothing paid whose price was too large to
+   * keep whole: `offer` holds only its summary (wallet/unpaid-record.ts).
+   */
+  offerTrimmed?: true;
+  /**
    * Set in the transaction that charged the budget. The sums it was added to
    * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge),
    * except those in `laterPeriods`: charged while the clock was behind a period the

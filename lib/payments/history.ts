@@ -302,5 +302,6 @@ export async function paymentDetail(
         }
       : {}),
     ...(p.receiverSaid ? { receiverSaid: p.receiverSaid } : {}),
+    ...(p.offerTrimmed ? { offerTrimmed: true } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { type Charge, chargeTarget, planCharge } from "./charge";
 import type { WalletError } from "./errors";
 import { type NewPayment, newRecord } from "./ledger";
 import type { PolicySettings } from "./policy-settings";
+import { unpaidRecord } from "./unpaid-record";
 
 /** What `recordAutoPayment` did. */
 export type AutoPaymentOutcome =
@@ -152,7 +153,11 @@ export async function recordAutoPayment(
     const counter: Counter = { name: "payments", value: count + 1 };
     const writes = [requested(counters.put(counter))];
     if ("error" in planned) {
-      const refused = { ...approved, state: "refused" as const, reason: planned.error.message };
+      const refused = unpaidRecord({
+        ...approved,
+        state: "refused",
+        reason: planned.error.message,
+      });
       writes.push(requested(payments.add(refused)));
       commit();
       await Promise.all(writes);

@@ -12,6 +12,7 @@ import {
   advancePayment,
   chargeAndSign,
   deleteHistory,
+  type NewPayment,
   paymentCount,
   recordQuote,
   recordRefusal,
@@ -24,6 +25,7 @@ import {
 import { sumKeysToCharge, sumSlotsToCharge } from "./limits";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
+import { KEPT_OFFER_CHARS } from "./unpaid-record";
 
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -194,6 +196,45 @@ describe("advancePayment", () => {
       reason: "the person said no",
       confirmation: "c",
     });
+  });
+
+  it("keeps only the summary of a large price once its request ends unpaid, on every path", async () => {
+    const wdb = freshDb();
+    const bulk = "A".repeat(60_000);
+    const large = (amount: bigint, quoteId?: string): NewPayment => ({
+      origin: AGENT,
+      receiver: "https://api.example",
+      offer: {
+        ...offer(amount, quoteId),
+        description: bulk,
+        options: [{ ...option(amount), raw: { bulk } }],
+      },
+      option: option(amount),
+    });
+    const storedSize = async (id: string) =>
+      JSON.stringify((await wdb.payments.get(id))?.offer, (_key, member: unknown) =>
+        typeof member === "bigint" ? member.toString() : member,
+      ).length;
+    const declined = await recordQuote(wdb, large(1n), NOW);
+    await advancePayment(wdb, declined.id, { state: "declined", reason: "no" }, NOW);
+    const refused = await recordRefusal(wdb, large(2n, "q-replayed"), "Replayed quote", NOW);
+    const overBudget = await recordQuote(wdb, large(5_000_000n), NOW);
+    await advancePayment(wdb, overBudget.id, { state: "approved", confirmation: "c" }, NOW);
+    await expect(
+      chargeAndSign(wdb, {
+        paymentId: overBudget.id,
+        settings: settings({ amount: 1_000n, period: "day" }),
+        sign: async () => "proof",
+        now: NOW,
+      }),
+    ).rejects.toThrow(/budget/);
+    for (const { id } of [declined, refused, overBudget]) {
+      expect(await storedSize(id)).toBeLessThan(KEPT_OFFER_CHARS);
+      expect((await wdb.payments.get(id))?.offerTrimmed).toBe(true);
+    }
+    // A request that may still be paid keeps its price whole.
+    const waiting = await recordQuote(wdb, large(3n), NOW);
+    expect(await storedSize(waiting.id)).toBeGreaterThan(120_000);
   });
 
   it("throws invalid-transition on a forbidden move and leaves the record as it was", async () => {

@@ -7,6 +7,7 @@ import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
+import { unpaidRecord } from "./unpaid-record";
 
 /**
  * The payment history and the budget charge. A payment is charged when it is signed
@@ -101,7 +102,7 @@ export async function recordRefusal(
   now: number = Date.now(),
 ): Promise<PaymentRecord> {
   const { quoteId: _kept, ...record } = newRecord(input, now);
-  const refused: PaymentRecord = { ...record, state: "refused", reason };
+  const refused = unpaidRecord({ ...record, state: "refused", reason });
   await addCounted(db, refused);
   return refused;
 }
@@ -126,7 +127,9 @@ export async function advancePayment(
     if (payment === undefined) throw paymentNotFound(id);
     assertTransition(id, payment.state, update.state);
     // A receipt or a refusal may name a settlement: the tracker looks at it next.
-    const updated = withSettlementCheck({ ...payment, ...update, updatedAt: now }, now);
+    const updated = unpaidRecord(
+      withSettlementCheck({ ...payment, ...update, updatedAt: now }, now),
+    );
     await db.payments.put(updated);
     return updated;
   });
@@ -163,12 +166,9 @@ async function chargeInside(
     ? planCharge(payment, target, sumsIn(slots, rows), settings, now)
     : target;
   if ("error" in planned) {
-    await db.payments.put({
-      ...payment,
-      state: "refused",
-      reason: planned.error.message,
-      updatedAt: now,
-    });
+    await db.payments.put(
+      unpaidRecord({ ...payment, state: "refused", reason: planned.error.message, updatedAt: now }),
+    );
     return planned;
   }
   await db.budgetSums.bulkPut(rowsWith(rows, slots, planned.sums, now));
@@ -300,7 +300,9 @@ async function refuseSecondSignature(
     });
     if (payment.charge !== undefined) await giveBack(db, payment.origin, payment.charge, now);
     const { charge: _released, ...rest } = payment;
-    await db.payments.put({ ...rest, state: "refused", reason: error.message, updatedAt: now });
+    await db.payments.put(
+      unpaidRecord({ ...rest, state: "refused", reason: error.message, updatedAt: now }),
+    );
     return error;
   });
 }
