@@ -1,6 +1,6 @@
 import { ErrorCode, type PageMethod, type PageParams, type PayParams } from "../messages";
+import { type RateLimit, RateLimiter } from "../rate-limit";
 import { type PendingLimit, PendingLimiter } from "./pending-limit";
-import { type RateLimit, RateLimiter } from "./rate-limit";
 import type { PageContext } from "./router";
 import { RpcError } from "./rpc-error";
 

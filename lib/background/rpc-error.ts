@@ -50,6 +50,7 @@ const CODE_BY_REASON: Readonly<Record<string, ErrorCode>> = {
   "wrong-password": ErrorCode.Unauthorized,
   "unknown-payment": ErrorCode.InvalidParams,
   "too-many-waiting": ErrorCode.TooManyPending,
+  "too-many-unpaid": ErrorCode.RateLimited,
   "invalid-auto-lock": ErrorCode.InvalidParams,
   "invalid-private-key": ErrorCode.InvalidParams,
 } satisfies Partial<Record<PaymentErrorCode | WalletErrorCode, ErrorCode>>;

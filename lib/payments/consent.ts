@@ -44,6 +44,7 @@ export async function obtainConsent(
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
   const decision = await decide(parts, settings, payment.receiver, option, caller.origin, server);
   if (decision.action === "refuse") {
+    parts.endedUnpaid(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
     return { outcome: "refused", rule: decision.rule, reason: decision.reason };
   }
@@ -58,6 +59,7 @@ export async function obtainConsent(
       server,
     }).catch(async (error: unknown) => {
       if (isPaymentError(error, "too-many-waiting")) {
+        parts.endedUnpaid(caller.origin);
         await advancePayment(parts.deps.db, payment.id, {
           state: "refused",
           reason: error.message,
@@ -66,6 +68,7 @@ export async function obtainConsent(
       throw error;
     });
     if (answer.decision === "decline") {
+      parts.endedUnpaid(caller.origin);
       // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
       const confirmation = answer.withdrawn
         ? undefined

@@ -81,6 +81,7 @@ async function answerOnce(
   withdrawn: (requestKey: string) => boolean,
   { offer, elicitedBy, requestKey }: { offer: Offer; elicitedBy: string; requestKey?: string },
 ): Promise<ElicitResult> {
+  parts.assertMayRecord(caller.origin);
   const payment = await recordQuote(
     parts.deps.db,
     {
@@ -95,6 +96,7 @@ async function answerOnce(
   );
   if (requestKey !== undefined && withdrawn(requestKey) && payment.state === "quoted") {
     const reason = withdrawnReason(caller.origin);
+    parts.endedUnpaid(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "declined", reason });
     return { action: "cancel" };
   }
@@ -103,6 +105,7 @@ async function answerOnce(
     assertConfirmationSchema(schema);
   } catch (error) {
     if (!isPaymentError(error, "elicitation-schema") || payment.state !== "quoted") throw error;
+    parts.endedUnpaid(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: error.message });
     return { action: "decline" };
   }
@@ -132,6 +135,7 @@ async function answerElicitation(
   const fits = confirmationFits(schema, given.confirmation);
   if (fits !== true) {
     const reason = elicitationSchemaError(fits).message;
+    parts.endedUnpaid(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason });
     return { action: "decline" };
   }

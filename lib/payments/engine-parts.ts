@@ -3,6 +3,7 @@ import type { ElicitResult, McpServerReport } from "../messages";
 import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
+import { type RateLimit, RateLimiter } from "../rate-limit";
 import type { UnlockedWallet } from "../wallet/keyring";
 import { resolveCharge } from "../wallet/limits";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -37,6 +38,9 @@ export interface EngineDeps {
   now(): number;
 }
 
+/** How many of one site's requests may end refused or declined in a minute, recorded in the history. */
+export const UNPAID_ENDS: RateLimit = { limit: 20, windowMs: 60_000, maxKeys: 256 };
+
 export interface Caller {
   /** The page's (or frame's) origin as the browser reported it. */
   origin: string;
@@ -58,9 +62,31 @@ export class EngineParts {
   readonly elicitations = new Map<string, Promise<ElicitResult>>();
   /** How many payments the ledger held after this worker's last automatic one. */
   private lastCount: number | undefined;
+  /** Per origin, its requests that ended refused or declined (UNPAID_ENDS). */
+  private readonly unpaidEnds: RateLimiter;
 
   constructor(readonly deps: EngineDeps) {
     this.spend = new SpendMirror(deps.db);
+    this.unpaidEnds = new RateLimiter(UNPAID_ENDS, deps.now);
+  }
+
+  /**
+   * Throws when `origin`'s requests ended refused or declined too often of
+   * late to record another one: each is a history entry that cost the page
+   * nothing. Automatic payments and requests already recorded never wait here.
+   */
+  assertMayRecord(origin: string): void {
+    const wait = this.unpaidEnds.waitFor(origin);
+    if (wait === 0) return;
+    throw new PaymentError(
+      "too-many-unpaid",
+      `${UNPAID_ENDS.limit} payment requests from ${origin} were refused or declined within a minute; the wallet takes its next one in ${Math.ceil(wait / 1000)} s`,
+    );
+  }
+
+  /** One of `origin`'s requests ended refused or declined. */
+  endedUnpaid(origin: string): void {
+    this.unpaidEnds.take(origin);
   }
 
   /** The wallet key's JWS signer, built once per unlocked wallet (it exports and hashes the public key). */

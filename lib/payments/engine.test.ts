@@ -34,7 +34,7 @@ import { decodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
-import { type Caller, chooseOption } from "./engine-parts";
+import { type Caller, chooseOption, UNPAID_ENDS } from "./engine-parts";
 import { trackSettlements } from "./settlement-tracker";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
@@ -527,6 +527,31 @@ describe("PaymentEngine.pay, refusals", () => {
     });
     expect(h.fetched).toHaveLength(2);
     expect(await h.db.payments.count()).toBe(0);
+  });
+
+  it("records at most UNPAID_ENDS.limit refused requests of a site a minute; the rest are turned away unrecorded", async () => {
+    const h = await makeHarness({ policy: { globalCaps: { USD: { day: "4999" } } } });
+    const refused = async (requestId: string, caller: Caller = CALLER) => {
+      const { challenge } = await stipendexHttpChallenge(h.receiver);
+      return h.engine.pay({ requestId, challenge }, caller).catch((error: unknown) => error);
+    };
+    for (let i = 0; i < UNPAID_ENDS.limit; i++) {
+      expect(await refused(`r${i}`)).toMatchObject({ code: "policy-refused" });
+    }
+    expect(await refused("over")).toMatchObject({
+      name: "PaymentError",
+      code: "too-many-unpaid",
+      message: expect.stringContaining(`${UNPAID_ENDS.limit} payment requests from ${AGENT}`),
+    });
+    expect(await h.db.payments.count()).toBe(UNPAID_ENDS.limit);
+    // Another site is not held back by this one.
+    const other = { ...CALLER, origin: "https://other.example" };
+    expect(await refused("other", other)).toMatchObject({ code: "policy-refused" });
+    // One more a while later, as the minute goes by.
+    h.clock.ms += UNPAID_ENDS.windowMs / UNPAID_ENDS.limit;
+    expect(await refused("later")).toMatchObject({ code: "policy-refused" });
+    expect(await refused("later-again")).toMatchObject({ code: "too-many-unpaid" });
+    expect(await h.db.payments.count()).toBe(UNPAID_ENDS.limit + 2);
   });
 
   it("needs a wallet first", async () => {

@@ -67,6 +67,7 @@ export class PaymentEngine {
       ? await takeElicited(this.deps.db, elicitedKey(caller, offer.quote.hash), requestKey)
       : undefined;
     if (elicited) return this.proceed(elicited, caller);
+    this.parts.assertMayRecord(caller.origin);
     let payment: PaymentRecord;
     try {
       payment = await recordQuote(
@@ -77,6 +78,7 @@ export class PaymentEngine {
     } catch (error) {
       if (!isWalletError(error, "duplicate-quote")) throw error;
       const reason = `Replayed quote: ${error.message}`;
+      this.parts.endedUnpaid(caller.origin);
       await recordRefusal(
         this.deps.db,
         { origin: caller.origin, receiver: offer.receiver, offer, option },
@@ -114,6 +116,7 @@ export class PaymentEngine {
     }
     if (payment.requestKey !== undefined && this.withdrawn.has(payment.requestKey)) {
       const reason = withdrawnReason(caller.origin);
+      this.parts.endedUnpaid(caller.origin);
       await advancePayment(this.deps.db, payment.id, { state: "declined", reason });
       throw userDeclined(reason);
     }

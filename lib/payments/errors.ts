@@ -26,6 +26,8 @@ export type PaymentErrorCode =
   | "unknown-payment"
   /** A site already has as many requests waiting for the person as it may. */
   | "too-many-waiting"
+  /** A site's requests ended refused or declined too often of late: its next is not recorded. */
+  | "too-many-unpaid"
   /** A Receipt whose `resultHash` is not the hash of the result the page was served. */
   | "receipt-result-mismatch"
   /** An x402 settle response naming another payer than this wallet. */

@@ -30,7 +30,7 @@ export class RateLimiter {
     const bucket = this.refilled(key, now);
     if (bucket.tokens < 1) {
       this.buckets.set(key, bucket);
-      return Math.ceil(((1 - bucket.tokens) * this.rate.windowMs) / this.rate.limit);
+      return this.untilToken(bucket);
     }
     // Re-inserted, so the Map's order is least recently seen first.
     this.buckets.delete(key);
@@ -39,9 +39,19 @@ export class RateLimiter {
     return 0;
   }
 
+  /** How many ms until `key` would get a token (0: it would now), taking none. */
+  waitFor(key: string): number {
+    const bucket = this.refilled(key, this.now());
+    return bucket.tokens < 1 ? this.untilToken(bucket) : 0;
+  }
+
   /** How many keys are remembered (for tests of the bound). */
   get size(): number {
     return this.buckets.size;
+  }
+
+  private untilToken(bucket: Bucket): number {
+    return Math.ceil(((1 - bucket.tokens) * this.rate.windowMs) / this.rate.limit);
   }
 
   private refilled(key: string, now: number): Bucket {

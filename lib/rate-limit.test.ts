@@ -24,6 +24,18 @@ describe("RateLimiter", () => {
     expect(rate.take("a")).toBeGreaterThan(0);
   });
 
+  it("says how long a key would wait without taking its token", () => {
+    const { clock, rate } = limiter(2);
+    const waits = () => [rate.waitFor("a"), rate.waitFor("a")];
+    expect(waits()).toEqual([0, 0]);
+    for (const _token of [1, 2]) rate.take("a");
+    expect(waits()).toEqual([30_000, 30_000]);
+    clock.ms = 15_000;
+    expect(waits()).toEqual([15_000, 15_000]);
+    clock.ms = 30_000;
+    expect([...waits(), rate.take("a"), rate.waitFor("a")]).toEqual([0, 0, 0, 30_000]);
+  });
+
   it("remembers at most maxKeys keys, forgetting idle (refilled) ones first", () => {
     const { clock, rate } = limiter(2, 2);
     rate.take("idle");
