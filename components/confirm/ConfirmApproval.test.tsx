@@ -32,6 +32,36 @@ function renderApproval(
   return { onDecide, onUnlock, onSelect, update };
 }
 
+/**
+ * Characters of text laid out before `target`, leaving out what a closed
+ * <details> hides (its summary shows) and the MCP arguments' scroll box.
+ */
+function textBefore(target: Element): number {
+  let count = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (target.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+    const parent = node.parentElement;
+    const details = parent?.closest("details");
+    if (details && !details.open && !parent?.closest("summary")) continue;
+    if (parent?.closest("pre")) continue;
+    count += node.textContent?.length ?? 0;
+  }
+  return count;
+}
+
+/** Text carrying bidi controls with no isolating element around it. */
+function unisolatedBidi(root: Element): string[] {
+  const bidi = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+  const found: string[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? "";
+    if (bidi.test(text) && !node.parentElement?.closest("bdi, [dir]")) found.push(text);
+  }
+  return found;
+}
+
 /** Lets the request stay in front of the person until Approve counts. */
 const arm = () => act(() => vi.advanceTimersByTime(ACTIVATION_DELAY_MS));
 const approveButton = () => screen.getByRole("button", { name: "Approve" }) as HTMLButtonElement;
@@ -75,6 +105,34 @@ describe("ConfirmApproval", () => {
     expect(shown.startsWith("Amount: 0.01 USDC")).toBe(true);
     expect(screen.getByText("Show the whole description")).toBeTruthy();
     expect(screen.getByText(long)).toBeTruthy();
+  });
+
+  it("keeps the amount in view whatever a page makes its URL, MCP server or tool name", () => {
+    const beforeAmount = () => textBefore(screen.getByTestId("amount"));
+    renderApproval({});
+    const usual = beforeAmount();
+    cleanup();
+    // 2,048 characters: the longest URL a page may send (PAGE_LIMITS.url).
+    const url = `https://api.example/search?q=${"a".repeat(2_048 - 29)}`;
+    renderApproval({ resource: { kind: "http", method: "GET", url } });
+    expect(beforeAmount() - usual).toBeLessThan(300);
+    expect(screen.getByText(url)).toBeTruthy();
+    cleanup();
+    const server = `https://mcp.example/${"p".repeat(2_048 - 20)}`;
+    renderApproval({ resource: { kind: "mcp", server, tool: "t".repeat(256) } });
+    expect(beforeAmount() - usual).toBeLessThan(300);
+    expect(screen.getAllByText("Show the whole address")).toHaveLength(1);
+    expect(screen.getAllByText("Show the whole name")).toHaveLength(1);
+  });
+
+  it("isolates what a page or receiver wrote: a bidi override cannot reorder what follows it", () => {
+    renderApproval({
+      receiver: { id: "https://xyz.lapyap.moc", verified: true, name: "Pay Co \u202E" },
+      description: "Weather \u202E",
+      resource: { kind: "http", method: "GET", url: "https://api.example/\u202Eq" },
+      topOrigin: "https://top.example",
+    });
+    expect(unisolatedBidi(document.body)).toEqual([]);
   });
 
   it("shows a frame's top-level site, who claims an unsigned price, and no always-allow for an http site", () => {
@@ -129,7 +187,7 @@ describe("ConfirmApproval", () => {
     renderApproval({
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },
     });
-    expect(screen.getByText("GET https://api.example/paid?q=1")).toBeTruthy();
+    expect(screen.getByTestId("resource").textContent).toBe("GET https://api.example/paid?q=1");
   });
 
   it("marks an unverified receiver and warns about it", () => {

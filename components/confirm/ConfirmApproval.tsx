@@ -37,43 +37,64 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
-/** Characters of a description shown at first: a page's long text must not push the amount out of view. */
-const DESCRIPTION_SHOWN = 200;
-
-function Description({ text }: { text: string }) {
+/**
+ * Page- and receiver-supplied text: its start only (so that it cannot push
+ * the amount out of view), the rest when asked, and isolated as <bdi> (so
+ * that a bidi override in it cannot reorder what is shown after it).
+ */
+function Clipped({
+  text,
+  shown,
+  more,
+  testId,
+}: {
+  text: string;
+  shown: number;
+  more: string;
+  testId?: string;
+}) {
   const characters = Array.from(text);
-  if (characters.length <= DESCRIPTION_SHOWN) return <p className="break-words">{text}</p>;
+  if (characters.length <= shown) return <bdi data-testid={testId}>{text}</bdi>;
   return (
     <>
-      <p className="break-words" data-testid="description">
-        {characters.slice(0, DESCRIPTION_SHOWN).join("")}…
-      </p>
+      <bdi data-testid={testId}>{characters.slice(0, shown).join("")}…</bdi>
       <details>
-        <summary className="cursor-pointer text-xs">{t("confirm.fullDescription")}</summary>
-        <p className="break-words text-xs">{text}</p>
+        <summary className="cursor-pointer text-xs">{more}</summary>
+        <bdi className="block break-words text-xs">{text}</bdi>
       </details>
     </>
   );
 }
 
+/** Characters of a description, and of a URL or tool name, shown at first. */
+const DESCRIPTION_SHOWN = 200;
+const NAME_SHOWN = 120;
+
 function Resource({ resource }: { resource: PendingApproval["resource"] }) {
   if (resource.kind === "http") {
     return (
-      <span className="font-mono text-xs">
-        {resource.method} {resource.url}
-      </span>
+      <div className="font-mono text-xs" data-testid="resource">
+        {resource.method}{" "}
+        <Clipped text={resource.url} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
+      </div>
     );
   }
   return (
-    <span>
-      MCP tool <span className="font-mono">{resource.tool}</span> on{" "}
-      <span className="font-mono text-xs">{resource.server}</span>
+    <div>
+      MCP tool{" "}
+      <span className="font-mono">
+        <Clipped text={resource.tool} shown={NAME_SHOWN} more={t("confirm.fullName")} />
+      </span>{" "}
+      on{" "}
+      <span className="font-mono text-xs">
+        <Clipped text={resource.server} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
+      </span>
       {resource.arguments !== undefined && (
         <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-1 text-xs dark:bg-slate-800">
           {JSON.stringify(resource.arguments, null, 2)}
         </pre>
       )}
-    </span>
+    </div>
   );
 }
 
@@ -171,13 +192,22 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </span>
           {approval.topOrigin && (
             <p className="text-xs" data-testid="top-origin">
-              {t("confirm.inFrame")} <span className="font-mono">{approval.topOrigin}</span>
+              {t("confirm.inFrame")} <bdi className="font-mono">{approval.topOrigin}</bdi>
             </p>
           )}
         </Row>
         <Row term={t("confirm.paidTo")}>
           <span data-testid="receiver">
-            {approval.receiver.name && <span>{approval.receiver.name} · </span>}
+            {approval.receiver.name && (
+              <span>
+                <Clipped
+                  text={approval.receiver.name}
+                  shown={NAME_SHOWN}
+                  more={t("confirm.fullName")}
+                />{" "}
+                ·{" "}
+              </span>
+            )}
             <span className="font-mono text-xs">{approval.receiver.id}</span>{" "}
             {approval.receiver.verified ? (
               <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
@@ -203,7 +233,14 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </span>
         </Row>
         <Row term={t("confirm.for")}>
-          <Description text={approval.description} />
+          <div className="break-words">
+            <Clipped
+              text={approval.description}
+              shown={DESCRIPTION_SHOWN}
+              more={t("confirm.fullDescription")}
+              testId="description"
+            />
+          </div>
           <Resource resource={approval.resource} />
           {approval.declaredPayments && (
             <p className="text-xs" data-testid="declared-payments">
