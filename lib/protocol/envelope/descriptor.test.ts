@@ -30,6 +30,14 @@ describe("checkDescriptor", () => {
     expect(() => checkDescriptor({ ...descriptor, rails: [] }, ORIGIN)).toThrow(
       refused("invalid-descriptor"),
     );
+    for (const name of ["Pay Co \u202E", "Pay\u200BCo", "Pay Co\nVerified", "\u2067Pay Co"]) {
+      expect(() => checkDescriptor({ ...descriptor, name }, ORIGIN)).toThrow(
+        refused("invalid-descriptor"),
+      );
+    }
+    expect(checkDescriptor({ ...descriptor, name: "Météo Pay · 天気" }, ORIGIN).name).toBe(
+      "Météo Pay · 天気",
+    );
     const privateKey = { ...descriptor.keys.keys[0], d: "secret" };
     expect(() => checkDescriptor({ ...descriptor, keys: { keys: [privateKey] } }, ORIGIN)).toThrow(
       refused("invalid-descriptor"),

@@ -17,7 +17,15 @@ export const descriptorRailSchema = z.looseObject({
 export const descriptorSchema = z.looseObject({
   stipendex: z.literal("descriptor/0.1"),
   id: z.string().min(1),
-  name: z.string().min(1).max(200),
+  // Shown to the person beside the receiver's id: no line breaks, nothing that reorders or hides text.
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(
+      /^[^\p{Cc}\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]*$/u,
+      "must be one line without control, bidi or invisible characters",
+    ),
   keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
   rails: z.array(descriptorRailSchema).min(1).max(64),
   registry: z.url({ protocol: /^https$/ }).optional(),
