@@ -42,7 +42,7 @@ export async function obtainConsent(
   const option = optionOf(payment);
   const settings = await parts.deps.settings();
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-  const decision = await decide(parts, settings, payment.receiver, option, caller.origin, server);
+  const decision = await decide(parts, settings, payment.receiver, option, caller, server);
   if (decision.action === "refuse") {
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
     return { outcome: "refused", rule: decision.rule, reason: decision.reason };
@@ -148,16 +148,18 @@ export async function decide(
   settings: PolicySettings,
   receiver: string,
   option: PaymentOption,
-  origin: string,
+  caller: Caller,
   server: ServerContext,
 ): Promise<PolicyDecision> {
   const now = parts.deps.now();
+  const { origin, topOrigin } = caller;
   const [spent, balance] = await Promise.all([
     parts.spend.spentFor(settings, origin, option, now),
     parts.deps.balances.current(option.network, option.asset),
   ]);
   return decidePayment(settings, {
     origin,
+    ...(topOrigin === undefined ? {} : { topOrigin }),
     receiver,
     option,
     spent,
