@@ -152,6 +152,17 @@ describe("ConfirmApproval", () => {
     expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
   });
 
+  it("offers no always-allow to a site inside another's page: its budget would not apply there", () => {
+    renderApproval({ topOrigin: "https://evil.example" });
+    expect(screen.getByTestId("top-origin").textContent).toBe(
+      "inside a page of https://evil.example",
+    );
+    expect(screen.queryByLabelText("Daily amount for this site")).toBeNull();
+    expect(screen.getByTestId("framed-budget").textContent).toBe(
+      "Inside https://evil.example, https://agent.example asks you every time: its automatic budget applies only when it is opened on its own.",
+    );
+  });
+
   it("shows the balance now and after, and flags a payment it cannot cover", () => {
     renderApproval({
       ...APPROVAL,

@@ -356,6 +356,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             <p className="text-xs text-slate-600 dark:text-slate-400">
               {approval.alwaysAllowBlocked}
             </p>
+          ) : approval.topOrigin ? (
+            // The page around the site can drive it: the wallet never pays automatically there.
+            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="framed-budget">
+              {t("confirm.framedAsks", [approval.topOrigin, callerWords(approval.origin)])}
+            </p>
           ) : (
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <input

@@ -42,7 +42,7 @@ export async function obtainConsent(
   const option = optionOf(payment);
   const settings = await parts.deps.settings();
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-  const decision = await decide(parts, settings, payment.receiver, option, caller.origin, server);
+  const decision = await decide(parts, settings, payment.receiver, option, caller, server);
   if (decision.action === "refuse") {
     parts.endedUnpaid(caller.origin);
     await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
@@ -151,16 +151,18 @@ export async function decide(
   settings: PolicySettings,
   receiver: string,
   option: PaymentOption,
-  origin: string,
+  caller: Caller,
   server: ServerContext,
 ): Promise<PolicyDecision> {
   const now = parts.deps.now();
+  const { origin, topOrigin } = caller;
   const [spent, balance] = await Promise.all([
     parts.spend.spentFor(settings, origin, option, now),
     parts.deps.balances.current(option.network, option.asset),
   ]);
   return decidePayment(settings, {
     origin,
+    ...(topOrigin === undefined ? {} : { topOrigin }),
     receiver,
     option,
     spent,

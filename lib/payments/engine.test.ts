@@ -1045,6 +1045,70 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
   });
 });
 
+describe("PaymentEngine: a site inside another site's page", () => {
+  const FRAMER = "https://evil.example";
+  /** agent.example in a frame of evil.example, which can drive it: its budget is not for that. */
+  const FRAMED: Caller = { ...CALLER, frameId: 7, topOrigin: FRAMER };
+  const elicitParams = (jws: string) => ({
+    server: MCP_SERVER,
+    params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+  });
+
+  /** The one waiting request names the page around the site; the person approves it. */
+  async function approveFramed(h: Harness): Promise<void> {
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending).toMatchObject({ origin: AGENT, topOrigin: FRAMER });
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
+  }
+
+  async function confirmationOf(h: Harness, jws: string | undefined) {
+    return (await verifyConfirmation(jws, { receiverId: RECEIVER, now: at(h) })).claims;
+  }
+
+  it.each([
+    ["an HTTP 402", stipendexHttpChallenge],
+    ["an MCP -32402", stipendexMcpChallenge],
+  ] as const)("asks the person to pay %s the site's budget would pay alone", async (_, make) => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await make(h.receiver);
+    const paid = h.engine.pay({ requestId: "framed", challenge }, FRAMED);
+    await approveFramed(h);
+    const payment = await h.db.payments.get((await paid).paymentId);
+    expect(payment).toMatchObject({ state: "signed", approvedBy: "person" });
+    expect(await confirmationOf(h, payment?.confirmation)).toMatchObject({
+      mode: "popup",
+      humanPresent: true,
+    });
+    expect(h.windows.opened).toHaveLength(1);
+  });
+
+  it("asks the person to answer an elicitation the site's budget would answer alone", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = h.engine.elicit(elicitParams(jws), FRAMED);
+    await approveFramed(h);
+    const result = await elicited;
+    expect(result.action).toBe("accept");
+    expect(await confirmationOf(h, String(result.content?.confirmation))).toMatchObject({
+      mode: "elicitation",
+      humanPresent: true,
+    });
+    expect((await onlyPayment(h)).approvedBy).toBe("person");
+  });
+
+  it("still pays and answers without asking when the site is the top page itself", async () => {
+    const h = await makeHarness(autoPolicy);
+    const top: Caller = { ...CALLER, frameId: 0, topOrigin: AGENT };
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "top", challenge }, top);
+    expect((await h.db.payments.get(answer.paymentId))?.approvedBy).toBe("policy");
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    expect((await h.engine.elicit(elicitParams(jws), top)).action).toBe("accept");
+    expect(h.windows.opened).toEqual([]);
+  });
+});
+
 describe("PaymentEngine: what the window is told about an MCP server", () => {
   it("shows the tool's announced price and flags a Quote above it", async () => {
     const h = await makeHarness();

@@ -307,3 +307,27 @@ describe("decidePayment: auto-approve only at or below the announced price", () 
     expect(decidePayment(settings(), input(5000n, { aboveHint: true })).action).toBe("auto");
   });
 });
+
+describe("decidePayment: a site framed by another", () => {
+  const framer = "https://evil.example";
+
+  it("asks instead of approving under the site's budget when another site is the top page", () => {
+    const decision = decidePayment(settings(), input(5000n, { topOrigin: framer }));
+    expect(decision).toMatchObject({ action: "ask", rule: "origin-framed" });
+    expect(decision.reason).toBe(
+      `${AGENT} is inside ${framer}: its budget pays without asking only where it is the page itself`,
+    );
+  });
+
+  it("still approves on its own when the top page is the site itself, or not known", () => {
+    expect(decidePayment(settings(), input(5000n, { topOrigin: AGENT })).action).toBe("auto");
+    expect(decidePayment(settings(), input(5000n)).action).toBe("auto");
+  });
+
+  it("still refuses what it refuses, framed or not", () => {
+    expect(decidePayment(settings(), input(500_001n, { topOrigin: framer }))).toMatchObject({
+      action: "refuse",
+      rule: "origin-per-call-max",
+    });
+  });
+});

@@ -23,11 +23,14 @@ export type PolicyRule =
   | "origin-above-auto-approve"
   | "origin-above-price-hint"
   | "insufficient-balance"
+  | "origin-framed"
   | "origin-auto-approve";
 
 export interface PolicyInput {
   /** The agent page's origin as the browser reported it. */
   origin: string;
+  /** The tab's top-level origin, when the browser says it: another site's when `origin` is framed. */
+  topOrigin?: string;
   receiver: string;
   option: ChargeOption;
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
@@ -54,9 +57,9 @@ export interface PolicyDecision {
  * Decides a payment. Checks run from hardest to softest, and the first that fires is
  * the `rule`: refusals (deny list, network/asset, per-call maximum, global caps), then
  * reasons to ask (the site's budget used up, no budget for this origin, receiver
- * outside a non-empty allow list, above the auto-approve threshold); only a payment
- * that passes all of them is "auto". Opaque and plain-http (non-loopback) origins
- * never have a budget, so they are always asked.
+ * outside a non-empty allow list, above the auto-approve threshold, framed by
+ * another site); only a payment that passes all of them is "auto". Opaque and
+ * plain-http (non-loopback) origins never have a budget, so they are always asked.
  */
 export function decidePayment(settings: PolicySettings, input: PolicyInput): PolicyDecision {
   const { origin, receiver, spent, now } = input;
@@ -140,6 +143,13 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     return ask(
       "insufficient-balance",
       `the paying address holds less than ${price} of this token: the receiver would refuse it`,
+    );
+  }
+  // The budget was given to the site as the page itself: a page framing it can drive it.
+  if (input.topOrigin !== undefined && input.topOrigin !== origin) {
+    return ask(
+      "origin-framed",
+      `${origin} is inside ${input.topOrigin}: its budget pays without asking only where it is the page itself`,
     );
   }
   return {
