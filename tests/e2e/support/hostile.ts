@@ -323,6 +323,56 @@ export function describeHostile(
       await assertNothingSigned(rig, otherOrigin, before, "declined");
     });
 
+    it("a site with an automatic budget is asked when another site frames it", async () => {
+      const { browser, server } = get();
+      assert.ok(demo);
+      const mcp = demo.urls.mcpJson;
+      const args = { query: "framed budget" };
+      const quote = await fetchMcpQuote(mcp, "web_search", args);
+      const framedOrigin = server.origin.replace("127.0.0.1", "localhost");
+      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
+      await browser.wallet({
+        method: "ui_setPolicy",
+        params: withOriginBudget(policy, framedOrigin, {
+          amount: "1000000",
+          autoApproveUpTo: "1000000",
+        }),
+      });
+      try {
+        await browser.page.evaluate(
+          `hostile.addFrame("framed", ${JSON.stringify(`${framedOrigin}/hostile-frame.html?framed`)})`,
+        );
+        const before = await snapshot(rig, framedOrigin);
+        const asked = browser.nextConfirmWindow();
+        const challenge: PaymentChallenge = {
+          transport: "mcp",
+          server: mcp,
+          tool: "web_search",
+          arguments: args,
+          error: { code: -32402, message: "Payment required", data: { quote } },
+        };
+        const driven = browser.inFrame(
+          "hostile-frame.html?framed",
+          `hostile.pay(${JSON.stringify(challenge)})`,
+        ) as Promise<PayOutcome>;
+        const window = await asked;
+        assert.equal(await window.text("origin"), framedOrigin);
+        assert.match(
+          (await window.text("top-origin")) ?? "",
+          new RegExp(`inside a page of ${hostileOrigin}`),
+        );
+        await window.click("Decline");
+        const outcome = await driven;
+        assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
+        await assertNothingSigned(rig, framedOrigin, before, "declined");
+      } finally {
+        await browser.wallet({
+          method: "ui_setPolicy",
+          params: { ...policy, revision: undefined },
+        });
+      }
+    });
+
     it("a page claiming a trusted API's URL for its own pay-to address is asked and shown its pay-to", async () => {
       const { browser } = get();
       assert.ok(demo);
