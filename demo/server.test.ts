@@ -5,7 +5,7 @@ import {
   ElicitRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { decodeJwt, generateKeyPair } from "jose";
+import { base64url, decodeJwt, generateKeyPair } from "jose";
 import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import { signEnvelope } from "../lib/protocol/envelope/envelope-jwt";
 import { readJsonForm, toJsonForm } from "../lib/protocol/envelope/json-form";
 import { signProof } from "../lib/protocol/envelope/proof";
 import { type VerifiedQuote, verifyQuote } from "../lib/protocol/envelope/quote";
-import { verifyReceipt } from "../lib/protocol/envelope/receipt";
+import { readReceiptValue, verifyReceipt } from "../lib/protocol/envelope/receipt";
 import { type WalletSigner, walletSigner } from "../lib/protocol/envelope/wallet-key";
 import type { PaymentOption } from "../lib/protocol/offer";
 import { signTransferWithAuthorization } from "../lib/protocol/rails/eip3009";
@@ -180,6 +180,25 @@ describe("Stipendex HTTP binding", () => {
     const second = (await again.json()) as { error: string };
     expect(second.error).toBe("quote_already_used");
     expect(await payeeBalance()).toBe(before + HTTP_PRICES.stipendex);
+  });
+
+  it("wraps the Receipt header in base64url when asked (?receiptEncoding=base64url)", async () => {
+    const wrapped = `${demo.urls.stipendex}/api/search?q=wrapped&receiptEncoding=base64url`;
+    const first = await fetch(wrapped);
+    const quote = await readQuote(((await first.json()) as { quote: unknown }).quote);
+    const proof = await pay(quote);
+    const paid = await fetch(wrapped, { headers: { "Stipendex-Payment": proof } });
+    expect(paid.status).toBe(200);
+    const header = paid.headers.get("Stipendex-Receipt") ?? "";
+    expect(header).not.toContain(".");
+    const jws = readReceiptValue(header);
+    expect(base64url.encode(jws)).toBe(header);
+    const receipt = await verifyReceipt(jws, {
+      descriptor,
+      quoteHash: quote.hash,
+      proofHash: await sha256Base64url(proof),
+    });
+    expect(receipt.claims.status).toBe("settled");
   });
 
   it("exposes the receipt header to other origins and answers preflights", async () => {

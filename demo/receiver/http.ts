@@ -1,4 +1,5 @@
 import { Router as createRouter, type Request, type RequestHandler, type Router } from "express";
+import { base64url } from "jose";
 import { sha256Base64url } from "../../lib/protocol/canonical-json";
 import { toJsonForm } from "../../lib/protocol/envelope/json-form";
 import { PAYWALLED_ARTICLE, PAYWALLED_PAGE_PATH } from "../paywalled-article";
@@ -58,7 +59,10 @@ function paidGet(receiver: StipendexReceiver, price: bigint, sale: Sale): Reques
       const redeemed = await receiver.redeem(payment, resource);
       const { type, body } = sale.serve(req);
       const receipt = await receiver.receipt(redeemed, await sha256Base64url(body));
-      res.setHeader(RECEIPT_HEADER, receipt);
+      // The demo switch for a receiver that reads the seed's `base64url(Receipt JWS)` literally:
+      // `?receiptEncoding=base64url` wraps the compact JWS once more.
+      const wrap = req.query.receiptEncoding === "base64url";
+      res.setHeader(RECEIPT_HEADER, wrap ? base64url.encode(receipt) : receipt);
       res.type(type).send(body);
     } catch (error) {
       if (!(error instanceof PaymentRefusedError)) throw error;

@@ -1,3 +1,4 @@
+import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
 import {
   AGENT,
@@ -80,6 +81,58 @@ describe("fileReceipt, Stipendex", () => {
     const stored = await h.db.payments.get(payment.id);
     expect(stored?.state).toBe("settled");
     expect(stored?.receipt).toBe(jws);
+  });
+
+  // The seed's HTTP binding writes `base64url(Receipt JWS)`; envelope.md reads it as the compact JWS.
+  it.each([
+    ["a header", (jws: string) => base64url.encode(jws)],
+    [
+      "an MCP _meta JSON form",
+      (jws: string) => ({ stipendex: "receipt/0.1", jws: base64url.encode(jws) }),
+    ],
+  ])(
+    "settles on a Receipt wrapped once more in base64url (%s), keeping the compact JWS",
+    async (_where, wrap) => {
+      const { h, payment, claims } = await paidStipendex();
+      const jws = await signReceipt(claims, h.receiver.key);
+      const filed = await fileReceipt(
+        deps(h),
+        { paymentId: payment.id, status: 200, receipt: wrap(jws) },
+        AGENT,
+      );
+      expect(filed).toEqual({ state: "settled" });
+      expect((await h.db.payments.get(payment.id))?.receipt).toBe(jws);
+    },
+  );
+
+  it("refuses a wrapped Receipt whose signature does not verify, keeping it unwrapped", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const other = await signReceipt({ ...claims, jti: "rcpt-2" }, h.receiver.key);
+    // This Receipt's claims under the other one's signature.
+    const forged = `${jws.slice(0, jws.lastIndexOf("."))}${other.slice(other.lastIndexOf("."))}`;
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: base64url.encode(forged) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    const stored = await h.db.payments.get(payment.id);
+    expect(stored?.reason).toMatch(/^Receipt rejected: .*signature/);
+    expect(stored?.receipt).toBe(forged);
+  });
+
+  it("fails a payment whose Receipt is neither a compact JWS nor the base64url of one, saying what was wrong", async () => {
+    const { h, payment } = await paidStipendex();
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: base64url.encode("not a receipt") },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    expect((await h.db.payments.get(payment.id))?.reason).toBe(
+      'Receipt rejected: Base64url that decodes to "not a receipt", which is not a compact JWS: Not three base64url segments joined by dots: "not a receipt"',
+    );
   });
 
   it("checks the Receipt's resultHash against the result served: a match settles, a mismatch is kept as failed", async () => {

@@ -2,9 +2,8 @@ import type { HeldReceipt, PaymentRecord, WalletDb } from "../db/schema";
 import { AWAITS_UNLOCK, withSettlementCheck } from "../db/settlement-due";
 import { errorText } from "../errors";
 import type { ReceiptParams } from "../messages";
-import { readJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
-import { verifyReceipt } from "../protocol/envelope/receipt";
+import { readReceiptValue, verifyReceipt } from "../protocol/envelope/receipt";
 import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
@@ -63,11 +62,16 @@ export async function fileReceipt(
     });
     return { state: payment.state };
   }
-  const raw = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
+  let kept = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
   try {
-    const settled = payment.offer.quote
-      ? await checkStipendexReceipt(deps, wallet, payment, params.receipt, params.resultHash)
-      : checkX402Settlement(wallet, payment, params.receipt);
+    let settled: { settled: boolean; receipt: string };
+    if (payment.offer.quote) {
+      // Kept unwrapped once readable, refused or not, so history shows it like any other.
+      kept = readReceiptValue(params.receipt);
+      settled = await checkStipendexReceipt(deps, wallet, payment, kept, params.resultHash);
+    } else {
+      settled = checkX402Settlement(wallet, payment, params.receipt);
+    }
     if (!settled.settled) {
       // The settlement it claims is looked at on chain next.
       await deps.db.payments.update(payment.id, {
@@ -87,7 +91,7 @@ export async function fileReceipt(
     const updated = await advancePayment(deps.db, payment.id, {
       state: "failed",
       reason,
-      receipt: raw,
+      receipt: kept,
     });
     return { state: updated.state };
   }
@@ -123,10 +127,9 @@ async function checkStipendexReceipt(
   deps: ReceiptDeps,
   wallet: PayingWallet,
   payment: PaymentRecord,
-  receipt: unknown,
+  jws: string,
   servedHash: string | undefined,
 ): Promise<{ settled: boolean; receipt: string }> {
-  const jws = typeof receipt === "string" ? receipt : readJsonForm(receipt, "receipt");
   const quote = payment.offer.quote;
   if (!quote || !payment.proof) throw unknownPayment(payment.id);
   const verified = await verifyReceipt(jws, {

@@ -14,9 +14,14 @@ export function toJsonForm<T extends ObjectType>(type: T, jws: string): JsonForm
 
 /**
  * Reads a JSON form and returns only its compact JWS: nothing outside `jws`
- * is trusted, the marker only has to name the expected type.
+ * is trusted, the marker only has to name the expected type. `readJws` reads
+ * the `jws` member (a Receipt's may come base64url-wrapped).
  */
-export function readJsonForm(value: unknown, type: ObjectType): string {
+export function readJsonForm(
+  value: unknown,
+  type: ObjectType,
+  readJws: (jws: string) => string = readCompact,
+): string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ProtocolError(
       "malformed-json-form",
@@ -49,5 +54,5 @@ export function readJsonForm(value: unknown, type: ObjectType): string {
       `The ${type} JSON form has no string "jws" (got ${typeof jws})`,
     );
   }
-  return readCompact(jws);
+  return readJws(jws);
 }

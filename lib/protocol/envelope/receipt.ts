@@ -1,7 +1,9 @@
 import { ProtocolError } from "../errors";
 import { type ReceiptClaims, receiptClaimsSchema } from "./claims";
+import { readCompactOrBase64url } from "./compact";
 import type { Descriptor } from "./descriptor";
 import { signEnvelope, type Verified } from "./envelope-jwt";
+import { readJsonForm } from "./json-form";
 import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
 
@@ -24,6 +26,18 @@ export async function signReceipt(claims: ReceiptInput, receiverKey: ReceiverKey
     { alg: receiverKey.alg, kid: receiverKey.kid },
     receiverKey.key,
   );
+}
+
+/**
+ * The Receipt's compact JWS in what a paid retry brought back: the
+ * `Stipendex-Receipt` header value, or the MCP `_meta` JSON form. Either may
+ * carry it base64url-wrapped (the seed's `base64url(Receipt JWS)`); it is
+ * unwrapped here and then verified like any other, nothing relaxed.
+ */
+export function readReceiptValue(value: unknown): string {
+  return typeof value === "string"
+    ? readCompactOrBase64url(value)
+    : readJsonForm(value, "receipt", readCompactOrBase64url);
 }
 
 /** What was paid, to compare with the Receipt's settlement. */
