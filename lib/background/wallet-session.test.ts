@@ -1,7 +1,9 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeHarness } from "../../tests/unit-support/payments/test-support";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { STORAGE_KEYS } from "../storage-keys";
+import type { KeyValueStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, saveSession, saveVault } from "../wallet/vault-store";
@@ -111,6 +113,70 @@ describe("WalletSession", () => {
     expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(await wallet.current()).toBeUndefined();
     expect(await session(local, sessionStore).wallet.current()).toBeUndefined();
+  });
+
+  it("stays locked when a lock lands while a restarted worker resumes its session", async () => {
+    // The auto-lock alarm wakes a stopped worker: its settlement pass resumes the session, and
+    // the alarm's lock() runs before that resume is done.
+    const { wallet, sessionStore } = await existing({ unlocked: true });
+    const resuming = wallet.current();
+    await wallet.lock();
+    await resuming;
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
+    expect(await wallet.current()).toBeUndefined();
+    expect((await wallet.state()).locked).toBe(true);
+  });
+
+  it("stays locked when the auto-lock alarm wakes the worker (settlement pass at start, then the lock)", async () => {
+    const h = await makeHarness();
+    h.restart(); // an idle-stopped worker: storage.session still holds the derived key
+    const startPass = h.settlements.run(); // entrypoints/background.ts: trackSettlements() at start
+    await h.wallet.lock(); // the AUTO_LOCK_ALARM
+    await startPass;
+    expect(await h.wallet.current()).toBeUndefined();
+    expect(await h.session.get(STORAGE_KEYS.session)).toBeUndefined();
+  });
+
+  it("stays locked when a lock lands while an unlock derives its key", async () => {
+    const { wallet, sessionStore, scheduled } = await existing({ unlocked: false });
+    const unlocking = wallet.unlock(PASSWORD);
+    await wallet.lock();
+    expect((await unlocking).locked).toBe(true);
+    expect(await wallet.current()).toBeUndefined();
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
+    expect(scheduled).toEqual([undefined]);
+  });
+
+  it("keeps a changed password's session when a resume begun before the change finds its key stale", async () => {
+    const { local, sessionStore, settings } = await existing({ unlocked: true });
+    // A resume reads the old session key, then (after the change) the new vault.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    const slowSession: KeyValueStore = {
+      ...sessionStore,
+      get: async (key) => {
+        const value = await sessionStore.get(key);
+        if (!held) {
+          held = true;
+          await released;
+        }
+        return value;
+      },
+    };
+    const { wallet } = session(local, slowSession, settings);
+    const resuming = wallet.current();
+    await wallet.changePassword(PASSWORD, "a new and longer passphrase");
+    release();
+    await resuming;
+    const opened = await wallet.current();
+    expect(opened?.address).toBe(vault.address);
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toEqual(opened?.sessionKey);
+    expect((await session(local, sessionStore, settings).wallet.current())?.address).toBe(
+      vault.address,
+    );
   });
 
   it("refuses a wrong password and unlocks with the right one", async () => {

@@ -51,6 +51,12 @@ export class WalletSession {
   private autoLock: number | undefined;
   /** When the armed auto-lock alarm fires, as this worker last set it. */
   private lockAt: number | undefined;
+  /**
+   * Grows with every lock. A resume or unlock that began before the latest
+   * lock does not put the keys back: the auto-lock alarm can fire while a
+   * restarted worker is still resuming its session.
+   */
+  private locks = 0;
 
   constructor(private readonly deps: WalletSessionDeps) {}
 
@@ -62,8 +68,21 @@ export class WalletSession {
   /** The unlocked wallet, resumed from storage.session after a worker restart; undefined when locked. */
   async current(): Promise<UnlockedWallet | undefined> {
     if (this.unlocked) return this.unlocked;
-    this.unlocked = await resumeSession(this.deps.local, this.deps.session);
+    const locks = this.locks;
+    const resumed = await resumeSession(this.deps.local, this.deps.session);
+    if (this.unlocked) {
+      // An unlock or a password change finished first: its keys stand, and its session key,
+      // which this resume may have read as stale and dropped, is kept.
+      if (!resumed) await saveSession(this.deps.session, this.unlocked);
+    } else if (this.locks === locks) {
+      this.unlocked = resumed;
+    }
     return this.unlocked;
+  }
+
+  /** Whether `wallet` is still the unlocked one: false once a lock landed. In memory, for the signing path. */
+  isOpen(wallet: UnlockedWallet): boolean {
+    return this.unlocked === wallet;
   }
 
   async state(): Promise<WalletState> {
@@ -79,13 +98,14 @@ export class WalletSession {
   }
 
   async create(password: string, importPrivateKey?: string): Promise<WalletState> {
+    const locks = this.locks;
     const vault = await createVault(
       password,
       importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
     );
     await saveVault(this.deps.local, vault);
     if (importPrivateKey === undefined) await writeItem(this.deps.local, BACKUP_PENDING_ITEM, true);
-    await this.open(await unlockVault(vault, password));
+    await this.open(await unlockVault(vault, password), locks);
     return this.state();
   }
 
@@ -96,12 +116,14 @@ export class WalletSession {
   }
 
   async unlock(password: string): Promise<WalletState> {
+    const locks = this.locks;
     const vault = await this.savedVault();
-    await this.open(await unlockVault(vault, password));
+    await this.open(await unlockVault(vault, password), locks);
     return this.state();
   }
 
   async lock(): Promise<WalletState> {
+    this.locks += 1;
     this.unlocked = undefined;
     this.lockAt = undefined;
     await lock(this.deps.session);
@@ -110,10 +132,11 @@ export class WalletSession {
   }
 
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    const locks = this.locks;
     const vault = await this.savedVault();
     const changed = await changePassword(vault, oldPassword, newPassword);
     await saveVault(this.deps.local, changed);
-    await this.open(await unlockVault(changed, newPassword));
+    await this.open(await unlockVault(changed, newPassword), locks);
   }
 
   async exportKey(password: string): Promise<string> {
@@ -160,7 +183,9 @@ export class WalletSession {
     return vault;
   }
 
-  private async open(wallet: UnlockedWallet): Promise<void> {
+  /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
+  private async open(wallet: UnlockedWallet, locks: number): Promise<void> {
+    if (this.locks !== locks) return;
     this.unlocked = wallet;
     this.vaultSeen = true;
     this.lockAt = undefined;
