@@ -34,17 +34,17 @@ let created: ReturnType<typeof session>;
 
 /** A stored vault, locked or (by its session key) unlocked, without running the KDF again. */
 async function existing(options: { unlocked: boolean }) {
-  const local = memoryStore();
+  const settings = memoryStore();
   const sessionStore = memoryStore();
-  await saveVault(local, vault);
+  await saveVault(settings, vault);
   if (options.unlocked) await saveSession(sessionStore, unlocked);
-  return session(local, sessionStore);
+  return session(memoryStore(), sessionStore, settings);
 }
 
 beforeAll(async () => {
   created = session();
   await created.wallet.create(PASSWORD);
-  const stored = await loadVault(created.local);
+  const stored = await loadVault(created.settings);
   const current = await created.wallet.current();
   if (!stored || !current) return expect.unreachable("create stored no vault");
   vault = stored;
@@ -96,23 +96,23 @@ describe("WalletSession", () => {
   });
 
   it("resumes unlocked in a restarted worker from the session key alone", async () => {
-    const { wallet, local, sessionStore } = await existing({ unlocked: true });
+    const { wallet, local, sessionStore, settings } = await existing({ unlocked: true });
     expect((await wallet.current())?.address).toBe(vault.address);
-    const restarted = session(local, sessionStore).wallet;
+    const restarted = session(local, sessionStore, settings).wallet;
     const resumed = await restarted.require();
     expect(resumed.address).toBe(vault.address);
     expect(resumed.signingKey.walletId).toBe(vault.walletId);
   });
 
   it("locks: forgets the session key, disarms the alarm, and stays locked after a restart", async () => {
-    const { wallet, scheduled, local, sessionStore } = await existing({ unlocked: true });
+    const { wallet, scheduled, local, sessionStore, settings } = await existing({ unlocked: true });
     const state = await wallet.lock();
     expect(state.locked).toBe(true);
     expect(state.address).toBe(vault.address);
     expect(scheduled).toEqual([undefined]);
     expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(await wallet.current()).toBeUndefined();
-    expect(await session(local, sessionStore).wallet.current()).toBeUndefined();
+    expect(await session(local, sessionStore, settings).wallet.current()).toBeUndefined();
   });
 
   it("stays locked when a lock lands while a restarted worker resumes its session", async () => {
@@ -228,6 +228,29 @@ describe("WalletSession", () => {
     await local.set(STORAGE_KEYS.autoLockMinutes, 7 * 24 * 60);
     await wallet.touch();
     expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
+  });
+
+  it("keeps the vault out of storage.local, which content scripts (a page renderer) can read and write", async () => {
+    const { wallet, local, settings } = session();
+    await wallet.create(PASSWORD, `0x${"22".repeat(32)}`);
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+    expect(await settings.get(STORAGE_KEYS.vault)).toMatchObject({ address: expect.any(String) });
+  });
+
+  it("moves an older version's vault out of storage.local once, and ignores one put there afterwards", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await saveVault(local, vault);
+    const first = session(local, memoryStore(), settings).wallet;
+    expect(await first.state()).toMatchObject({ hasWallet: true, address: vault.address });
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+    expect(await loadVault(settings)).toEqual(vault);
+    // A vault written to storage.local later (a content script) changes nothing, now or after a restart.
+    const planted = { ...vault, address: `0x${"ab".repeat(20)}` };
+    await local.set(STORAGE_KEYS.vault, planted);
+    const restarted = session(local, memoryStore(), settings).wallet;
+    expect((await restarted.state()).address).toBe(vault.address);
+    expect(await loadVault(settings)).toEqual(vault);
   });
 
   it("exports the key that pays, only with the password", async () => {

@@ -12,7 +12,14 @@ import {
 } from "../wallet/keyring";
 import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
 import type { VaultRecord } from "../wallet/vault";
-import { loadVault, lock, resumeSession, saveSession, saveVault } from "../wallet/vault-store";
+import {
+  loadVault,
+  lock,
+  moveLegacyVault,
+  resumeSession,
+  saveSession,
+  saveVault,
+} from "../wallet/vault-store";
 
 /** The settings table (storage.local before schema v3): minutes of inactivity before locking. */
 export const AUTO_LOCK_ITEM = storageItem<number>(STORAGE_KEYS.autoLockMinutes, (stored) =>
@@ -27,9 +34,9 @@ export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 export const RESCHEDULE_SLACK_MS = 15_000;
 
 export interface WalletSessionDeps {
-  /** storage.local: the encrypted vault (and, before schema v3, the auto-lock time). */
+  /** storage.local: the backup reminder, and where older versions kept the vault and the auto-lock time. */
   local: KeyValueStore;
-  /** The wallet database's settings, which content scripts cannot reach: the auto-lock time. */
+  /** The wallet database's settings, which content scripts cannot reach: the vault and the auto-lock time. */
   settings: KeyValueStore;
   /** storage.session: the derived key while unlocked. */
   session: KeyValueStore;
@@ -57,11 +64,13 @@ export class WalletSession {
    * restarted worker is still resuming its session.
    */
   private locks = 0;
+  /** The move of an older version's vault out of storage.local, done before this worker reads one. */
+  private vaultMoved: Promise<void> | undefined;
 
   constructor(private readonly deps: WalletSessionDeps) {}
 
   async hasWallet(): Promise<boolean> {
-    if (!this.vaultSeen) this.vaultSeen = (await loadVault(this.deps.local)) !== undefined;
+    if (!this.vaultSeen) this.vaultSeen = (await loadVault(await this.vaults())) !== undefined;
     return this.vaultSeen;
   }
 
@@ -69,7 +78,7 @@ export class WalletSession {
   async current(): Promise<UnlockedWallet | undefined> {
     if (this.unlocked) return this.unlocked;
     const locks = this.locks;
-    const resumed = await resumeSession(this.deps.local, this.deps.session);
+    const resumed = await resumeSession(await this.vaults(), this.deps.session);
     if (this.unlocked) {
       // An unlock or a password change finished first: its keys stand, and its session key,
       // which this resume may have read as stale and dropped, is kept.
@@ -86,7 +95,7 @@ export class WalletSession {
   }
 
   async state(): Promise<WalletState> {
-    const vault = await loadVault(this.deps.local);
+    const vault = await loadVault(await this.vaults());
     const wallet = vault ? await this.current() : undefined;
     return {
       hasWallet: vault !== undefined,
@@ -103,7 +112,7 @@ export class WalletSession {
       password,
       importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
     );
-    await saveVault(this.deps.local, vault);
+    await saveVault(await this.vaults(), vault);
     if (importPrivateKey === undefined) await writeItem(this.deps.local, BACKUP_PENDING_ITEM, true);
     await this.open(await unlockVault(vault, password), locks);
     return this.state();
@@ -135,7 +144,7 @@ export class WalletSession {
     const locks = this.locks;
     const vault = await this.savedVault();
     const changed = await changePassword(vault, oldPassword, newPassword);
-    await saveVault(this.deps.local, changed);
+    await saveVault(await this.vaults(), changed);
     await this.open(await unlockVault(changed, newPassword), locks);
   }
 
@@ -178,12 +187,25 @@ export class WalletSession {
 
   /** The stored vault, which exists once a wallet was created or imported. */
   private async savedVault(): Promise<VaultRecord> {
-    const vault = await loadVault(this.deps.local);
+    const vault = await loadVault(await this.vaults());
     if (!vault) throw noWallet();
     return vault;
   }
 
   /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
+  /** Where the vault is kept (the settings table), once one an older version left in storage.local was moved. */
+  private async vaults(): Promise<KeyValueStore> {
+    this.vaultMoved ??= moveLegacyVault(this.deps.local, this.deps.settings).catch(
+      (error: unknown) => {
+        // Not moved: the old copy stays, and the next read tries again.
+        this.vaultMoved = undefined;
+        throw error;
+      },
+    );
+    await this.vaultMoved;
+    return this.deps.settings;
+  }
+
   private async open(wallet: UnlockedWallet, locks: number): Promise<void> {
     if (this.locks !== locks) return;
     this.unlocked = wallet;
