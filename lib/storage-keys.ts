@@ -6,8 +6,10 @@
  * import this without the code that reads the value.
  */
 export const STORAGE_KEYS = {
-  /** storage.local: the encrypted vault. */
+  /** Settings table (storage.local before it was moved there): the encrypted vault. */
   vault: "stipendex.vault",
+  /** Settings table: set once a vault in storage.local was moved there, or none was found. */
+  vaultMoved: "stipendex.vaultMoved",
   /** storage.session: the derived key while unlocked. */
   session: "stipendex.session",
   /** storage.session: approvals waiting for the person. */

@@ -76,6 +76,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     settings: () => policy.settings(),
     updateSettings: (change) => policy.update(change),
     wallet: () => wallet.current(),
+    walletOpen: (opened) => wallet.isOpen(opened),
     hasWallet: () => wallet.hasWallet(),
     serverReport: async (origin, server) =>
       reportOf(await readPricingBook(session), origin, server),

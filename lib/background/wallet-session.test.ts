@@ -1,7 +1,9 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeHarness } from "../../tests/unit-support/payments/test-support";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { STORAGE_KEYS } from "../storage-keys";
+import type { KeyValueStore } from "../wallet/key-value-store";
 import type { UnlockedWallet } from "../wallet/keyring";
 import type { VaultRecord } from "../wallet/vault";
 import { loadVault, saveSession, saveVault } from "../wallet/vault-store";
@@ -32,17 +34,17 @@ let created: ReturnType<typeof session>;
 
 /** A stored vault, locked or (by its session key) unlocked, without running the KDF again. */
 async function existing(options: { unlocked: boolean }) {
-  const local = memoryStore();
+  const settings = memoryStore();
   const sessionStore = memoryStore();
-  await saveVault(local, vault);
+  await saveVault(settings, vault);
   if (options.unlocked) await saveSession(sessionStore, unlocked);
-  return session(local, sessionStore);
+  return session(memoryStore(), sessionStore, settings);
 }
 
 beforeAll(async () => {
   created = session();
   await created.wallet.create(PASSWORD);
-  const stored = await loadVault(created.local);
+  const stored = await loadVault(created.settings);
   const current = await created.wallet.current();
   if (!stored || !current) return expect.unreachable("create stored no vault");
   vault = stored;
@@ -94,23 +96,87 @@ describe("WalletSession", () => {
   });
 
   it("resumes unlocked in a restarted worker from the session key alone", async () => {
-    const { wallet, local, sessionStore } = await existing({ unlocked: true });
+    const { wallet, local, sessionStore, settings } = await existing({ unlocked: true });
     expect((await wallet.current())?.address).toBe(vault.address);
-    const restarted = session(local, sessionStore).wallet;
+    const restarted = session(local, sessionStore, settings).wallet;
     const resumed = await restarted.require();
     expect(resumed.address).toBe(vault.address);
     expect(resumed.signingKey.walletId).toBe(vault.walletId);
   });
 
   it("locks: forgets the session key, disarms the alarm, and stays locked after a restart", async () => {
-    const { wallet, scheduled, local, sessionStore } = await existing({ unlocked: true });
+    const { wallet, scheduled, local, sessionStore, settings } = await existing({ unlocked: true });
     const state = await wallet.lock();
     expect(state.locked).toBe(true);
     expect(state.address).toBe(vault.address);
     expect(scheduled).toEqual([undefined]);
     expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(await wallet.current()).toBeUndefined();
-    expect(await session(local, sessionStore).wallet.current()).toBeUndefined();
+    expect(await session(local, sessionStore, settings).wallet.current()).toBeUndefined();
+  });
+
+  it("stays locked when a lock lands while a restarted worker resumes its session", async () => {
+    // The auto-lock alarm wakes a stopped worker: its settlement pass resumes the session, and
+    // the alarm's lock() runs before that resume is done.
+    const { wallet, sessionStore } = await existing({ unlocked: true });
+    const resuming = wallet.current();
+    await wallet.lock();
+    await resuming;
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
+    expect(await wallet.current()).toBeUndefined();
+    expect((await wallet.state()).locked).toBe(true);
+  });
+
+  it("stays locked when the auto-lock alarm wakes the worker (settlement pass at start, then the lock)", async () => {
+    const h = await makeHarness();
+    h.restart(); // an idle-stopped worker: storage.session still holds the derived key
+    const startPass = h.settlements.run(); // entrypoints/background.ts: trackSettlements() at start
+    await h.wallet.lock(); // the AUTO_LOCK_ALARM
+    await startPass;
+    expect(await h.wallet.current()).toBeUndefined();
+    expect(await h.session.get(STORAGE_KEYS.session)).toBeUndefined();
+  });
+
+  it("stays locked when a lock lands while an unlock derives its key", async () => {
+    const { wallet, sessionStore, scheduled } = await existing({ unlocked: false });
+    const unlocking = wallet.unlock(PASSWORD);
+    await wallet.lock();
+    expect((await unlocking).locked).toBe(true);
+    expect(await wallet.current()).toBeUndefined();
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
+    expect(scheduled).toEqual([undefined]);
+  });
+
+  it("keeps a changed password's session when a resume begun before the change finds its key stale", async () => {
+    const { local, sessionStore, settings } = await existing({ unlocked: true });
+    // A resume reads the old session key, then (after the change) the new vault.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    const slowSession: KeyValueStore = {
+      ...sessionStore,
+      get: async (key) => {
+        const value = await sessionStore.get(key);
+        if (!held) {
+          held = true;
+          await released;
+        }
+        return value;
+      },
+    };
+    const { wallet } = session(local, slowSession, settings);
+    const resuming = wallet.current();
+    await wallet.changePassword(PASSWORD, "a new and longer passphrase");
+    release();
+    await resuming;
+    const opened = await wallet.current();
+    expect(opened?.address).toBe(vault.address);
+    expect(await sessionStore.get(STORAGE_KEYS.session)).toEqual(opened?.sessionKey);
+    expect((await session(local, sessionStore, settings).wallet.current())?.address).toBe(
+      vault.address,
+    );
   });
 
   it("refuses a wrong password and unlocks with the right one", async () => {
@@ -162,6 +228,29 @@ describe("WalletSession", () => {
     await local.set(STORAGE_KEYS.autoLockMinutes, 7 * 24 * 60);
     await wallet.touch();
     expect(scheduled.at(-1)).toBe(NOW + 7 * MINUTE);
+  });
+
+  it("keeps the vault out of storage.local, which content scripts (a page renderer) can read and write", async () => {
+    const { wallet, local, settings } = session();
+    await wallet.create(PASSWORD, `0x${"22".repeat(32)}`);
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+    expect(await settings.get(STORAGE_KEYS.vault)).toMatchObject({ address: expect.any(String) });
+  });
+
+  it("moves an older version's vault out of storage.local once, and ignores one put there afterwards", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await saveVault(local, vault);
+    const first = session(local, memoryStore(), settings).wallet;
+    expect(await first.state()).toMatchObject({ hasWallet: true, address: vault.address });
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+    expect(await loadVault(settings)).toEqual(vault);
+    // A vault written to storage.local later (a content script) changes nothing, now or after a restart.
+    const planted = { ...vault, address: `0x${"ab".repeat(20)}` };
+    await local.set(STORAGE_KEYS.vault, planted);
+    const restarted = session(local, memoryStore(), settings).wallet;
+    expect((await restarted.state()).address).toBe(vault.address);
+    expect(await loadVault(settings)).toEqual(vault);
   });
 
   it("exports the key that pays, only with the password", async () => {

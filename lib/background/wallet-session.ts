@@ -12,7 +12,14 @@ import {
 } from "../wallet/keyring";
 import { readItem, removeItem, storageItem, writeItem } from "../wallet/storage-item";
 import type { VaultRecord } from "../wallet/vault";
-import { loadVault, lock, resumeSession, saveSession, saveVault } from "../wallet/vault-store";
+import {
+  loadVault,
+  lock,
+  moveLegacyVault,
+  resumeSession,
+  saveSession,
+  saveVault,
+} from "../wallet/vault-store";
 
 /** The settings table (storage.local before schema v3): minutes of inactivity before locking. */
 export const AUTO_LOCK_ITEM = storageItem<number>(STORAGE_KEYS.autoLockMinutes, (stored) =>
@@ -27,9 +34,9 @@ export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 export const RESCHEDULE_SLACK_MS = 15_000;
 
 export interface WalletSessionDeps {
-  /** storage.local: the encrypted vault (and, before schema v3, the auto-lock time). */
+  /** storage.local: the backup reminder, and where older versions kept the vault and the auto-lock time. */
   local: KeyValueStore;
-  /** The wallet database's settings, which content scripts cannot reach: the auto-lock time. */
+  /** The wallet database's settings, which content scripts cannot reach: the vault and the auto-lock time. */
   settings: KeyValueStore;
   /** storage.session: the derived key while unlocked. */
   session: KeyValueStore;
@@ -51,23 +58,44 @@ export class WalletSession {
   private autoLock: number | undefined;
   /** When the armed auto-lock alarm fires, as this worker last set it. */
   private lockAt: number | undefined;
+  /**
+   * Grows with every lock. A resume or unlock that began before the latest
+   * lock does not put the keys back: the auto-lock alarm can fire while a
+   * restarted worker is still resuming its session.
+   */
+  private locks = 0;
+  /** The move of an older version's vault out of storage.local, done before this worker reads one. */
+  private vaultMoved: Promise<void> | undefined;
 
   constructor(private readonly deps: WalletSessionDeps) {}
 
   async hasWallet(): Promise<boolean> {
-    if (!this.vaultSeen) this.vaultSeen = (await loadVault(this.deps.local)) !== undefined;
+    if (!this.vaultSeen) this.vaultSeen = (await loadVault(await this.vaults())) !== undefined;
     return this.vaultSeen;
   }
 
   /** The unlocked wallet, resumed from storage.session after a worker restart; undefined when locked. */
   async current(): Promise<UnlockedWallet | undefined> {
     if (this.unlocked) return this.unlocked;
-    this.unlocked = await resumeSession(this.deps.local, this.deps.session);
+    const locks = this.locks;
+    const resumed = await resumeSession(await this.vaults(), this.deps.session);
+    if (this.unlocked) {
+      // An unlock or a password change finished first: its keys stand, and its session key,
+      // which this resume may have read as stale and dropped, is kept.
+      if (!resumed) await saveSession(this.deps.session, this.unlocked);
+    } else if (this.locks === locks) {
+      this.unlocked = resumed;
+    }
     return this.unlocked;
   }
 
+  /** Whether `wallet` is still the unlocked one: false once a lock landed. In memory, for the signing path. */
+  isOpen(wallet: UnlockedWallet): boolean {
+    return this.unlocked === wallet;
+  }
+
   async state(): Promise<WalletState> {
-    const vault = await loadVault(this.deps.local);
+    const vault = await loadVault(await this.vaults());
     const wallet = vault ? await this.current() : undefined;
     return {
       hasWallet: vault !== undefined,
@@ -79,13 +107,14 @@ export class WalletSession {
   }
 
   async create(password: string, importPrivateKey?: string): Promise<WalletState> {
+    const locks = this.locks;
     const vault = await createVault(
       password,
       importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
     );
-    await saveVault(this.deps.local, vault);
+    await saveVault(await this.vaults(), vault);
     if (importPrivateKey === undefined) await writeItem(this.deps.local, BACKUP_PENDING_ITEM, true);
-    await this.open(await unlockVault(vault, password));
+    await this.open(await unlockVault(vault, password), locks);
     return this.state();
   }
 
@@ -96,12 +125,14 @@ export class WalletSession {
   }
 
   async unlock(password: string): Promise<WalletState> {
+    const locks = this.locks;
     const vault = await this.savedVault();
-    await this.open(await unlockVault(vault, password));
+    await this.open(await unlockVault(vault, password), locks);
     return this.state();
   }
 
   async lock(): Promise<WalletState> {
+    this.locks += 1;
     this.unlocked = undefined;
     this.lockAt = undefined;
     await lock(this.deps.session);
@@ -110,10 +141,11 @@ export class WalletSession {
   }
 
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    const locks = this.locks;
     const vault = await this.savedVault();
     const changed = await changePassword(vault, oldPassword, newPassword);
-    await saveVault(this.deps.local, changed);
-    await this.open(await unlockVault(changed, newPassword));
+    await saveVault(await this.vaults(), changed);
+    await this.open(await unlockVault(changed, newPassword), locks);
   }
 
   async exportKey(password: string): Promise<string> {
@@ -155,12 +187,27 @@ export class WalletSession {
 
   /** The stored vault, which exists once a wallet was created or imported. */
   private async savedVault(): Promise<VaultRecord> {
-    const vault = await loadVault(this.deps.local);
+    const vault = await loadVault(await this.vaults());
     if (!vault) throw noWallet();
     return vault;
   }
 
-  private async open(wallet: UnlockedWallet): Promise<void> {
+  /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
+  /** Where the vault is kept (the settings table), once one an older version left in storage.local was moved. */
+  private async vaults(): Promise<KeyValueStore> {
+    this.vaultMoved ??= moveLegacyVault(this.deps.local, this.deps.settings).catch(
+      (error: unknown) => {
+        // Not moved: the old copy stays, and the next read tries again.
+        this.vaultMoved = undefined;
+        throw error;
+      },
+    );
+    await this.vaultMoved;
+    return this.deps.settings;
+  }
+
+  private async open(wallet: UnlockedWallet, locks: number): Promise<void> {
+    if (this.locks !== locks) return;
     this.unlocked = wallet;
     this.vaultSeen = true;
     this.lockAt = undefined;

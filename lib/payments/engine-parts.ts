@@ -24,6 +24,8 @@ export interface EngineDeps {
   updateSettings(change: (settings: PolicySettings) => PolicySettings): Promise<PolicySettings>;
   /** The unlocked wallet, or undefined while locked. */
   wallet(): Promise<UnlockedWallet | undefined>;
+  /** Whether a wallet `wallet()` gave is still unlocked (no lock since): in memory, checked right before signing. */
+  walletOpen(wallet: UnlockedWallet): boolean;
   hasWallet(): Promise<boolean>;
   /**
    * What an MCP server declared and hinted (capabilities, tools/list prices), as the

@@ -43,6 +43,8 @@ export async function signApproved(
     settings,
     now: parts.deps.now(),
     sign: async () => {
+      // A lock since the wallet was fetched (the auto-lock alarm) wins: nothing is signed or charged.
+      if (!parts.deps.walletOpen(wallet)) throw walletLocked();
       const result = await signPayment(
         offer,
         option,
@@ -88,6 +90,8 @@ export async function payAutomatically(
   const confirm = await automaticDecision(parts, decision, describeRemaining(decision.remaining));
   if (!confirm) return undefined;
   const signer = await parts.signer(wallet);
+  // A lock since the wallet was fetched wins: the usual path asks instead.
+  if (!parts.deps.walletOpen(wallet)) return undefined;
   const seconds = parts.seconds();
   const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
   const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);

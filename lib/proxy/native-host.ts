@@ -27,7 +27,9 @@ export interface NativeHostOptions {
  */
 export async function runNativeHost(options: NativeHostOptions): Promise<void> {
   const { place, uid } = options;
-  await mkdir(place.directory, { recursive: true, mode: 0o700 });
+  // Not recursive (its parent is the runtime or temp directory). One already there, or none made,
+  // is for the check below: it takes only this user's own 0700 directory, never a link.
+  await mkdir(place.directory, { mode: 0o700 }).catch(() => undefined);
   await assertOwnDirectory(place.directory, uid, async () => {
     return new ProxyError("channel-unsafe", `${place.directory} could not be made`);
   });

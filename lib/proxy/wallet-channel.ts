@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import {
   type ChannelRequest,
@@ -159,22 +159,26 @@ export class WalletChannel {
   }
 }
 
-/** The channel's directory must be this user's alone: anyone else could stand in for the wallet. */
+/**
+ * The channel's directory must be this user's alone: anyone else could stand
+ * in for the wallet. A symlink is refused, not followed: in a shared /tmp its
+ * owner could re-point it between this check and the connect.
+ */
 export async function assertOwnDirectory(
   directory: string,
   uid: number,
   missing: () => Promise<ProxyError>,
 ): Promise<void> {
-  let info: Awaited<ReturnType<typeof stat>>;
+  let info: Awaited<ReturnType<typeof lstat>>;
   try {
-    info = await stat(directory);
+    info = await lstat(directory);
   } catch {
     throw await missing();
   }
   if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o077) !== 0) {
     throw new ProxyError(
       "channel-unsafe",
-      `${directory} must be a directory of user ${uid} that no one else may open (mode 0700); remove it and let the wallet make it again`,
+      `${directory} must be a directory (not a link) of user ${uid} that no one else may open (mode 0700); remove it and let the wallet make it again`,
     );
   }
 }

@@ -8,6 +8,8 @@ export type WalletErrorCode =
   | "session-key-mismatch"
   /** The stored vault cannot be read, or what it holds is not the wallet's keys. */
   | "vault-corrupt"
+  /** A vault moved out of storage.local read back different from the settings table: the old copy is kept. */
+  | "vault-not-moved"
   /** A private key to import that is not a valid secp256k1 key. */
   | "invalid-private-key"
   /** PBKDF2 parameters below the wallet's minimum. */

@@ -1,9 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { memoryStore } from "../../tests/unit-support/wallet/memory-store";
 import { STORAGE_KEYS } from "../storage-keys";
+import type { KeyValueStore } from "./key-value-store";
 import { createVault, type UnlockedWallet, unlockVault } from "./keyring";
 import type { VaultRecord } from "./vault";
-import { loadVault, lock, resumeSession, saveSession, saveVault } from "./vault-store";
+import {
+  loadVault,
+  lock,
+  moveLegacyVault,
+  resumeSession,
+  saveSession,
+  saveVault,
+} from "./vault-store";
 
 let vault: VaultRecord;
 let wallet: UnlockedWallet;
@@ -69,5 +77,72 @@ describe("saveSession / resumeSession / lock", () => {
     await session.set(STORAGE_KEYS.session, "garbage");
     expect(await resumeSession(local, session)).toBeUndefined();
     expect(await session.get(STORAGE_KEYS.session)).toBeUndefined();
+  });
+});
+
+describe("moveLegacyVault", () => {
+  it("writes the vault to the settings, reads it back, then removes it from storage.local, once", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await saveVault(local, vault);
+    await moveLegacyVault(local, settings);
+    expect(await loadVault(settings)).toEqual(vault);
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+    // Done once: a vault put in storage.local afterwards is not taken.
+    await saveVault(local, { ...vault, address: `0x${"ab".repeat(20)}` });
+    await moveLegacyVault(local, settings);
+    expect(await loadVault(settings)).toEqual(vault);
+  });
+
+  it("takes nothing from storage.local once it found none there", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await moveLegacyVault(local, settings);
+    await saveVault(local, vault);
+    await moveLegacyVault(local, settings);
+    expect(await loadVault(settings)).toBeUndefined();
+  });
+
+  it("finishes a move a stop interrupted after the copy: the copy stands, the old one goes", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await saveVault(local, vault);
+    await saveVault(settings, vault);
+    await moveLegacyVault(local, settings);
+    expect(await loadVault(settings)).toEqual(vault);
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+  });
+
+  it("moves a vault it cannot read as it is, rather than lose it", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await local.set(STORAGE_KEYS.vault, { stipendexVault: 2 });
+    await moveLegacyVault(local, settings);
+    expect(await settings.get(STORAGE_KEYS.vault)).toEqual({ stipendexVault: 2 });
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
+  });
+
+  it("keeps the old vault when the copy reads back different, and tries again next time", async () => {
+    const local = memoryStore();
+    const real = memoryStore();
+    let broken = true;
+    const settings: KeyValueStore = {
+      ...real,
+      get: async (key) => {
+        const value = await real.get(key);
+        return broken && key === STORAGE_KEYS.vault && value !== undefined ? { torn: true } : value;
+      },
+    };
+    await saveVault(local, vault);
+    await expect(moveLegacyVault(local, settings)).rejects.toMatchObject({
+      name: "WalletError",
+      code: "vault-not-moved",
+    });
+    expect(await loadVault(local)).toEqual(vault);
+    expect(await real.get(STORAGE_KEYS.vault)).toBeUndefined();
+    broken = false;
+    await moveLegacyVault(local, settings);
+    expect(await loadVault(settings)).toEqual(vault);
+    expect(await local.get(STORAGE_KEYS.vault)).toBeUndefined();
   });
 });

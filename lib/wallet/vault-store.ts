@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from "../storage-keys";
-import { isWalletError } from "./errors";
+import { isWalletError, WalletError } from "./errors";
 import type { KeyValueStore } from "./key-value-store";
 import {
   type SessionKey,
@@ -10,20 +10,60 @@ import {
 import { readItem, removeItem, storageItem, writeItem } from "./storage-item";
 import { parseVault, type VaultRecord } from "./vault";
 
-/** storage.local: the encrypted vault (a corrupt one throws "vault-corrupt" when read). */
+/**
+ * The settings table: the encrypted vault (a corrupt one throws "vault-corrupt"
+ * when read). Not storage.local, where versions before kept it: content scripts,
+ * and so a compromised page renderer, can read and write that (offline password
+ * guessing, a shown address changed, a key not backed up yet deleted).
+ */
 export const VAULT_ITEM = storageItem<VaultRecord>(STORAGE_KEYS.vault, parseVault);
+/** The settings table: true once storage.local was looked at for a vault to move. */
+const VAULT_MOVED_ITEM = storageItem<true>(STORAGE_KEYS.vaultMoved, (stored) =>
+  stored === true ? true : undefined,
+);
 /** storage.session: the derived key while unlocked (a malformed one reads as absent). */
 export const SESSION_ITEM = storageItem<SessionKey>(STORAGE_KEYS.session, (stored) => {
   const parsed = sessionKeySchema.safeParse(stored);
   return parsed.success ? parsed.data : undefined;
 });
 
-export function loadVault(local: KeyValueStore): Promise<VaultRecord | undefined> {
-  return readItem(local, VAULT_ITEM);
+export function loadVault(store: KeyValueStore): Promise<VaultRecord | undefined> {
+  return readItem(store, VAULT_ITEM);
 }
 
-export async function saveVault(local: KeyValueStore, vault: VaultRecord): Promise<void> {
-  await writeItem(local, VAULT_ITEM, vault);
+export async function saveVault(store: KeyValueStore, vault: VaultRecord): Promise<void> {
+  await writeItem(store, VAULT_ITEM, vault);
+}
+
+/**
+ * Moves the vault an older version kept in storage.local to the settings
+ * table, once: copied as stored (even one that does not read as a vault, so
+ * nothing is lost), read back, and only then removed from storage.local. A
+ * stop half-way leaves a whole vault where the next start finds it and
+ * finishes the move. Afterwards storage.local is never looked at again, so a
+ * vault a content script puts there is not taken.
+ */
+export async function moveLegacyVault(
+  local: KeyValueStore,
+  settings: KeyValueStore,
+): Promise<void> {
+  if (await readItem(settings, VAULT_MOVED_ITEM)) return;
+  const legacy = await local.get(VAULT_ITEM.key);
+  if (legacy !== undefined) {
+    // A copy already there is this move's own, from a start that stopped before removing the old one.
+    if ((await settings.get(VAULT_ITEM.key)) === undefined) {
+      await settings.set(VAULT_ITEM.key, legacy);
+      if (JSON.stringify(await settings.get(VAULT_ITEM.key)) !== JSON.stringify(legacy)) {
+        await settings.remove(VAULT_ITEM.key);
+        throw new WalletError(
+          "vault-not-moved",
+          "The wallet could not move its vault to its database (the copy read back different); it stays where it was, and the next start tries again",
+        );
+      }
+    }
+    await local.remove(VAULT_ITEM.key);
+  }
+  await writeItem(settings, VAULT_MOVED_ITEM, true);
 }
 
 /** Keeps the unlocked state across worker restarts (storage.session dies with the browser). */
@@ -42,13 +82,13 @@ export async function lock(session: KeyValueStore): Promise<void> {
  * key is dropped rather than kept around.
  */
 export async function resumeSession(
-  local: KeyValueStore,
+  vaults: KeyValueStore,
   session: KeyValueStore,
 ): Promise<UnlockedWallet | undefined> {
   const stored = await session.get(SESSION_ITEM.key);
   if (stored === undefined) return undefined;
   const sessionKey = SESSION_ITEM.read(stored);
-  const vault = await loadVault(local);
+  const vault = await loadVault(vaults);
   if (vault === undefined || sessionKey === undefined) {
     await lock(session);
     return undefined;
