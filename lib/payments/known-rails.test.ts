@@ -31,6 +31,18 @@ describe("knownOptions", () => {
     );
   });
 
+  it("refuses a rail that names another EIP-712 domain than the token's, like wrong decimals", () => {
+    const evil = { ...usdc, eip712: { name: "Evil Coin", version: "9" } };
+    expect(knownOptions(offer(evil, usdc), registry).options).toEqual([usdc]);
+    expect(() => knownOptions(offer(evil), registry)).toThrow(
+      expect.objectContaining({
+        name: "ProtocolError",
+        code: "domain-mismatch",
+        message: `Rail names the EIP-712 domain "Evil Coin" version "9" for USDC (${usdc.asset} on eip155:84532), whose contract signs as "USDC" version "2"`,
+      }),
+    );
+  });
+
   it("refuses unknown networks and assets with their own errors", () => {
     expect(() => knownOptions(offer({ ...usdc, network: "eip155:999999" }), registry)).toThrow(
       expect.objectContaining({ name: "ProtocolError", code: "unknown-network" }),

@@ -1,17 +1,17 @@
 import { formatUnits } from "viem";
 import { totalMatchesAmount } from "../protocol/envelope/total";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import type { Registry } from "../protocol/rails/registry";
+import { assertTokenDomain, type Registry } from "../protocol/rails/registry";
 import { PaymentError } from "./errors";
 
 /**
  * Keeps the options the wallet knows how to value: a known network, a known
- * token at that address, and the token's real decimals (envelope §6). A
- * Stipendex Quote is signed, but its receiver is not the authority on what a
- * token is: the symbol shown is the registry's, never the receiver's, and a
- * display total must state exactly what each rail of a token with a known
- * currency pays (whatever symbol the receiver gave it). Throws the first
- * option's error when none is left.
+ * token at that address, the token's real decimals (envelope §6) and the
+ * EIP-712 domain its contract signs with. A Stipendex Quote is signed, but its
+ * receiver is not the authority on what a token is: the symbol shown is the
+ * registry's, never the receiver's, and a display total must state exactly
+ * what each rail of a token with a known currency pays (whatever symbol the
+ * receiver gave it). Throws the first option's error when none is left.
  */
 export function knownOptions(offer: Offer, registry: Registry): Offer {
   const kept: PaymentOption[] = [];
@@ -25,6 +25,7 @@ export function knownOptions(offer: Offer, registry: Registry): Offer {
           `Rail says ${option.symbol} at ${option.asset} on ${option.network} has ${option.decimals} decimals; the token has ${token.decimals}`,
         );
       }
+      assertTokenDomain(token, option.eip712, "Rail");
       const known = { ...option, symbol: token.symbol };
       const total = offer.displayTotal;
       if (

@@ -102,6 +102,8 @@ export type ProtocolErrorCode =
   | "missing-decimals"
   /** A token entry is not an object, or has a bad address, symbol, currency or EIP-712 domain. */
   | "invalid-token"
+  /** A price names another EIP-712 domain for a known token than the one its contract signs with. */
+  | "domain-mismatch"
   /** An amount to pay is zero. */
   | "zero-amount"
   /** An amount is more than a billion whole units of its asset. */

@@ -241,10 +241,19 @@ describe("x402 v2: lib's PAYMENT-SIGNATURE against @x402/core + @x402/evm's faci
     });
   });
 
-  it("refuses, from the chain, a requirement that names the token's domain wrongly", async () => {
-    // lib signs what the server asks; the facilitator's simulation asks the token itself.
+  it("never signs for a requirement that names the token's domain wrongly: the chain refuses it", async () => {
     const lying = { ...requirement, extra: { name: "USD Coin", version: "2" } };
-    const payment = await signedPayment(lying);
+    expect(() => offerFor(lying)).toThrow(
+      expect.objectContaining({
+        code: "no-payable-option",
+        message: expect.stringContaining("domain-mismatch"),
+      }),
+    );
+    // What lib signed before it refused: the facilitator's simulation asks the token itself.
+    const offer = offerFor(requirement);
+    const wrongDomain = { ...firstOption(offer), eip712: lying.extra };
+    const header = await payWithLib(account, { ...offer, options: [wrongDomain] }, wrongDomain);
+    const payment = { ...decodePaymentSignatureHeader(header.value), accepted: lying };
     const verified = await facilitator.verify(payment, lying);
     expect(verified).toMatchObject({
       isValid: false,

@@ -73,6 +73,22 @@ describe("readPaymentRequired", () => {
     expect(message).toContain("; accepts[2]: unsupported-transfer-method: accepts[2].extra");
   });
 
+  it("pays through the other options when one names another domain for a known token", () => {
+    const wrongDomain = { ...v2Requirement, extra: { name: "USD Coin", version: "2" } };
+    const value = { ...v2PaymentRequired, accepts: [wrongDomain, v2Requirement] };
+    expect(readPaymentRequired(value, "http", readContext()).options.map((o) => o.raw)).toEqual([
+      v2Requirement,
+    ]);
+    expect(() =>
+      readPaymentRequired({ ...value, accepts: [wrongDomain] }, "http", readContext()),
+    ).toThrow(
+      expect.objectContaining({
+        code: "no-payable-option",
+        message: expect.stringContaining("accepts[0]: domain-mismatch: accepts[0].extra names"),
+      }),
+    );
+  });
+
   it("pays a local-chain token given at runtime", () => {
     const token = {
       network: "eip155:31337",

@@ -40,6 +40,14 @@ const paymentRequiredSchema = z.discriminatedUnion(
 /** A `description` a server gave as a string; any other is left out. */
 const describedSchema = z.object({ description: z.string() });
 
+/**
+ * The description `value` (a v2 resource, a v1 requirement) gives, or "". A v1 price
+ * describes each option apart: the one shown must be the one paid (lib/payments/payee.ts).
+ */
+export function describedBy(value: unknown): string {
+  return describedSchema.safeParse(value).data?.description ?? "";
+}
+
 /** Read a decoded x402 PaymentRequired (v1 or v2) into an Offer of the options the wallet can pay. */
 export function readPaymentRequired(
   value: unknown,
@@ -70,15 +78,12 @@ export function readPaymentRequired(
       `no payment option this wallet can pay${skipped.length ? `; ${skipped.join("; ")}` : ": accepts is empty"}`,
     );
   }
-  const described = describedSchema.safeParse(
-    parsed.x402Version === 2 ? parsed.resource : first.raw,
-  );
   return {
     protocol: version === 1 ? "x402-v1" : "x402-v2",
     transport,
     receiver: context.receiver,
     resource: context.resource,
-    description: described.data?.description ?? "",
+    description: describedBy(parsed.x402Version === 2 ? parsed.resource : first.raw),
     options,
     ...(parsed.x402Version === undefined
       ? { defaults: [{ field: "x402Version", value: "1" }] }

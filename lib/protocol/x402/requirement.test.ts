@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  BASE_SEPOLIA_USDC,
   PAY_TO,
   v1Requirement,
   v2Requirement,
@@ -65,14 +66,27 @@ describe("readRequirement", () => {
     }
   });
 
-  it("signs with the requirement's domain even when the registry knows another", () => {
-    const option = readRequirement(
-      { ...v2Requirement, extra: { name: "Other", version: "9" } },
-      2,
-      0,
-      registry,
-    );
-    expect(option.eip712).toEqual({ name: "Other", version: "9" });
+  it("refuses a domain other than the one the known token's contract signs with", () => {
+    // Signed under a domain the contract does not check, the authorization would be refused
+    // on chain after the wallet had counted it against the budget.
+    for (const named of [
+      { name: "USD Coin", version: "1" },
+      { name: "USDC", version: "1" },
+      { name: "usdc", version: "2" },
+    ]) {
+      expect(() => readRequirement({ ...v2Requirement, extra: named }, 2, 2, registry)).toThrow(
+        expect.objectContaining({
+          name: "ProtocolError",
+          code: "domain-mismatch",
+          message: `accepts[2].extra names the EIP-712 domain ${JSON.stringify(named.name)} version ${JSON.stringify(named.version)} for USDC (${BASE_SEPOLIA_USDC} on eip155:84532), whose contract signs as "USDC" version "2"`,
+        }),
+      );
+    }
+  });
+
+  it("takes the registry's domain for a known token when the requirement names none", () => {
+    const { extra: _left, ...bare } = v2Requirement;
+    expect(readRequirement(bare, 2, 0, registry).eip712).toEqual({ name: "USDC", version: "2" });
   });
 
   it("names the index and field in errors", () => {

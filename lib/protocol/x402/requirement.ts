@@ -4,7 +4,7 @@ import type { ProtocolErrorCode } from "../errors";
 import type { AppliedDefault, PaymentOption } from "../offer";
 import { assertSaneAmount, parseAtomicAmount } from "../rails/amount";
 import { MAX_TIMEOUT_SECONDS } from "../rails/eip3009";
-import type { Registry } from "../rails/registry";
+import { assertTokenDomain, type Registry } from "../rails/registry";
 import { jsonObjectSchema, readX402 } from "./schema";
 
 /** Seed 004's servers allow 60 s ("We default to a 60-second window"): short, as a wallet should sign. */
@@ -90,15 +90,17 @@ export function readRequirement(
   if (payee.maxTimeoutSeconds === undefined || payee.maxTimeoutSeconds === null) {
     defaults.push({ field: `${at}.maxTimeoutSeconds`, value: `${DEFAULT_TIMEOUT_SECONDS} s` });
   }
-  // A domain the requirement leaves out is the registry's for that token; half a domain is
-  // refused: it is a server's mistake, not an omission.
-  const defaulted = extra.name === undefined && extra.version === undefined;
-  const eip712 = defaulted ? token.eip712 : read(domainSchema).extra;
-  if (defaulted) {
+  // The token's own domain is the one signed. A requirement may leave it out (then it is
+  // listed as a default); half a domain, or another one, is refused: a server's mistake or
+  // a trap, never shown to the person, and the chain would refuse the signature.
+  const eip712 = token.eip712;
+  if (extra.name === undefined && extra.version === undefined) {
     defaults.push({
       field: `${at}.extra.name/version`,
       value: `${eip712.name} / ${eip712.version} (the wallet's own for ${token.symbol})`,
     });
+  } else {
+    assertTokenDomain(token, read(domainSchema).extra, `${at}.extra`);
   }
   return {
     scheme: "exact",
