@@ -12,6 +12,7 @@ import {
 } from "../messages";
 import { type Caller, chooseOption } from "../payments/engine-parts";
 import { displayAmount } from "../payments/history";
+import { bindPayee } from "../payments/payee";
 import { readChallenge } from "../payments/read-challenge";
 import { isRecord } from "../protocol/rails/is-record";
 import { randomId } from "../random-id";
@@ -377,7 +378,7 @@ export function describeChallenge(
     );
     const option = chooseOption(await s.policy.settings(), offer);
     return {
-      description: offer.description,
+      description: bindPayee(offer, option).description,
       amount: displayAmount(s.registry, { ...option, amount: option.amount.toString() }),
       ...(offer.quote ? { expiresAt: offer.quote.expiresAt } : {}),
     };
