@@ -33,10 +33,17 @@ function startHost(place: ChannelPlace, answer: (request: NativeRequest) => unkn
       }
     }
   });
-  const running = runNativeHost({ input: toHost, output: fromHost, place, uid, log: () => {} });
+  let ready = () => {};
+  // Logged once the socket is listening and no longer anyone's but this user's.
+  const listened = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const log = (line: string) => line.startsWith("listening on") && ready();
+  const running = runNativeHost({ input: toHost, output: fromHost, place, uid, log });
   return {
     seen,
     running,
+    listened,
     /** Sends the host a frame as the wallet, outside `answer` (a late answer). */
     write: (message: unknown) => toHost.write(encodeFrame(message)),
     stop: () => toHost.end(),
@@ -80,7 +87,7 @@ describe("the native host and the proxy's channel", () => {
 
   it("relays a proxy's request to the wallet, tagged with its connection, and the answer back", async () => {
     const host = startHost(place, (request) => ({ ok: true, result: { echoed: request.params } }));
-    await listening(place);
+    await host.listened;
     expect(statSync(place.directory).mode & 0o777).toBe(0o700);
     expect(statSync(place.socket).mode & 0o777).toBe(0o600);
     const proxy = channel(place);
