@@ -243,5 +243,8 @@ export async function confirmIfUnlocked(
 ): Promise<string | undefined> {
   const wallet = await parts.deps.wallet();
   if (!wallet) return undefined;
-  return confirmOffer(offer, option, origin, decision, await parts.signer(wallet), parts.seconds());
+  const signer = await parts.signer(wallet);
+  // A lock that landed while the signer was made: nothing is signed with the keys it closed.
+  if (!parts.deps.walletOpen(wallet)) return undefined;
+  return confirmOffer(offer, option, origin, decision, signer, parts.seconds());
 }
