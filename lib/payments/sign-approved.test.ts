@@ -46,31 +46,29 @@ describe("signing after a lock", () => {
     await assertUnsigned(h, "quoted");
   });
 
-  it("does not sign the person's Confirmation with a wallet locked after it was fetched", async () => {
+  /** The person approves a payment they were asked about; the `nth` signer fetch after it locks. */
+  async function approvedWithLockAt(nth: number): Promise<Harness> {
     const h = await makeHarness();
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     const paid = h.engine.pay({ requestId: "asked", challenge }, CALLER);
     paid.catch(() => undefined);
     await until(async () => (await h.approvals.pending()).length === 1);
     const [waiting] = await h.approvals.pending();
-    lockAtSigner(h, 1);
+    lockAtSigner(h, nth);
     await h.approvals.decide({ approvalId: waiting?.id ?? "", decision: "approve" });
     await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "wallet-locked" });
+    return h;
+  }
+
+  it("does not sign the person's Confirmation with a wallet locked after it was fetched", async () => {
+    const h = await approvedWithLockAt(1);
     const [payment] = await h.db.payments.toArray();
     expect(payment?.confirmation).toBeUndefined();
     await assertUnsigned(h, "quoted");
   });
 
   it("does not sign an approved payment with a wallet locked after it was fetched", async () => {
-    const h = await makeHarness();
-    const { challenge } = await stipendexHttpChallenge(h.receiver);
-    const paid = h.engine.pay({ requestId: "asked", challenge }, CALLER);
-    paid.catch(() => undefined);
-    await until(async () => (await h.approvals.pending()).length === 1);
-    const [waiting] = await h.approvals.pending();
-    lockAtSigner(h, 2);
-    await h.approvals.decide({ approvalId: waiting?.id ?? "", decision: "approve" });
-    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "wallet-locked" });
+    const h = await approvedWithLockAt(2);
     // The person's approval stands; nothing was signed or charged under it.
     await assertUnsigned(h, "approved");
   });
