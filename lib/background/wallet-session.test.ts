@@ -84,6 +84,9 @@ describe("WalletSession", () => {
     const made = session();
     await made.wallet.create(PASSWORD);
     expect((await made.wallet.state()).backupPending).toBe(true);
+    // Kept where content scripts cannot remove it (a page could otherwise hide the reminder).
+    expect(await made.local.get(STORAGE_KEYS.backupPending)).toBeUndefined();
+    await made.local.remove(STORAGE_KEYS.backupPending);
     await made.wallet.lock();
     expect((await made.wallet.state()).backupPending).toBe(true);
     expect((await made.wallet.confirmBackup()).backupPending).toBeUndefined();

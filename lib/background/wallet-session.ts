@@ -25,7 +25,7 @@ import {
 export const AUTO_LOCK_ITEM = storageItem<number>(STORAGE_KEYS.autoLockMinutes, (stored) =>
   typeof stored === "number" ? stored : undefined,
 );
-/** storage.local: true while a key the wallet made waits for the person's backup. */
+/** The settings table (storage.local before): true while a key the wallet made waits for the person's backup. */
 export const BACKUP_PENDING_ITEM = storageItem<boolean>(STORAGE_KEYS.backupPending, (stored) =>
   stored === true ? true : undefined,
 );
@@ -34,9 +34,9 @@ export const DEFAULT_AUTO_LOCK_MINUTES = 15;
 export const RESCHEDULE_SLACK_MS = 15_000;
 
 export interface WalletSessionDeps {
-  /** storage.local: the backup reminder, and where older versions kept the vault and the auto-lock time. */
+  /** storage.local: where older versions kept the vault, the backup reminder and the auto-lock time. */
   local: KeyValueStore;
-  /** The wallet database's settings, which content scripts cannot reach: the vault and the auto-lock time. */
+  /** The wallet database's settings, which content scripts cannot reach: the vault, the backup reminder, the auto-lock time. */
   settings: KeyValueStore;
   /** storage.session: the derived key while unlocked. */
   session: KeyValueStore;
@@ -102,7 +102,9 @@ export class WalletSession {
       locked: wallet === undefined,
       ...(vault ? { address: vault.address, walletId: vault.walletId } : {}),
       autoLockMinutes: await this.autoLockMinutes(),
-      ...((await readItem(this.deps.local, BACKUP_PENDING_ITEM)) ? { backupPending: true } : {}),
+      ...((await readItem(await this.vaults(), BACKUP_PENDING_ITEM))
+        ? { backupPending: true }
+        : {}),
     };
   }
 
@@ -113,14 +115,16 @@ export class WalletSession {
       importPrivateKey === undefined ? {} : { importKey: importPrivateKey },
     );
     await saveVault(await this.vaults(), vault);
-    if (importPrivateKey === undefined) await writeItem(this.deps.local, BACKUP_PENDING_ITEM, true);
+    if (importPrivateKey === undefined) {
+      await writeItem(await this.vaults(), BACKUP_PENDING_ITEM, true);
+    }
     await this.open(await unlockVault(vault, password), locks);
     return this.state();
   }
 
   async confirmBackup(): Promise<WalletState> {
     await this.savedVault();
-    await removeItem(this.deps.local, BACKUP_PENDING_ITEM);
+    await removeItem(await this.vaults(), BACKUP_PENDING_ITEM);
     return this.state();
   }
 
@@ -192,7 +196,6 @@ export class WalletSession {
     return vault;
   }
 
-  /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
   /** Where the vault is kept (the settings table), once one an older version left in storage.local was moved. */
   private async vaults(): Promise<KeyValueStore> {
     this.vaultMoved ??= moveLegacyVault(this.deps.local, this.deps.settings).catch(
@@ -206,6 +209,7 @@ export class WalletSession {
     return this.deps.settings;
   }
 
+  /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
   private async open(wallet: UnlockedWallet, locks: number): Promise<void> {
     if (this.locks !== locks) return;
     this.unlocked = wallet;

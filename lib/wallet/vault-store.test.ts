@@ -94,6 +94,16 @@ describe("moveLegacyVault", () => {
     expect(await loadVault(settings)).toEqual(vault);
   });
 
+  it("moves an older version's backup reminder with the vault", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    await saveVault(local, vault);
+    await local.set(STORAGE_KEYS.backupPending, true);
+    await moveLegacyVault(local, settings);
+    expect(await settings.get(STORAGE_KEYS.backupPending)).toBe(true);
+    expect(await local.get(STORAGE_KEYS.backupPending)).toBeUndefined();
+  });
+
   it("takes nothing from storage.local once it found none there", async () => {
     const local = memoryStore();
     const settings = memoryStore();

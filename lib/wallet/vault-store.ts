@@ -35,33 +35,38 @@ export async function saveVault(store: KeyValueStore, vault: VaultRecord): Promi
   await writeItem(store, VAULT_ITEM, vault);
 }
 
+/** What older versions kept in storage.local that now lives in the settings table: the vault, and the backup reminder. */
+const MOVED_FROM_LOCAL = [STORAGE_KEYS.vault, STORAGE_KEYS.backupPending] as const;
+
 /**
- * Moves the vault an older version kept in storage.local to the settings
- * table, once: copied as stored (even one that does not read as a vault, so
- * nothing is lost), read back, and only then removed from storage.local. A
- * stop half-way leaves a whole vault where the next start finds it and
- * finishes the move. Afterwards storage.local is never looked at again, so a
- * vault a content script puts there is not taken.
+ * Moves the vault (and the backup reminder) an older version kept in
+ * storage.local to the settings table, once: each copied as stored (even a
+ * vault that does not read as one, so nothing is lost), read back, and only
+ * then removed from storage.local. A stop half-way leaves a whole vault where
+ * the next start finds it and finishes the move. Afterwards storage.local is
+ * never looked at again, so a vault a content script puts there is not taken,
+ * and a reminder it removes there is not lost.
  */
 export async function moveLegacyVault(
   local: KeyValueStore,
   settings: KeyValueStore,
 ): Promise<void> {
   if (await readItem(settings, VAULT_MOVED_ITEM)) return;
-  const legacy = await local.get(VAULT_ITEM.key);
-  if (legacy !== undefined) {
+  for (const key of MOVED_FROM_LOCAL) {
+    const legacy = await local.get(key);
+    if (legacy === undefined) continue;
     // A copy already there is this move's own, from a start that stopped before removing the old one.
-    if ((await settings.get(VAULT_ITEM.key)) === undefined) {
-      await settings.set(VAULT_ITEM.key, legacy);
-      if (JSON.stringify(await settings.get(VAULT_ITEM.key)) !== JSON.stringify(legacy)) {
-        await settings.remove(VAULT_ITEM.key);
+    if ((await settings.get(key)) === undefined) {
+      await settings.set(key, legacy);
+      if (JSON.stringify(await settings.get(key)) !== JSON.stringify(legacy)) {
+        await settings.remove(key);
         throw new WalletError(
           "vault-not-moved",
-          "The wallet could not move its vault to its database (the copy read back different); it stays where it was, and the next start tries again",
+          `The wallet could not move its ${key} to its database (the copy read back different); it stays where it was, and the next start tries again`,
         );
       }
     }
-    await local.remove(VAULT_ITEM.key);
+    await local.remove(key);
   }
   await writeItem(settings, VAULT_MOVED_ITEM, true);
 }
