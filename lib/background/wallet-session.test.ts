@@ -144,7 +144,11 @@ describe("WalletSession", () => {
     const { wallet, sessionStore, scheduled } = await existing({ unlocked: false });
     const unlocking = wallet.unlock(PASSWORD);
     await wallet.lock();
-    expect((await unlocking).locked).toBe(true);
+    await expect(unlocking).rejects.toMatchObject({
+      name: "PaymentError",
+      code: "wallet-locked",
+      message: "The wallet was locked while it was being unlocked: enter your password again",
+    });
     expect(await wallet.current()).toBeUndefined();
     expect(await sessionStore.get(STORAGE_KEYS.session)).toBeUndefined();
     expect(scheduled).toEqual([undefined]);

@@ -1,5 +1,5 @@
 import type { WalletState } from "../messages";
-import { noWallet, walletLocked } from "../payments/errors";
+import { noWallet, PaymentError, walletLocked } from "../payments/errors";
 import { STORAGE_KEYS } from "../storage-keys";
 import { autoLockAt, invalidAutoLock, MAX_AUTO_LOCK_MINUTES } from "../wallet/auto-lock";
 import type { KeyValueStore } from "../wallet/key-value-store";
@@ -131,7 +131,13 @@ export class WalletSession {
   async unlock(password: string): Promise<WalletState> {
     const locks = this.locks;
     const vault = await this.savedVault();
-    await this.open(await unlockVault(vault, password), locks);
+    if (!(await this.open(await unlockVault(vault, password), locks))) {
+      // The person typed the right password: say why the wallet is still locked.
+      throw new PaymentError(
+        "wallet-locked",
+        "The wallet was locked while it was being unlocked: enter your password again",
+      );
+    }
     return this.state();
   }
 
@@ -209,14 +215,18 @@ export class WalletSession {
     return this.deps.settings;
   }
 
-  /** Installs opened keys, unless a lock landed since the opening began (`locks` then): the lock wins. */
-  private async open(wallet: UnlockedWallet, locks: number): Promise<void> {
-    if (this.locks !== locks) return;
+  /**
+   * Installs opened keys, unless a lock landed since the opening began
+   * (`locks` then): the lock wins. Whether they were installed.
+   */
+  private async open(wallet: UnlockedWallet, locks: number): Promise<boolean> {
+    if (this.locks !== locks) return false;
     this.unlocked = wallet;
     this.vaultSeen = true;
     this.lockAt = undefined;
     await saveSession(this.deps.session, wallet);
     await this.touch();
+    return true;
   }
 
   /** From the settings table; a time an older version kept in storage.local is moved over once. */
