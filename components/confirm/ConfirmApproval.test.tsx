@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingApproval } from "@/lib/messages";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
+import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
 import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
 import { ConfirmApproval, type ConfirmApprovalProps } from "./ConfirmApproval";
 
@@ -48,18 +49,6 @@ function textBefore(target: Element): number {
     count += node.textContent?.length ?? 0;
   }
   return count;
-}
-
-/** Text carrying bidi controls with no isolating element around it. */
-function unisolatedBidi(root: Element): string[] {
-  const bidi = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
-  const found: string[] = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent ?? "";
-    if (bidi.test(text) && !node.parentElement?.closest("bdi, [dir]")) found.push(text);
-  }
-  return found;
 }
 
 /** Lets the request stay in front of the person until Approve counts. */

@@ -32,10 +32,10 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
         {siteWords(row.origin)}
       </span>
       <span className="truncate" title={row.receiver}>
-        {receiverWords(row.receiver, row.receiverName)}
+        <bdi>{receiverWords(row.receiver, row.receiverName)}</bdi>
       </span>
       <span className="truncate" title={row.what}>
-        {whatWords(row.what)}
+        <bdi>{whatWords(row.what)}</bdi>
       </span>
       <span className="text-right font-mono">{showAmount(row.amount)}</span>
     </button>

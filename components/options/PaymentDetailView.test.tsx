@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
 import { PAYMENT_DETAIL } from "@/tests/unit-support/ui/fixtures";
 import { PaymentDetailView } from "./PaymentDetailView";
 
@@ -48,6 +49,20 @@ describe("PaymentDetailView", () => {
       "FiatTokenV2_2: invalid signature",
     );
     expect(screen.queryByTestId("offer-trimmed")).toBeNull();
+  });
+
+  it("isolates a receiver's words and a page's URL: a bidi override cannot reorder the rest", () => {
+    render(
+      <PaymentDetailView
+        detail={{
+          ...PAYMENT_DETAIL,
+          resource: { kind: "http", method: "GET", url: "https://api.example/\u202Eq" },
+          receiverSaid: "refused \u202E",
+        }}
+        onClose={() => undefined}
+      />,
+    );
+    expect(unisolatedBidi(document.body)).toEqual([]);
   });
 
   it("says when only a summary of an unpaid request's price was kept", () => {

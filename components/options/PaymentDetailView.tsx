@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { PaymentDetail } from "@/lib/messages";
+import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
@@ -61,8 +62,11 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
           <dt>{t("detail.for")}</dt>
           <dd className="break-all">
             {detail.resource.kind === "http"
-              ? t("detail.httpFor", [detail.resource.method, detail.resource.url])
-              : t("detail.mcpFor", [detail.resource.tool, detail.resource.server])}
+              ? t("detail.httpFor", [detail.resource.method, isolated(detail.resource.url)])
+              : t("detail.mcpFor", [
+                  isolated(detail.resource.tool),
+                  isolated(detail.resource.server),
+                ])}
           </dd>
           <dt>{t("detail.state")}</dt>
           <dd>
@@ -90,7 +94,7 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
             <>
               <dt>{t("detail.receiverSaid")}</dt>
               <dd className="font-mono break-all" data-testid="receiver-said">
-                {detail.receiverSaid}
+                <bdi>{detail.receiverSaid}</bdi>
               </dd>
             </>
           )}

@@ -46,7 +46,9 @@ export function PageOffer() {
       <h2 id="page-offer-h" className="font-semibold">
         {t("popup.pageOffer.title")}
       </h2>
-      <p className="text-sm">{offer.description || t("popup.pageOffer.noDescription")}</p>
+      <p className="text-sm">
+        <bdi>{offer.description || t("popup.pageOffer.noDescription")}</bdi>
+      </p>
       <p className="font-mono text-sm" data-testid="page-offer-amount">
         {showAmount(offer.amount)}
         {offer.amount.testnet ? ` ${t("popup.pageOffer.testnet")}` : ""}

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView, WalletState } from "@/lib/messages";
+import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
 import { balanceRow, PAYMENT_ROW } from "@/tests/unit-support/ui/fixtures";
 import { PopupView } from "./PopupView";
@@ -73,7 +74,14 @@ describe("PopupView", () => {
         },
       ],
       ui_getPricing: () => [
-        { server: `${SITE}/mcp`, tools: [{ name: "search", pricing: { estimate: "0.01 USD" } }] },
+        {
+          server: `${SITE}/mcp`,
+          tools: [
+            { name: "search", pricing: { estimate: "0.01 USD" } },
+            // A server's words: a bidi override in them must not reorder the rest of the line.
+            { name: "lookup \u202E", pricing: { estimate: "0.02 USD", model: "per_call \u202E" } },
+          ],
+        },
       ],
       ui_listPending: () => [],
       ui_listPayments: () => ({
@@ -81,7 +89,7 @@ describe("PopupView", () => {
           {
             ...PAYMENT_ROW,
             receiver: "https://api.weather.example",
-            what: `${SITE}/api/q?x=a%20b`,
+            what: `${SITE}/api/q?x=a%20b%E2%80%AE`,
             state: "failed",
             reason: "the server refused",
           },
@@ -115,8 +123,9 @@ describe("PopupView", () => {
     ).toBeTruthy();
     const recent = screen.getByTestId("recent");
     expect(recent.textContent).toBe(
-      "api.weather.example · /api/q?x=a bfailed: the server refused0.005 USDC",
+      "\u2068api.weather.example\u2069 · \u2068/api/q?x=a b\u202E\u2069failed: the server refused0.005 USDC",
     );
+    expect(unisolatedBidi(document.body)).toEqual([]);
     expect(within(recent).getByTitle("the server refused")).toBeTruthy();
 
     fireEvent.click(screen.getByRole("switch", { name: "Automatic payments on this site" }));

@@ -104,9 +104,16 @@ function ThisSite({ data, reload }: { data: PopupData; reload(): Promise<void> }
             <ul aria-label={t("popup.site.priceHints")} className="text-xs">
               {hints.map((tool) => (
                 <li key={`${tool.server} ${tool.name}`}>
-                  <span className="font-mono">{tool.name}</span>:{" "}
-                  {tool.pricing?.estimate ?? t("popup.site.priceUnknown")}
-                  {tool.pricing?.model ? ` (${tool.pricing.model})` : ""}
+                  <bdi className="font-mono">{tool.name}</bdi>:{" "}
+                  <bdi>{tool.pricing?.estimate ?? t("popup.site.priceUnknown")}</bdi>
+                  {tool.pricing?.model ? (
+                    <>
+                      {" "}
+                      (<bdi>{tool.pricing.model}</bdi>)
+                    </>
+                  ) : (
+                    ""
+                  )}
                 </li>
               ))}
             </ul>

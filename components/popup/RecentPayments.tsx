@@ -1,4 +1,5 @@
 import type { PaymentRow } from "@/lib/messages";
+import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 import { paymentWords } from "@/lib/ui/payment-words";
@@ -21,7 +22,7 @@ export function RecentPayments({ rows }: { rows: PaymentRow[] }) {
                 className="min-w-0 truncate"
                 title={t("popup.recent.paidToTitle", [p.receiver, p.what])}
               >
-                {t("popup.recent.paidTo", [who, what])}
+                {t("popup.recent.paidTo", [isolated(who), isolated(what)])}
               </span>
               <StateBadge state={p.state} reason={p.reason} />
               <span className="font-mono whitespace-nowrap">{showAmount(p.amount)}</span>
