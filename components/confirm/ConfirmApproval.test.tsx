@@ -150,6 +150,14 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("framed-budget").textContent).toBe(
       "Inside https://evil.example, https://agent.example asks you every time: its automatic budget applies only when it is opened on its own.",
     );
+    cleanup();
+    renderApproval({ topOrigin: "null" });
+    expect(screen.getByTestId("top-origin").textContent).toBe(
+      "inside a page with no web address (a local file or a sandboxed page)",
+    );
+    expect(screen.getByTestId("framed-budget").textContent).toMatch(
+      /^Inside a page with no web address \(a local file or a sandboxed page\), https:\/\/agent.example asks you every time/,
+    );
   });
 
   it("shows the balance now and after, and flags a payment it cannot cover", () => {

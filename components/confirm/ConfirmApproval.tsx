@@ -98,6 +98,11 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
   );
 }
 
+/** The page a frame is in: its origin, or what a page with none is ("null", RFC 6454). */
+function topPage(topOrigin: string): string {
+  return topOrigin === "null" ? t("confirm.opaqueTop") : topOrigin;
+}
+
 /** The trusted confirmation of one payment: who asks, who is paid, for what, how much, what remains. */
 export function ConfirmApproval(props: ConfirmApprovalProps) {
   const { approval, position, count, busy } = props;
@@ -192,7 +197,13 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </span>
           {approval.topOrigin && (
             <p className="text-xs" data-testid="top-origin">
-              {t("confirm.inFrame")} <bdi className="font-mono">{approval.topOrigin}</bdi>
+              {approval.topOrigin === "null" ? (
+                t("confirm.inOpaqueFrame")
+              ) : (
+                <>
+                  {t("confirm.inFrame")} <bdi className="font-mono">{approval.topOrigin}</bdi>
+                </>
+              )}
             </p>
           )}
         </Row>
@@ -359,7 +370,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           ) : approval.topOrigin ? (
             // The page around the site can drive it: the wallet never pays automatically there.
             <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="framed-budget">
-              {t("confirm.framedAsks", [approval.topOrigin, callerWords(approval.origin)])}
+              {t("confirm.framedAsks", [topPage(approval.topOrigin), callerWords(approval.origin)])}
             </p>
           ) : (
             <div className="flex flex-wrap items-center gap-2 text-sm">

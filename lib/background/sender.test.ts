@@ -32,6 +32,25 @@ describe("identifySender", () => {
     ).toMatchObject({ origin: "https://framed.example" });
   });
 
+  it("says a frame is inside another page, even when that page has no web origin", () => {
+    const framed = (tabUrl: string | undefined, frameId: number) =>
+      identifySender(
+        { id: ID, url: "https://agent.example/", tab: { id: 7, url: tabUrl }, frameId },
+        ID,
+        BASE,
+      );
+    expect(framed("https://evil.example/x", 3)).toMatchObject({
+      topOrigin: "https://evil.example",
+    });
+    expect(framed("file:///home/me/evil.html", 3)).toMatchObject({ topOrigin: "null" });
+    expect(framed(undefined, 3)).toMatchObject({ topOrigin: "null" });
+    // The top page itself: its own origin, or none known (never "framed").
+    expect(framed("https://agent.example/chat", 0)).toMatchObject({
+      topOrigin: "https://agent.example",
+    });
+    expect(framed(undefined, 0)).not.toHaveProperty("topOrigin");
+  });
+
   it("refuses other extensions, opaque origins and non-web schemes", () => {
     expect(identifySender({ id: "other", url: `${BASE}popup.html` }, ID, BASE).kind).toBe(
       "unknown",

@@ -49,7 +49,11 @@ export function identifySender(
   // nobody in particular, so it is refused rather than shown or budgeted.
   const origin = sender.origin ?? pageOrigin;
   if (!/^https?:\/\/[^/]+$/.test(origin)) return { kind: "unknown" };
-  const topOrigin = originOf(sender.tab?.url);
+  // A frame whose top page has no web origin (a local file, a sandboxed or about: page) is
+  // still inside another page: "null" says so, so that no budget pays for it on its own.
+  const topOrigin =
+    originOf(sender.tab?.url) ??
+    (sender.frameId !== undefined && sender.frameId !== 0 ? OPAQUE_ORIGIN : undefined);
   return {
     kind: "page",
     origin,
@@ -58,6 +62,9 @@ export function identifySender(
     ...(topOrigin === undefined ? {} : { topOrigin }),
   };
 }
+
+/** How the browser writes an origin that is no site (RFC 6454). */
+export const OPAQUE_ORIGIN = "null";
 
 function originOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;

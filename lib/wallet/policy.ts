@@ -149,7 +149,7 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
   if (input.topOrigin !== undefined && input.topOrigin !== origin) {
     return ask(
       "origin-framed",
-      `${origin} is inside ${input.topOrigin}: its budget pays without asking only where it is the page itself`,
+      `${origin} is inside ${input.topOrigin === "null" ? "a page with no web address" : input.topOrigin}: its budget pays without asking only where it is the page itself`,
     );
   }
   return {
