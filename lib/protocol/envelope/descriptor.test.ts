@@ -30,7 +30,17 @@ describe("checkDescriptor", () => {
     expect(() => checkDescriptor({ ...descriptor, rails: [] }, ORIGIN)).toThrow(
       refused("invalid-descriptor"),
     );
-    for (const name of ["Pay Co \u202E", "Pay\u200BCo", "Pay Co\nVerified", "\u2067Pay Co"]) {
+    for (const name of [
+      "Pay Co \u202E",
+      "Pay\u200BCo",
+      "Pay Co\nVerified",
+      "\u2067Pay Co",
+      "Pay Co\u2028Verified",
+      "Pay\u00ADCo",
+      "Pay\u034FCo",
+      "Pay\u180ECo",
+      "Pay Co\u{E0041}",
+    ]) {
       expect(() => checkDescriptor({ ...descriptor, name }, ORIGIN)).toThrow(
         refused("invalid-descriptor"),
       );

@@ -23,7 +23,7 @@ export const descriptorSchema = z.looseObject({
     .min(1)
     .max(200)
     .regex(
-      /^[^\p{Cc}\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]*$/u,
+      /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u200B]*$/u,
       "must be one line without control, bidi or invisible characters",
     ),
   keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
