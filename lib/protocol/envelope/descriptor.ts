@@ -23,9 +23,13 @@ export const descriptorSchema = z.looseObject({
     .min(1)
     .max(200)
     .regex(
-      /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u200B]*$/u,
+      /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u,
       "must be one line without control, bidi or invisible characters",
-    ),
+    )
+    // The combining grapheme joiner (U+034F) shows nothing either; a class cannot hold a combining mark.
+    .refine((name) => !name.includes("\u034F"), {
+      message: "must be one line without control, bidi or invisible characters",
+    }),
   keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
   rails: z.array(descriptorRailSchema).min(1).max(64),
   registry: z.url({ protocol: /^https$/ }).optional(),
