@@ -7,6 +7,7 @@ import { resolveCharge } from "../wallet/limits";
 import type { PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { shownTotal } from "./confirmation";
+import { isFrame } from "./engine-parts";
 import { describeRemaining } from "./remaining";
 import type { ServerContext } from "./server-context";
 
@@ -15,7 +16,7 @@ export interface ApprovalViewInput {
   id: string;
   kind: PendingApproval["kind"];
   createdAt: number;
-  caller: { origin: string; topOrigin?: string };
+  caller: { origin: string; topOrigin?: string; frameId?: number };
   offer: Offer;
   option: PaymentOption;
   network: Network;
@@ -43,7 +44,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
     kind: input.kind,
     createdAt: input.createdAt,
     origin: caller.origin,
-    ...(caller.topOrigin !== undefined && caller.topOrigin !== caller.origin
+    ...(caller.topOrigin !== undefined && (caller.topOrigin !== caller.origin || isFrame(caller))
       ? { topOrigin: caller.topOrigin }
       : {}),
     ...(canHoldBudget(caller.origin)

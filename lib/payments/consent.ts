@@ -9,7 +9,7 @@ import type { PolicySettings } from "../wallet/policy-settings";
 import { approvalView } from "./approval-view";
 import type { ApprovalDecision } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
-import { type Caller, type EngineParts, optionOf } from "./engine-parts";
+import { type Caller, type EngineParts, isFrame, optionOf } from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
 import { describeRemaining } from "./remaining";
 import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
@@ -163,6 +163,7 @@ export async function decide(
   return decidePayment(settings, {
     origin,
     ...(topOrigin === undefined ? {} : { topOrigin }),
+    inFrame: isFrame(caller),
     receiver,
     option,
     spent,

@@ -3,7 +3,7 @@ import type { ElicitParams, ElicitResult } from "../messages";
 import type { Offer } from "../protocol/offer";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
-import { obtainConsent, withdrawnReason } from "./consent";
+import { decide, obtainConsent, serverContextOf, withdrawnReason } from "./consent";
 import {
   assertConfirmationSchema,
   CONFIRMATION_FIELD,
@@ -81,14 +81,23 @@ async function answerOnce(
   withdrawn: (requestKey: string) => boolean,
   { offer, elicitedBy, requestKey }: { offer: Offer; elicitedBy: string; requestKey?: string },
 ): Promise<ElicitResult> {
-  parts.assertMayRecord(caller.origin);
+  const settings = await parts.deps.settings();
+  const option = chooseOption(settings, offer);
+  // Held back only when it would add a history entry the person is asked about: one asked
+  // again is already recorded, and one the site's budget answers alone is not refused.
+  const recorded = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
+  if (recorded === undefined) {
+    const server = await serverContextOf(parts, offer, settings, option, caller.origin);
+    const decision = await decide(parts, settings, offer.receiver, option, caller, server);
+    if (decision.action !== "auto") parts.assertMayRecord(caller.origin);
+  }
   const payment = await recordQuote(
     parts.deps.db,
     {
       origin: caller.origin,
       receiver: offer.receiver,
       offer,
-      option: chooseOption(await parts.deps.settings(), offer),
+      option,
       elicitedBy,
       ...(requestKey === undefined ? {} : { requestKey }),
     },

@@ -118,6 +118,11 @@ export class EngineParts {
   }
 }
 
+/** Whether a page's request came from a frame rather than the tab's page itself (the proxy's have no frame). */
+export function isFrame(caller: Pick<Caller, "frameId">): boolean {
+  return caller.frameId !== undefined && caller.frameId !== 0;
+}
+
 /** Who asks, as exactly as the browser tells: one caller's requests and Confirmations are never another's. */
 export function callerKey(caller: Caller): string {
   return `${caller.origin} ${caller.tabId ?? "-"} ${caller.frameId ?? "-"}`;

@@ -1097,6 +1097,22 @@ describe("PaymentEngine: a site inside another site's page", () => {
     expect((await onlyPayment(h)).approvedBy).toBe("person");
   });
 
+  it.each([
+    ["a frame of its own site (which may sit in another site's frame)", AGENT],
+    ["a frame of a page with no web origin (a local file, about:blank)", "null"],
+  ])("asks the person to pay from %s", async (_, topOrigin) => {
+    const h = await makeHarness(autoPolicy);
+    const framed: Caller = { ...CALLER, frameId: 7, topOrigin };
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "framed", challenge }, framed);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending).toMatchObject({ origin: AGENT, topOrigin });
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+    expect(h.windows.opened).toHaveLength(1);
+  });
+
   it("still pays and answers without asking when the site is the top page itself", async () => {
     const h = await makeHarness(autoPolicy);
     const top: Caller = { ...CALLER, frameId: 0, topOrigin: AGENT };

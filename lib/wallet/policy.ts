@@ -31,6 +31,11 @@ export interface PolicyInput {
   origin: string;
   /** The tab's top-level origin, when the browser says it: another site's when `origin` is framed. */
   topOrigin?: string;
+  /**
+   * Whether the request came from a frame, not the tab's page: a frame of the
+   * same site may sit inside another site's frame (site → other → site).
+   */
+  inFrame?: boolean;
   receiver: string;
   option: ChargeOption;
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
@@ -146,10 +151,11 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     );
   }
   // The budget was given to the site as the page itself: a page framing it can drive it.
-  if (input.topOrigin !== undefined && input.topOrigin !== origin) {
+  if (input.inFrame === true || (input.topOrigin !== undefined && input.topOrigin !== origin)) {
+    const top = input.topOrigin === "null" ? "a page with no web address" : input.topOrigin;
     return ask(
       "origin-framed",
-      `${origin} is inside ${input.topOrigin === "null" ? "a page with no web address" : input.topOrigin}: its budget pays without asking only where it is the page itself`,
+      `${origin} is inside ${top === undefined || top === origin ? "a frame" : top}: its budget pays without asking only where it is the page itself`,
     );
   }
   return {
