@@ -26,6 +26,18 @@ function lockAtSigner(h: Harness, nth: number): void {
   };
 }
 
+/** Locks the wallet while its EVM key signs a payment's authorization, as the auto-lock alarm could. */
+async function lockWhileSigning(h: Harness): Promise<void> {
+  const wallet = await h.wallet.current();
+  if (!wallet) return expect.unreachable("the wallet is locked already");
+  const account = wallet.evmAccount;
+  const signTypedData = account.signTypedData.bind(account);
+  account.signTypedData = async (typed) => {
+    await h.wallet.lock();
+    return signTypedData(typed);
+  };
+}
+
 /** The one payment stayed where the lock found it (`state`): no proof, no charge. */
 async function assertUnsigned(h: Harness, state: "quoted" | "approved"): Promise<void> {
   const [payment, ...others] = await h.db.payments.toArray();
@@ -40,6 +52,16 @@ describe("signing after a lock", () => {
     const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     lockAtSigner(h, 1);
+    const paid = h.engine.pay({ requestId: "hot", challenge }, CALLER);
+    paid.catch(() => undefined);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    await assertUnsigned(h, "quoted");
+  });
+
+  it("does not send a payment signed on its own while a lock landed", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await lockWhileSigning(h);
     const paid = h.engine.pay({ requestId: "hot", challenge }, CALLER);
     paid.catch(() => undefined);
     await until(async () => (await h.approvals.pending()).length === 1);

@@ -53,6 +53,8 @@ export async function signApproved(
         signer,
         parts.seconds(),
       );
+      // Or one that landed while it signed: the signature is dropped, never sent.
+      if (!parts.deps.walletOpen(wallet)) throw walletLocked();
       answer = result.answer;
       return result.proof;
     },
@@ -95,6 +97,8 @@ export async function payAutomatically(
   const seconds = parts.seconds();
   const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
   const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
+  // Or one that landed while it signed: the signatures are dropped, never sent.
+  if (!parts.deps.walletOpen(wallet)) return undefined;
   const now = parts.deps.now();
   const remembered = parts.remembered();
   const outcome = await recordAutoPayment(parts.deps.db, {
