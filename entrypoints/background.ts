@@ -137,6 +137,9 @@ export default defineBackground(() => {
   browser.tabs.onUpdated.addListener((tabId, change) => {
     if (change.status === "complete") void pageOffers.loaded(tabId).catch(() => undefined);
   });
+  browser.runtime.onInstalled.addListener(({ reason }) => {
+    if (reason === "install") void services.wallet.installed().catch(() => undefined);
+  });
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.wallet.lock();
     if (alarm.name === SETTLEMENT_ALARM) trackSettlements();

@@ -260,6 +260,17 @@ describe("WalletSession", () => {
     expect(await loadVault(settings)).toEqual(vault);
   });
 
+  it("takes no vault from storage.local on a fresh install, even one put there before its first read", async () => {
+    const local = memoryStore();
+    const settings = memoryStore();
+    const fresh = session(local, memoryStore(), settings).wallet;
+    await fresh.installed();
+    // A content script (a compromised page) writes its own vault before the person opens the popup.
+    await saveVault(local, vault);
+    expect(await fresh.state()).toMatchObject({ hasWallet: false });
+    expect(await loadVault(settings)).toBeUndefined();
+  });
+
   it("exports the key that pays, only with the password", async () => {
     const { wallet } = await existing({ unlocked: true });
     const key = await wallet.exportKey(PASSWORD);

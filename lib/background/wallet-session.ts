@@ -15,6 +15,7 @@ import type { VaultRecord } from "../wallet/vault";
 import {
   loadVault,
   lock,
+  markVaultMoved,
   moveLegacyVault,
   resumeSession,
   saveSession,
@@ -200,6 +201,11 @@ export class WalletSession {
     const vault = await loadVault(await this.vaults());
     if (!vault) throw noWallet();
     return vault;
+  }
+
+  /** The extension was installed afresh: there is no older vault to look for in storage.local. */
+  async installed(): Promise<void> {
+    await markVaultMoved(this.deps.settings);
   }
 
   /** Where the vault is kept (the settings table), once one an older version left in storage.local was moved. */

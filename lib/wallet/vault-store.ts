@@ -68,6 +68,15 @@ export async function moveLegacyVault(
     }
     await local.remove(key);
   }
+  await markVaultMoved(settings);
+}
+
+/**
+ * Nothing is ever moved from storage.local after this: for a fresh install,
+ * which has no older vault, so that one a content script puts there before
+ * the first read is not taken as the person's.
+ */
+export async function markVaultMoved(settings: KeyValueStore): Promise<void> {
   await writeItem(settings, VAULT_MOVED_ITEM, true);
 }
 
