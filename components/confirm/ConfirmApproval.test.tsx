@@ -158,6 +158,12 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("framed-budget").textContent).toMatch(
       /^Inside a page with no web address \(a local file or a sandboxed page\), https:\/\/agent.example asks you every time/,
     );
+    cleanup();
+    // A frame of its own site (which may sit in another site's frame): no site named twice.
+    renderApproval({ topOrigin: APPROVAL.origin });
+    expect(screen.getByTestId("framed-budget").textContent).toBe(
+      `In a frame, ${APPROVAL.origin} asks you every time: its automatic budget applies only when it is the page you opened.`,
+    );
   });
 
   it("shows the balance now and after, and flags a payment it cannot cover", () => {

@@ -370,7 +370,12 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           ) : approval.topOrigin ? (
             // The page around the site can drive it: the wallet never pays automatically there.
             <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="framed-budget">
-              {t("confirm.framedAsks", [topPage(approval.topOrigin), callerWords(approval.origin)])}
+              {approval.topOrigin === approval.origin
+                ? t("confirm.frameAsks", [callerWords(approval.origin)])
+                : t("confirm.framedAsks", [
+                    topPage(approval.topOrigin),
+                    callerWords(approval.origin),
+                  ])}
             </p>
           ) : (
             <div className="flex flex-wrap items-center gap-2 text-sm">
