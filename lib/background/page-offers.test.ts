@@ -13,7 +13,7 @@ import {
   X402_URL,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { v1Requirement } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { v1TwoOptionsBody } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import type { ReceiptParams } from "../messages";
 import { toJsonForm } from "../protocol/envelope/json-form";
 import {
@@ -282,26 +282,12 @@ describe("describeChallenge", () => {
   it("tells the popup the description of the option it would pay, not of accepts[0]", async () => {
     const h = await makeHarness({ policy: { networks: ["eip155:84532"] } });
     const describe = describeChallenge({ ...h, now: () => h.clock.ms });
-    const body = {
-      x402Version: 1,
-      accepts: [
-        // Base mainnet: not among the networks the harness allows, so never the one chosen.
-        {
-          ...v1Requirement,
-          network: "base",
-          asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-          extra: { name: "USD Coin", version: "2" },
-          description: "Free sample",
-        },
-        { ...v1Requirement, description: "Full report, 5000 pages" },
-      ],
-    };
     const seen = await describe(
       {
         transport: "http",
         url: X402_URL,
         method: "GET",
-        body: JSON.stringify(body),
+        body: JSON.stringify(v1TwoOptionsBody),
         paymentRequiredHeader: null,
       },
       PAGE_ORIGIN,

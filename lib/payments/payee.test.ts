@@ -3,7 +3,7 @@ import { USDC_AS_USD } from "../../tests/unit-support/payments/offers";
 import {
   readContext,
   v1Body,
-  v1Requirement,
+  v1TwoOptionsBody,
 } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { readPaymentRequired } from "../protocol/x402/payment-required";
 import { chooseOption } from "./engine-parts";
@@ -20,24 +20,7 @@ describe("bindPayee", () => {
   });
 
   it("shows an x402 v1 price with the description of the option paid, not of accepts[0]", () => {
-    const offer = readPaymentRequired(
-      {
-        x402Version: 1,
-        accepts: [
-          // Base mainnet: not among the networks USDC_AS_USD allows, so never the one chosen.
-          {
-            ...v1Requirement,
-            network: "base",
-            asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-            extra: { name: "USD Coin", version: "2" },
-            description: "Free sample",
-          },
-          { ...v1Requirement, description: "Full report, 5000 pages" },
-        ],
-      },
-      "http",
-      readContext(),
-    );
+    const offer = readPaymentRequired(v1TwoOptionsBody, "http", readContext());
     const chosen = chooseOption(USDC_AS_USD, offer);
     expect(chosen.network).toBe("eip155:84532");
     expect(bindPayee(offer, chosen).description).toBe("Full report, 5000 pages");

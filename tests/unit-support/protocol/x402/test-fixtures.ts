@@ -25,6 +25,24 @@ export const v1Body = {
   accepts: [v1Requirement],
 };
 
+/**
+ * An x402 v1 price whose first option (Base mainnet, "Free sample") is on a
+ * network a Base Sepolia-only policy never pays; the second describes itself apart.
+ */
+export const v1TwoOptionsBody = {
+  x402Version: 1,
+  accepts: [
+    {
+      ...v1Requirement,
+      network: "base",
+      asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      extra: { name: "USD Coin", version: "2" },
+      description: "Free sample",
+    },
+    { ...v1Requirement, description: "Full report, 5000 pages" },
+  ],
+};
+
 export const v2Requirement = {
   scheme: "exact",
   network: "eip155:84532" as const,
