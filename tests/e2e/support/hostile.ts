@@ -152,6 +152,34 @@ export function describeHostile(
       get().browser.page.evaluate(
         `hostile.pay(${JSON.stringify(challenge)}, ${JSON.stringify(extra)})`,
       ) as Promise<PayOutcome>;
+    /**
+     * Adds a frame of `origin` (named `name`) to the hostile page, which pays a tools/call
+     * -32402 carrying `quote`; resolves once the confirmation window asks, with what it paid.
+     */
+    const payInFrame = async (
+      name: string,
+      origin: string,
+      call: { server: string; arguments: object; quote: unknown },
+    ) => {
+      const { browser } = get();
+      await browser.page.evaluate(
+        `hostile.addFrame(${JSON.stringify(name)}, ${JSON.stringify(`${origin}/hostile-frame.html?${name}`)})`,
+      );
+      const before = await snapshot(rig, origin);
+      const asked = browser.nextConfirmWindow();
+      const challenge: PaymentChallenge = {
+        transport: "mcp",
+        server: call.server,
+        tool: "web_search",
+        arguments: call.arguments,
+        error: { code: -32402, message: "Payment required", data: { quote: call.quote } },
+      };
+      const outcome = browser.inFrame(
+        `hostile-frame.html?${name}`,
+        `hostile.pay(${JSON.stringify(challenge)})`,
+      ) as Promise<PayOutcome>;
+      return { before, window: await asked, outcome };
+    };
 
     before(
       async () => {
@@ -298,23 +326,15 @@ export function describeHostile(
 
       // A frame of another origin in the same tab pays that very Quote: it must be asked.
       const otherOrigin = server.origin.replace("127.0.0.1", "localhost");
-      await browser.page.evaluate(
-        `hostile.addFrame("other", ${JSON.stringify(`${otherOrigin}/hostile-frame.html?other`)})`,
-      );
-      const before = await snapshot(rig, otherOrigin);
-      const asked = browser.nextConfirmWindow();
-      const challenge: PaymentChallenge = {
-        transport: "mcp",
+      const {
+        before,
+        window,
+        outcome: stolen,
+      } = await payInFrame("other", otherOrigin, {
         server: mcp,
-        tool: "web_search",
         arguments: args,
-        error: { code: -32402, message: "Payment required", data: { quote } },
-      };
-      const stolen = browser.inFrame(
-        "hostile-frame.html?other",
-        `hostile.pay(${JSON.stringify(challenge)})`,
-      ) as Promise<PayOutcome>;
-      const window = await asked;
+        quote,
+      });
       assert.equal(await window.text("origin"), otherOrigin);
       await window.click("Decline");
       const outcome = await stolen;
@@ -339,23 +359,11 @@ export function describeHostile(
         }),
       });
       try {
-        await browser.page.evaluate(
-          `hostile.addFrame("framed", ${JSON.stringify(`${framedOrigin}/hostile-frame.html?framed`)})`,
-        );
-        const before = await snapshot(rig, framedOrigin);
-        const asked = browser.nextConfirmWindow();
-        const challenge: PaymentChallenge = {
-          transport: "mcp",
-          server: mcp,
-          tool: "web_search",
-          arguments: args,
-          error: { code: -32402, message: "Payment required", data: { quote } },
-        };
-        const driven = browser.inFrame(
-          "hostile-frame.html?framed",
-          `hostile.pay(${JSON.stringify(challenge)})`,
-        ) as Promise<PayOutcome>;
-        const window = await asked;
+        const {
+          before,
+          window,
+          outcome: driven,
+        } = await payInFrame("framed", framedOrigin, { server: mcp, arguments: args, quote });
         assert.equal(await window.text("origin"), framedOrigin);
         assert.match(
           (await window.text("top-origin")) ?? "",
