@@ -438,6 +438,33 @@ describe("installFetchHook: HTTP 402", () => {
       expect(seen[1]?.url).toBe("https://api.good.example/landing");
       expect(seen[1]?.headers.get("authorization")).toBe("Bearer good-api-token");
     });
+
+    it("is paid at the URL that answered for a Request object too: a GET has no body to move", async () => {
+      // Firefox's Request has no `body` to read: the GET is moved all the same.
+      const firefoxLike = (request: Request) =>
+        Object.defineProperty(request, "body", { value: undefined });
+      for (const shape of [(request: Request) => request, firefoxLike]) {
+        const { win, seen, challenges } = setup(
+          redirectedTo("https://api.good.example/landing"),
+          () => pay,
+        );
+        const request = new Request("https://api.good.example/start", {
+          headers: { ...secret.headers, accept: "application/json" },
+          cache: "no-store",
+        });
+        const response = await win.fetch(shape(request), { headers: { "x-page": "init wins" } });
+        expect(await response.text()).toBe("paid:");
+        expect(challenges).toMatchObject([
+          { url: "https://api.good.example/landing", method: "GET" },
+        ]);
+        const retry = seen[1];
+        expect(retry?.url).toBe("https://api.good.example/landing");
+        expect(retry?.headers.get("stipendex-payment")).not.toBeNull();
+        expect(retry?.headers.get("x-page")).toBe("init wins");
+        expect(retry?.cache).toBe("no-store");
+        expect(retry?.redirect).toBe("manual");
+      }
+    });
   });
 
   it("leaves 402s without a price alone", async () => {

@@ -35,7 +35,7 @@ export function installFetchHook(
     send: (call, sent) => callNative(...(sent ?? call.replayable.first ?? call.args)),
     pay402: (call, response) => {
       const { url, method, signal } = call.describe();
-      // A Request input cannot be sent to another URL than its own: left unpaid there.
+      // A Request that may have a body cannot be sent to another URL than its own: left unpaid there.
       const priced = pricedUrl({ url, method }, response);
       if (priced === undefined || (priced !== url && !call.replayable.retargetable)) {
         return Promise.resolve(response);

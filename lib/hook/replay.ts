@@ -14,7 +14,7 @@ export interface ReplayableRequest {
    * when the body was a stream.
    */
   replay(extraHeaders: Record<string, string>, body?: string, url?: string): Request;
-  /** Whether `replay` can send to another URL than the page's (not for a Request input). */
+  /** Whether `replay` can send to another URL than the page's (not a Request that may have a body). */
   retargetable: boolean;
 }
 
@@ -39,11 +39,18 @@ export function makeReplayable(
   ) {
     spareInput = input.clone();
   }
+  // A Request's body cannot be moved to another URL without reading it (Firefox has no
+  // Request.body to tell whether there is one): only a GET or HEAD, which has none, is moved.
+  const retargetable = !(spareInput instanceof Request) || /^(GET|HEAD)$/.test(spareInput.method);
   return {
     first,
     replay(extraHeaders, body, url) {
-      // Only a URL input is sent elsewhere: a Request's body cannot be moved without reading it.
-      const input = url !== undefined && !(spareInput instanceof Request) ? url : spareInput;
+      const input =
+        url === undefined || !retargetable
+          ? spareInput
+          : spareInput instanceof Request
+            ? new Request(url, spareInput)
+            : url;
       const base = new Request(input, body === undefined ? spareInit : { ...spareInit, body });
       const headers = new Headers(base.headers);
       for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
@@ -53,6 +60,6 @@ export function makeReplayable(
       // A payment goes to the URL that was priced and nowhere else: never through a redirect.
       return new Request(base, { ...streaming, headers, redirect: "manual" });
     },
-    retargetable: !(spareInput instanceof Request),
+    retargetable,
   };
 }

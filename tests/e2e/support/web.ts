@@ -484,16 +484,7 @@ export function describeWeb(
     // Last: its payments stay signed and uncollected (the server never settles them).
     it("an XHR's timeout bounds the paid retry from its sending: a slow decision is not timed out, a retry that hangs is", async () => {
       const { rig } = get();
-      await rig.agent
-        .evaluate(`location.href = ${JSON.stringify(rig.demo.urls.agent)}`)
-        .catch(() => undefined);
-      await poll(
-        async () =>
-          (await rig.agent.evaluate(
-            `location.origin === ${JSON.stringify(new URL(rig.demo.urls.agent).origin)} && document.readyState === "complete"`,
-          )) || undefined,
-        "the agent page again",
-      );
+      await backToAgentPage(rig);
       const server = await startUnsettlingServer(searchUrl("timeout"));
       try {
         const timed = (path: string) =>
@@ -527,7 +518,43 @@ export function describeWeb(
         await server.close();
       }
     });
+
+    it("a GET its server redirects on its own origin to a price is paid at the URL that answered, asked with a URL or a Request", async () => {
+      const { rig } = get();
+      await backToAgentPage(rig);
+      const server = await startUnsettlingServer(searchUrl("redirected"));
+      try {
+        for (const input of [
+          `new Request(${JSON.stringify(`${server.origin}/moved`)}, { cache: "no-store" })`,
+          JSON.stringify(`${server.origin}/moved`),
+        ]) {
+          const [outcome] = await Promise.all([
+            rig.agent.evaluate(`fetch(${input}).then(async (response) =>
+              [response.status, response.url, await response.text()])`),
+            rig.nextConfirmWindow().then((window) => window.click("Approve")),
+          ]);
+          assert.deepEqual(outcome, [200, `${server.origin}/answers`, "answered"], input);
+        }
+        assert.deepEqual(server.paidPaths(), ["/answers", "/answers"]);
+      } finally {
+        await server.close();
+      }
+    });
   });
+}
+
+/** Navigates the agent tab back to the demo's agent page and waits for it to load. */
+async function backToAgentPage(rig: PaymentRig): Promise<void> {
+  await rig.agent
+    .evaluate(`location.href = ${JSON.stringify(rig.demo.urls.agent)}`)
+    .catch(() => undefined);
+  await poll(
+    async () =>
+      (await rig.agent.evaluate(
+        `location.origin === ${JSON.stringify(new URL(rig.demo.urls.agent).origin)} && document.readyState === "complete"`,
+      )) || undefined,
+    "the agent page again",
+  );
 }
 
 /** The XHR timeout of the timeout test: the person's decision there takes twice as long. */
@@ -536,19 +563,20 @@ const XHR_TIMEOUT_MS = 1_500;
 /**
  * An x402 v2 server on 127.0.0.1 (CORS open) pricing every path like the
  * demo's `priced` URL, as its own resource: `/answers` answers the paid retry
- * at once, `/hangs` never does. Neither settles.
+ * at once, `/hangs` never does, `/moved` redirects to `/answers`. None settles.
  */
 async function startUnsettlingServer(priced: string) {
   const unpaid = await fetch(priced);
   const header = unpaid.headers.get("payment-required");
   assert.ok(unpaid.status === 402 && header, `no v2 402 from ${priced}`);
   const required = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-  let paid = 0;
+  const paid: string[] = [];
   const server = createServer((req, res) => {
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-allow-headers", "*");
     res.setHeader("access-control-expose-headers", "*");
     if (req.method === "OPTIONS") return res.writeHead(204).end();
+    if (req.url === "/moved") return res.writeHead(302, { location: "/answers" }).end();
     if (!req.headers["payment-signature"]) {
       const resource = { ...required.resource, url: `${origin}${req.url}` };
       const value = Buffer.from(JSON.stringify({ ...required, resource })).toString("base64");
@@ -556,7 +584,7 @@ async function startUnsettlingServer(priced: string) {
         .writeHead(402, { "payment-required": value, "content-type": "application/json" })
         .end("{}");
     }
-    paid += 1;
+    paid.push(req.url ?? "");
     if (req.url === "/answers")
       res.writeHead(200, { "content-type": "text/plain" }).end("answered");
   });
@@ -566,7 +594,9 @@ async function startUnsettlingServer(priced: string) {
   const origin = `http://127.0.0.1:${address.port}`;
   return {
     origin,
-    paidRequests: () => paid,
+    paidRequests: () => paid.length,
+    /** The path of each paid request, in order. */
+    paidPaths: () => [...paid],
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
