@@ -258,6 +258,12 @@ export interface PendingApproval {
   /** Set when the wallet is locked: the window must ask for the password first. */
   needsUnlock: boolean;
   expiresAt?: number;
+  /**
+   * How long the receiver can collect the payment once it is signed (the
+   * authorization's validity, the option's maxTimeoutSeconds): an approved
+   * payment may be charged that long after, whatever the price's own expiry.
+   */
+  collectableForSeconds: number;
 }
 
 /** A top-level page that answered 402 with a price: what the popup offers to pay. */

@@ -267,6 +267,17 @@ describe("ConfirmApproval", () => {
     expect(screen.queryByTestId("valid-for")).toBeNull();
   });
 
+  it("says how long the receiver can collect the payment once it is signed", () => {
+    const { update } = renderApproval({ collectableForSeconds: 300 });
+    expect(screen.getByTestId("collectable-for").textContent).toBe(
+      "for up to 5 minutes after it is signed",
+    );
+    update({ expiresAt: undefined, collectableForSeconds: 86_400 });
+    expect(screen.getByTestId("collectable-for").textContent).toBe(
+      "for up to 24 hours after it is signed",
+    );
+  });
+
   it("approves nothing on Enter or a click before the request has been in front for the delay", () => {
     const { onDecide } = renderApproval();
     const approve = approveButton();

@@ -6,7 +6,7 @@ import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
-import { minutesAndSeconds, usePriceValidity } from "@/lib/ui/price-expiry";
+import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/price-expiry";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
@@ -119,6 +119,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   const activation = useActivationDelay(`${approval.id}:${approval.needsUnlock}`);
   const hintId = useId();
   const validity = usePriceValidity(approval.expiresAt);
+  const collection = roundedPeriod(approval.collectableForSeconds);
   const expired = validity?.expired === true;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -322,6 +323,13 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             </span>
           </Row>
         )}
+        <Row term={t("confirm.collectable")}>
+          <span data-testid="collectable-for">
+            {t(`confirm.collectableFor.${collection.unit}`, collection.count, [
+              String(collection.count),
+            ])}
+          </span>
+        </Row>
         <Row term={t("confirm.remainingAfter")}>
           <ul data-testid="remaining">
             {Object.entries(approval.remaining).map(([limit, left]) => (

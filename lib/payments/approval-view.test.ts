@@ -47,6 +47,17 @@ describe("approvalView", () => {
     });
   });
 
+  it("says how long the receiver can collect the payment once signed: the option's, not the Quote's", () => {
+    const collectedLonger = { ...option, maxTimeoutSeconds: 86_400 };
+    expect(
+      approvalView({
+        ...input,
+        offer: { ...offer, options: [collectedLonger] },
+        option: collectedLonger,
+      }).collectableForSeconds,
+    ).toBe(86_400);
+  });
+
   it("adds the server's flags to the history's, and shows what it declared and announced", () => {
     const flagged = approvalView({ ...input, server: { mcp: true, aboveHint: true } });
     expect(flagged.warnings).toEqual([

@@ -106,6 +106,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
       : {}),
     ...defaultsShown(offer, option),
     ...(offer.quote ? { expiresAt: offer.quote.expiresAt * 1000 } : {}),
+    collectableForSeconds: option.maxTimeoutSeconds,
   };
 }
 

@@ -38,6 +38,7 @@ function approval(
     currency: "USD",
     remaining: {},
     warnings: ["mainnet"],
+    collectableForSeconds: 60,
   };
 }
 

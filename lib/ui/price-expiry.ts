@@ -18,6 +18,19 @@ export function minutesAndSeconds(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/** A length of time in the largest unit that reads well, rounded up (it is shown as "up to"). */
+export interface RoundedPeriod {
+  unit: "seconds" | "minutes" | "hours";
+  count: number;
+}
+
+/** 90 → 90 seconds, 300 → 5 minutes, 3 601 → 61 minutes, 86 400 → 24 hours. */
+export function roundedPeriod(seconds: number): RoundedPeriod {
+  if (seconds < 120) return { unit: "seconds", count: seconds };
+  if (seconds < 2 * 3600) return { unit: "minutes", count: Math.ceil(seconds / 60) };
+  return { unit: "hours", count: Math.ceil(seconds / 3600) };
+}
+
 /**
  * The validity left of a price expiring at `expiresAt` (epoch ms), kept
  * current once a second until it expires; undefined for a price without an

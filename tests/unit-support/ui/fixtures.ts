@@ -30,6 +30,7 @@ export const APPROVAL: PendingApproval = {
   remaining: { "today (all sites)": "4.995 USD", "https://agent.example this day": "0.995 USD" },
   warnings: ["testnet"],
   needsUnlock: false,
+  collectableForSeconds: 300,
 };
 
 export const PAYMENT_ROW: PaymentRow = {
