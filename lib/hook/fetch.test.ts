@@ -186,15 +186,35 @@ describe("installFetchHook: HTTP 402", () => {
     expect(await (await win.fetch(request)).text()).toBe("paid:req");
   });
 
-  it("reads a v2 price from its header alone, never waiting for the 402's body", async () => {
-    let bodyPulled = false;
+  it("hands the wallet a v2 price's 402 body beside its header: the receiver's Quote may be there", async () => {
+    const header = "eyJ4NDAyVmVyc2lvbiI6MiwiYWNjZXB0cyI6W119";
+    const { win, challenges } = setup(
+      () =>
+        new Response(quoteBody, {
+          status: 402,
+          headers: { "content-type": "application/json", "payment-required": header },
+        }),
+      () => undefined,
+    );
+    await win.fetch("https://api.example/search?q=1");
+    expect(challenges).toEqual([
+      {
+        transport: "http",
+        url: "https://api.example/search?q=1",
+        method: "GET",
+        body: quoteBody,
+        paymentRequiredHeader: header,
+      },
+    ]);
+  });
+
+  it("reads a v2 price from its header alone when the 402's body is over the cap", async () => {
     const { win, challenges } = setup(
       () =>
         new Response(
           new ReadableStream(
             {
               pull(controller) {
-                bodyPulled = true;
                 controller.enqueue(new TextEncoder().encode("x".repeat(MAX_CHALLENGE_BYTES + 1)));
                 controller.close();
               },
@@ -207,7 +227,6 @@ describe("installFetchHook: HTTP 402", () => {
     );
     const declined = await win.fetch("/api/search");
     expect(declined.status).toBe(402);
-    expect(bodyPulled).toBe(false);
     expect(await declined.text()).toHaveLength(MAX_CHALLENGE_BYTES + 1);
     expect(challenges).toEqual([
       {

@@ -20,11 +20,8 @@ export async function readHttpChallenge(
   method: string,
 ): Promise<PaymentChallenge | undefined> {
   const paymentRequiredHeader = response.headers.get("payment-required");
-  // An x402 v2 price is whole in its header (the body may hold anything): reading the body
-  // would only cost the wait for it.
-  const body =
-    paymentRequiredHeader === null ? await readCapped(response.clone(), MAX_CHALLENGE_BYTES) : "";
-  if (body === undefined) return undefined;
+  // Read even beside an x402 v2 header: the body may hold the receiver's Stipendex Quote.
+  const body = (await readCapped(response.clone(), MAX_CHALLENGE_BYTES)) ?? "";
   if (paymentRequiredHeader === null && !/"(quote|accepts)"/.test(body)) return undefined;
   return { transport: "http", url, method, body, paymentRequiredHeader };
 }

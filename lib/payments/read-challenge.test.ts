@@ -8,8 +8,10 @@ import {
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
 import { makeReceiver, ORIGIN, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import { v2PaymentRequired } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import type { PaymentChallenge } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
+import { encodeBase64Json } from "../protocol/x402/wire";
 import { createDescriptorSource, type DescriptorOptions } from "./descriptors";
 import { readChallenge, readQuote } from "./read-challenge";
 
@@ -76,6 +78,51 @@ describe("readChallenge", () => {
     expect(descriptor).toBeUndefined();
     expect(offer).toMatchObject({ protocol: "x402-v2", receiver: "http://127.0.0.1:4021" });
     expect(offer.quote).toBeUndefined();
+  });
+
+  describe("a 402 that offers both bindings (seed 000: a receiver MAY support both)", () => {
+    const solanaOnly = {
+      ...v2PaymentRequired,
+      accepts: [
+        {
+          scheme: "exact",
+          network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+          amount: "5000",
+          asset: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+          payTo: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+          maxTimeoutSeconds: 60,
+        },
+      ],
+    };
+
+    it.each([
+      ["an x402 price the wallet can pay too", v2PaymentRequired],
+      ["an x402 price on a network the wallet does not pay on", solanaOnly],
+    ])("pays the signed Quote beside %s", async (_what, paymentRequired) => {
+      const { receiver, context: ctx } = await context();
+      const { challenge } = await stipendexHttpChallenge(receiver);
+      const both = { ...challenge, paymentRequiredHeader: encodeBase64Json(paymentRequired) };
+      const { offer, descriptor } = await readChallenge(both, ctx);
+      expect(offer.protocol).toBe("stipendex");
+      expect(descriptor?.id).toBe(ORIGIN);
+    });
+
+    it("pays the x402 price when the Quote beside it cannot be read", async () => {
+      const { receiver, context: ctx } = await context();
+      const { challenge } = await stipendexHttpChallenge(receiver);
+      if (challenge.transport !== "http") return expect.unreachable(challenge.transport);
+      const broken = challenge.body.replace(/"jws":"[^"]+"/, '"jws":"not.a.quote"');
+      expect(broken).not.toBe(challenge.body);
+      const both = {
+        ...challenge,
+        body: broken,
+        paymentRequiredHeader: encodeBase64Json(v2PaymentRequired),
+      };
+      const { offer } = await readChallenge(both, ctx);
+      expect(offer.protocol).toBe("x402-v2");
+      // Alone, the same Quote is refused with its own error.
+      await expect(readChallenge({ ...challenge, body: broken }, ctx)).rejects.toThrow();
+    });
   });
 
   it.each<[string, PaymentChallenge]>([

@@ -45,8 +45,13 @@ export async function readChallenge(
     const { url, method } = challenge;
     const request: ResourceRequest = { kind: "http", method, url };
     const body = jsonOrUndefined(challenge.body);
-    if (isRecord(body) && "quote" in body && challenge.paymentRequiredHeader === null) {
-      return readQuote(body.quote, request, "http", context, requesterOrigin);
+    // A receiver may offer both bindings (seed 000): its signed Quote is the one paid, the
+    // unsigned x402 price only when the Quote cannot be read.
+    if (isRecord(body) && "quote" in body) {
+      const quoted = readQuote(body.quote, request, "http", context, requesterOrigin);
+      if (challenge.paymentRequiredHeader === null) return quoted;
+      const read = await quoted.catch(() => undefined);
+      if (read) return read;
     }
     const offer = readHttp402(
       {
