@@ -440,7 +440,8 @@ export interface UiMethods {
     params: { filter: PaymentFilter; format: "csv" | "json" };
     result: { filename: string; mimeType: string; content: string };
   };
-  ui_deleteHistory: { params: { confirm: true }; result: { deleted: number } };
+  /** Deletes finished payments; `kept` still being settled (see lib/wallet/ledger.ts deleteHistory). */
+  ui_deleteHistory: { params: { confirm: true }; result: { deleted: number; kept: number } };
   ui_getPricing: { params: { origin: string }; result: McpServerReport[] };
   /** The paywalled page open in a tab, when it asked for a payment the wallet can make. */
   ui_getPageOffer: { params: { tabId: number }; result: PageOfferView | null };

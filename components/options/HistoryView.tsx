@@ -47,8 +47,7 @@ function SettingsPanel({ wallet }: { wallet: WalletState }) {
         },
         exportKey: async (password) =>
           (await callWallet({ method: "ui_exportKey", params: { password } })).privateKey,
-        deleteHistory: async () =>
-          (await callWallet({ method: "ui_deleteHistory", params: { confirm: true } })).deleted,
+        deleteHistory: () => callWallet({ method: "ui_deleteHistory", params: { confirm: true } }),
       }}
     />
   );

@@ -19,7 +19,7 @@ function setup() {
     save: vi.fn(async () => {}),
     changePassword: vi.fn(async () => {}),
     exportKey: vi.fn(async () => "0xsecret"),
-    deleteHistory: vi.fn(async () => 12),
+    deleteHistory: vi.fn(async () => ({ deleted: 12, kept: 0 })),
   };
   render(<SettingsView policy={policy} autoLockMinutes={15} actions={actions} />);
   return actions;
@@ -63,7 +63,7 @@ describe("SettingsView", () => {
       save: vi.fn(async () => {}),
       changePassword: vi.fn(async () => {}),
       exportKey: vi.fn(async () => ""),
-      deleteHistory: vi.fn(async () => 0),
+      deleteHistory: vi.fn(async () => ({ deleted: 0, kept: 0 })),
     };
     render(
       <SettingsView
@@ -165,8 +165,21 @@ describe("SettingsView", () => {
     const actions = setup();
     fireEvent.click(screen.getByRole("button", { name: "Delete history" }));
     expect(actions.deleteHistory).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole("button", { name: "Yes, delete all payments" }));
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
     expect(await screen.findByText("Deleted 12 payments.")).toBeTruthy();
+  });
+
+  it("says how many payments still being settled the deletion kept", async () => {
+    const actions = setup();
+    actions.deleteHistory.mockResolvedValueOnce({ deleted: 3, kept: 2 });
+    fireEvent.click(screen.getByRole("button", { name: "Delete history" }));
+    expect(screen.getByText(/Payments still being settled are kept/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
+    expect(
+      await screen.findByText(
+        "Deleted 3 payments. Kept 2 still being settled: their charges can still be given back.",
+      ),
+    ).toBeTruthy();
   });
 
   it("exports the key with the password asked again", async () => {

@@ -23,7 +23,8 @@ export interface SettingsActions {
   save(policy: PolicyView, autoLockMinutes: number): Promise<void>;
   changePassword(oldPassword: string, newPassword: string): Promise<void>;
   exportKey(password: string): Promise<string>;
-  deleteHistory(): Promise<number>;
+  /** Deletes finished payments; those still being settled are kept. */
+  deleteHistory(): Promise<{ deleted: number; kept: number }>;
 }
 
 function Section({
@@ -598,9 +599,11 @@ export function SettingsView({
                 variant="danger"
                 onClick={() =>
                   void run(async () => {
-                    const deleted = await actions.deleteHistory();
+                    const { deleted, kept } = await actions.deleteHistory();
                     setConfirmDelete(false);
-                    return t("settings.history.deleted", [String(deleted)]);
+                    return kept === 0
+                      ? t("settings.history.deleted", [String(deleted)])
+                      : t("settings.history.deletedKept", [String(deleted), String(kept)]);
                   })
                 }
               >

@@ -170,7 +170,7 @@ describe("ui handlers", () => {
     await expect(paid).rejects.toMatchObject({ code: "user-declined" });
   });
 
-  it("deletes history only when confirmed", async () => {
+  it("deletes history only when confirmed, keeping a payment still being settled", async () => {
     const { h, pageApi, uiApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     await pageApi.stipendex_pay({ requestId: "h", challenge }, page(AGENT));
@@ -178,8 +178,8 @@ describe("ui handlers", () => {
       uiApi.ui_deleteHistory({} as unknown as { confirm: true }, ui),
     ).rejects.toMatchObject({ rpcCode: ErrorCode.InvalidParams });
     expect(await h.db.payments.count()).toBe(1);
-    expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 1 });
-    expect(await h.db.payments.count()).toBe(0);
+    expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 0, kept: 1 });
+    expect(await h.db.payments.count()).toBe(1);
   });
 
   it("checks at unlock the receipts that came while the wallet was locked", async () => {

@@ -181,7 +181,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       if (params?.confirm !== true) {
         throw new RpcError(ErrorCode.InvalidParams, "Deleting history needs { confirm: true }");
       }
-      return { deleted: await deleteHistory(s.db) };
+      return deleteHistory(s.db);
     },
     ui_getPricing: async (params) => reportsOf(await readPricingBook(s.session), params.origin),
   };

@@ -32,7 +32,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -64,7 +64,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     const signed = await db.payments
       .where("[state+createdAt]")
       .between(["signed", 0], ["signed", 10])
@@ -84,7 +84,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     const rows = await db.budgetSums.toArray();
     expect(rows.map(({ key, periods }) => ({ key, periods }))).toEqual([
       { key: "daily:USD:2026-11-29", periods: { day: { at: "2026-11-29", amount: "3" } } },
@@ -135,6 +135,35 @@ describe("openWalletDb", () => {
       held: AWAITS_UNLOCK,
       // Charged when its elicitation was approved: looked at once its Quote expires.
       elicited: 1_760_000_120_000,
+    });
+  });
+
+  it("makes due again a payment the tracker stopped asking about while the chain may still settle it", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v7 = new Dexie(name);
+    v7.version(7).stores({
+      payments:
+        "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
+      budgetSums: "key",
+      counters: "name",
+      settings: "key",
+    });
+    const charge = { currency: "USD", micro: "1", chargedAt: 1 };
+    await v7.table("payments").bulkAdd([
+      // Given up on after a month without an endpoint (the tracker then dropped checkAt).
+      row("given-up", { state: "signed", charge }),
+      row("claimed-given-up", { state: "settled", charge }),
+      row("scheduled", { state: "signed", charge, checkAt: 5 }),
+      row("collected", { state: "settled", charge, settlement: { status: "used", checkedAt: 1 } }),
+    ]);
+    v7.close();
+    db = openWalletDb(name);
+    await db.open();
+    const due = await db.payments.where("checkAt").aboveOrEqual(-Infinity).toArray();
+    expect(Object.fromEntries(due.map((p) => [p.id, p.checkAt]))).toEqual({
+      "given-up": 0,
+      "claimed-given-up": 0,
+      scheduled: 5,
     });
   });
 

@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from "dexie";
+import Dexie, { type EntityTable, type Transaction } from "dexie";
 import type { PaymentState } from "../payment-states";
 import type { Address, Caip2, Hex, Offer, OfferResource } from "../protocol/offer";
 import { AWAITS_UNLOCK, awaitsSettlement, reservedUntil } from "./settlement-due";
@@ -196,18 +196,7 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
       payments:
         "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
     })
-    .upgrade(async (tx) => {
-      for (const state of ["signed", "failed", "settled"]) {
-        await tx
-          .table<PaymentRecord>("payments")
-          .where("[state+createdAt]")
-          .between([state, Dexie.minKey], [state, Dexie.maxKey])
-          .modify((payment) => {
-            if (!awaitsSettlement(payment)) return;
-            payment.checkAt = payment.heldReceipt === undefined ? 0 : AWAITS_UNLOCK;
-          });
-      }
-    });
+    .upgrade(scheduleUnscheduled);
   // v7: an approval charged ahead of its payment (an elicitation's) is due for the tracker when
   // its Quote expires, which gives the charge back if no payment used it (it was held for ever).
   db.version(7)
@@ -222,8 +211,25 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
           if (until !== undefined) payment.checkAt = until;
         });
     });
+  // v8: the tracker no longer stops asking about a payment after a month without an endpoint;
+  // those it had stopped asking about (still charged, never shown collected) are due again.
+  db.version(8).stores({}).upgrade(scheduleUnscheduled);
   countDexieTransactions(db);
   return db;
+}
+
+/** Makes due now each payment the chain may still settle that the tracker is not set to look at. */
+async function scheduleUnscheduled(tx: Transaction): Promise<void> {
+  for (const state of ["signed", "failed", "settled"]) {
+    await tx
+      .table<PaymentRecord>("payments")
+      .where("[state+createdAt]")
+      .between([state, Dexie.minKey], [state, Dexie.maxKey])
+      .modify((payment) => {
+        if (payment.checkAt !== undefined || !awaitsSettlement(payment)) return;
+        payment.checkAt = payment.heldReceipt === undefined ? 0 : AWAITS_UNLOCK;
+      });
+  }
 }
 
 /**

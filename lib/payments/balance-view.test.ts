@@ -9,7 +9,8 @@ import {
   until,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { balanceRows } from "./balance-view";
+import { advancePayment, recordSettlement } from "../wallet/ledger";
+import { balanceRows, pendingAmounts, tokenKey } from "./balance-view";
 
 describe("balanceRows, against a local chain", () => {
   let chain: LocalChain;
@@ -75,5 +76,36 @@ describe("balanceRows, against a local chain", () => {
     expect(asked?.balance).toEqual({ available: "3000", after: "-7000" });
     await h.approvals.decide({ approvalId: asked?.id ?? "", decision: "decline" });
     await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+  });
+});
+
+describe("pendingAmounts", () => {
+  const SEPOLIA_USDC = tokenKey("eip155:84532", "0x036CbD53842c5426634e7929541eC2318f3dCF7e");
+  const TX = `0x${"ab".repeat(32)}` as const;
+
+  it("holds back a payment settled on the receiver's word until the chain confirms it", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      CALLER,
+    );
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+    // An unsigned x402 settle response (a page can send one) settles it with nothing on chain yet.
+    const receipt = JSON.stringify({ success: true, transaction: TX, network: "eip155:84532" });
+    await advancePayment(h.db, paymentId, { state: "settled", receipt });
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+    await recordSettlement(h.db, paymentId, {
+      status: "unconfirmed",
+      transaction: TX,
+      checkedAt: 1,
+    });
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+    await recordSettlement(h.db, paymentId, {
+      status: "confirmed",
+      transaction: TX,
+      blockNumber: "7",
+      checkedAt: 2,
+    });
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import Dexie from "dexie";
 import { readBalances } from "../chain/balances";
 import type { WalletDb } from "../db/schema";
+import { AWAITS_UNLOCK, awaitsSettlement } from "../db/settlement-due";
 import type { BalanceRow } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
 import { NETWORKS } from "../protocol/rails/networks";
@@ -68,19 +68,20 @@ export async function balanceRows(
 /** The key `pendingAmounts` files a token under. */
 export const tokenKey = (network: string, asset: string) => `${network} ${asset.toLowerCase()}`;
 
-/** Per token (see tokenKey): what signed payments still charged (not collected, not released) may take. */
+/**
+ * Per token (see tokenKey): what charged payments the chain has not shown
+ * collected may still take, whatever the receiver said (a "settled" on its
+ * word alone may be a page's forgery). Each has a `checkAt` until then, so
+ * only those are read.
+ */
 export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
-  const open = await Promise.all(
-    (["signed", "failed"] as const).map((state) =>
-      db.payments
-        .where("[state+createdAt]")
-        .between([state, Dexie.minKey], [state, Dexie.maxKey])
-        .filter((payment) => payment.charge !== undefined)
-        .toArray(),
-    ),
-  );
+  const open = await db.payments
+    .where("checkAt")
+    .aboveOrEqual(AWAITS_UNLOCK)
+    .filter(awaitsSettlement)
+    .toArray();
   const sums = new Map<string, bigint>();
-  for (const payment of open.flat()) {
+  for (const payment of open) {
     const key = tokenKey(payment.network, payment.asset);
     sums.set(key, (sums.get(key) ?? 0n) + BigInt(payment.amount));
   }

@@ -14,7 +14,7 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { readAllSums } from "../wallet/budget-sums";
-import { UNCOLLECTABLE_REASON } from "../wallet/ledger";
+import { advancePayment, settlementChecksDueNow, UNCOLLECTABLE_REASON } from "../wallet/ledger";
 import {
   claimedTransactionOf,
   NodeBackoff,
@@ -203,7 +203,7 @@ describe("trackSettlements, against a local chain", () => {
     expect(await track({ laterMs: 3_600_000 * 2 })).toMatchObject({ released: 1 });
   });
 
-  it("leaves a payment alone on a network it has no endpoint for, looks again in an hour, and stops after a month", async () => {
+  it("leaves a payment alone on a network it has no endpoint for, looks again in an hour, and once a day after a month", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("no-rpc");
     await chain.testClient.increaseTime({ seconds: 3_600 });
@@ -213,11 +213,12 @@ describe("trackSettlements, against a local chain", () => {
     expect(released).toBe(0);
     expect(next).toBeGreaterThanOrEqual(before + 3_600_000);
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
-    // Still none a month on: it is no longer looked at, and stays charged.
+    // Still none a month on: it stays charged, and is looked at once a day (one may be set).
     const monthOn = await track({ withEndpoint: false, laterMs: 31 * 24 * 3_600_000 });
-    expect(monthOn).toEqual({ next: undefined, released: 0 });
+    expect(monthOn.released).toBe(0);
+    expect(monthOn.next).toBeGreaterThanOrEqual(before + 32 * 24 * 3_600_000);
     expect(await h.db.payments.get(payment.id)).toMatchObject({ state: "signed" });
-    expect((await h.db.payments.get(payment.id))?.checkAt).toBeUndefined();
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBe(monthOn.next);
   });
 
   it("asks a node that does not answer once a pass, and looks at its payments again later", async () => {
@@ -284,5 +285,61 @@ describe("trackSettlements, against a local chain", () => {
     ]);
     expect(next).toBeGreaterThanOrEqual(before + 5_000);
     expect(next).toBeLessThan(Date.now() + 30_000);
+  });
+});
+
+describe("trackSettlements, without a chain", () => {
+  const DAY = 24 * 3_600_000;
+
+  it("keeps looking, once a day, at a payment a month without an endpoint, and asks at once when the person checks", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      CALLER,
+    );
+    const later = h.clock.ms + 31 * DAY;
+    const idle = await trackSettlements({
+      db: h.db,
+      endpointFor: async () => undefined,
+      now: () => later,
+      released: () => undefined,
+    });
+    expect(idle).toBe(later + DAY);
+    expect((await h.db.payments.get(paymentId))?.checkAt).toBe(later + DAY);
+    // The person sets an RPC endpoint and presses "Check settlements" (ui_checkSettlements).
+    await settlementChecksDueNow(h.db, later, PASS_SIZE);
+    let asked = 0;
+    await trackSettlements({
+      db: h.db,
+      endpointFor: async () => "http://127.0.0.1:9/",
+      now: () => later,
+      fetchFn: async () => {
+        asked++;
+        throw new Error("offline");
+      },
+      released: () => undefined,
+    });
+    expect(asked).toBeGreaterThan(0);
+    // Still signed and charged: only the chain can say it was never collected.
+    expect(await h.db.payments.get(paymentId)).toMatchObject({ state: "signed" });
+    expect((await h.db.payments.get(paymentId))?.checkAt).toBeGreaterThan(later);
+  });
+
+  it("keeps looking at a payment settled on the receiver's word alone after a month, as at a signed one", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      CALLER,
+    );
+    const receipt = JSON.stringify({ success: true, network: "eip155:84532" });
+    await advancePayment(h.db, paymentId, { state: "settled", receipt }, h.clock.ms);
+    const later = h.clock.ms + 31 * DAY;
+    await trackSettlements({
+      db: h.db,
+      endpointFor: async () => undefined,
+      now: () => later,
+      released: () => undefined,
+    });
+    expect((await h.db.payments.get(paymentId))?.checkAt).toBe(later + DAY);
   });
 });

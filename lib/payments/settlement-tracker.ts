@@ -31,10 +31,12 @@ export interface SettlementTrackerDeps {
 const RECHECK_CLAIM_MS = 30_000;
 /** After `validBefore` by the local clock, how long until the chain is asked (its blocks lag a little). */
 const AFTER_VALID_BEFORE_MS = 5_000;
-/** How far back settled payments with an unconfirmed claim (or any, on a network without an endpoint) are looked at again. */
-const CLAIMS_KEPT_MS = 30 * 24 * 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
+/** A payment this old, still without an endpoint, is looked at less often... */
+const STALE_AFTER_MS = 30 * 24 * 3_600_000;
+/** ...but never dropped: its charge stands until the chain can be asked (the person's check makes it due at once). */
+const STALE_RECHECK_MS = 24 * 3_600_000;
 /** The longest a node that does not answer is left alone. */
 const MAX_NODE_BACKOFF_MS = 3_600_000;
 
@@ -111,7 +113,6 @@ async function trackOne(
     if (await releaseUnusedApproval(deps.db, payment.id, now)) deps.released();
     return undefined;
   }
-  if (payment.state === "settled" && payment.createdAt < now - CLAIMS_KEPT_MS) return undefined;
   let transfer: SignedAuthorization | undefined;
   try {
     transfer = signedAuthorizationOf(payment);
@@ -120,9 +121,11 @@ async function trackOne(
   }
   if (!transfer) return undefined;
   const url = await deps.endpointFor(payment.network);
-  // Without an endpoint for as long as claims are kept, the wallet stops asking.
-  if (!url)
-    return now - payment.createdAt > CLAIMS_KEPT_MS ? undefined : now + NO_ENDPOINT_RECHECK_MS;
+  if (!url) {
+    return (
+      now + (now - payment.createdAt > STALE_AFTER_MS ? STALE_RECHECK_MS : NO_ENDPOINT_RECHECK_MS)
+    );
+  }
   // A node that did not answer this pass is not asked again in it.
   const waiting = pass.unreachable.get(url);
   if (waiting !== undefined) return now + waiting;

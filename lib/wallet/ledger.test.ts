@@ -963,12 +963,31 @@ describe("paymentCount and deleteHistory", () => {
       const [today] = sumSlotsToCharge(AGENT, "USD", Date.parse("2026-11-30T08:00:00Z"));
       if (!today) throw new Error("no slot");
       await putSums(db, [[today, 5n]]);
-      expect(await deleteHistory(db)).toBe(3);
+      expect(await deleteHistory(db)).toEqual({ deleted: 3, kept: 0 });
       expect(await db.payments.count()).toBe(0);
       expect(await paymentCount(db)).toBe(0);
       expect((await readAllSums(db)).get(today.key)).toBe(5n);
     } finally {
       await db.delete();
     }
+  });
+
+  it("keeps the payments still in flight (charged and awaiting the chain, or held for unlock), and their count", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 1_000n, { quoteId: "q1" });
+    const held = await auto(wdb, 1_000n, { quoteId: "q2" });
+    const settled = await auto(wdb, 1_000n, { quoteId: "q3" });
+    if (signed.kind !== "signed" || held.kind !== "signed" || settled.kind !== "signed") {
+      return expect.unreachable("unsigned");
+    }
+    await wdb.payments.update(held.payment.id, { checkAt: AWAITS_UNLOCK });
+    await recordSettlement(wdb, settled.payment.id, { status: "used", checkedAt: NOW });
+    const declined = await quoted(wdb, 1n);
+    await advancePayment(wdb, declined.id, { state: "declined", reason: "no" });
+    expect(await deleteHistory(wdb)).toEqual({ deleted: 2, kept: 2 });
+    expect((await wdb.payments.toCollection().primaryKeys()).sort()).toEqual(
+      [signed.payment.id, held.payment.id].sort(),
+    );
+    expect(await paymentCount(wdb)).toBe(2);
   });
 });

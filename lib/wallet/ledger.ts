@@ -1,6 +1,6 @@
 import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
-import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
+import { AWAITS_UNLOCK, reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { countedCharge, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
@@ -514,14 +514,19 @@ export async function paymentCount(db: WalletDb): Promise<number> {
 }
 
 /**
- * Deletes every payment record. Budget sums stay: forgetting the history must
- * not give back what was already spent this period.
+ * Deletes every finished payment record. Those still in flight are kept (each
+ * has a `checkAt`: charged and awaiting the chain, held for unlock, or an
+ * approval charged ahead): the tracker must still find them to give their
+ * charge back if it was never collected. Budget sums stay: forgetting the
+ * history must not give back what was already spent this period.
  */
-export async function deleteHistory(db: WalletDb): Promise<number> {
+export async function deleteHistory(db: WalletDb): Promise<{ deleted: number; kept: number }> {
   return db.transaction("rw", db.payments, db.counters, async () => {
-    const deleted = await paymentCount(db);
+    const before = await paymentCount(db);
+    const inFlight = await db.payments.where("checkAt").aboveOrEqual(AWAITS_UNLOCK).toArray();
     await db.payments.clear();
-    await db.counters.put({ name: "payments", value: 0 });
-    return deleted;
+    await db.payments.bulkAdd(inFlight);
+    await db.counters.put({ name: "payments", value: inFlight.length });
+    return { deleted: Math.max(before - inFlight.length, 0), kept: inFlight.length };
   });
 }
