@@ -83,7 +83,7 @@ export async function handleMcpResponse(
       if (isCall && !settled && isResponseTo(message, call.request.id)) {
         settled = true;
         const retry = await payAndRetry(message, call, wallet, nativeFetch);
-        if (retry) return spliceAnswer(retry, emit);
+        if (retry) return spliceAnswer(retry, emit, raw);
       }
       emit(raw);
     },
@@ -148,16 +148,38 @@ async function payAndRetry(
   });
   const retry = await nativeFetch(call.replayable.replay({}, body));
   const paymentId = answer.paymentId;
-  if (mediaType(retry) === "application/json") {
-    const retried = await retry
+  const type = mediaType(retry);
+  if (type === "text/event-stream") {
+    return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
+  }
+  let retried: unknown;
+  let report: ReceiptParams;
+  if (type === "application/json") {
+    retried = await retry
       .clone()
       .json()
       .catch(() => undefined);
-    const report = receiptOf(retried, call, paymentId, retry.status);
-    sendReceipt(wallet, report, retried);
-    return report.error ? undefined : retry;
+    report = receiptOf(retried, call, paymentId, retry.status);
+  } else {
+    report = await unansweredReceipt(retry, paymentId);
   }
-  return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
+  sendReceipt(wallet, report, retried);
+  return report.error ? undefined : retry;
+}
+
+/**
+ * What a paid retry answered neither in JSON nor in SSE says: no JSON-RPC
+ * answer, no receipt. A status that is not OK is the server's refusal (seed
+ * 004: a 402 with `payment_parse`), reported as the HTTP binding reports one,
+ * with what its body says. A 2xx is none: the server took the paid call, and
+ * whether it collected the payment the chain tells.
+ */
+async function unansweredReceipt(retry: Response, paymentId: string): Promise<ReceiptParams> {
+  const report = { paymentId, status: retry.status, receipt: null };
+  if (retry.ok) return report;
+  const said = (await readCapped(retry.clone(), MAX_CHALLENGE_BYTES))?.trim();
+  const message = said || `HTTP ${retry.status} ${retry.statusText}`.trim();
+  return { ...report, error: { code: retry.status, message } };
 }
 
 /** The paid retry answered by SSE: pass it through, report its receipt, hide a refusal. */
@@ -187,13 +209,20 @@ function withReceiptWatch(
   );
 }
 
-/** Emits a paid retry's answer into the page's SSE stream, whatever form the retry came in. */
-async function spliceAnswer(retry: Response, emit: Emit): Promise<void> {
-  if (mediaType(retry) === "application/json") {
+/**
+ * Emits a paid retry's answer into the page's SSE stream: its JSON, or its
+ * events. A body of another type has no place there: the page keeps `original`.
+ */
+async function spliceAnswer(retry: Response, emit: Emit, original: string): Promise<void> {
+  const type = mediaType(retry);
+  if (type === "application/json") {
     emit(formatSseMessage(await retry.json()));
-    return;
+  } else if (type === "text/event-stream") {
+    if (retry.body) await pumpSse(retry.body, async (_message, raw) => emit(raw));
+  } else {
+    await retry.body?.cancel();
+    emit(original);
   }
-  if (retry.body) await pumpSse(retry.body, async (_message, raw) => emit(raw));
 }
 
 /**

@@ -23,7 +23,9 @@ export type ProxyErrorCode =
   /** Another native host already serves this user's channel. */
   | "channel-busy"
   /** The command line names no mode the proxy knows, or lacks what a mode needs. */
-  | "usage";
+  | "usage"
+  /** The MCP server answered a request over HTTP with no JSON-RPC answer in it. */
+  | "upstream-no-answer";
 
 export class ProxyError extends StipendexError {
   override name = "ProxyError";
@@ -35,3 +37,20 @@ export class ProxyError extends StipendexError {
 }
 
 export const isProxyError = errorGuard(ProxyError);
+
+/**
+ * The MCP server answered with an HTTP error (`status`), or with a 2xx body
+ * neither JSON nor SSE (`status` undefined: the SDK does not say which 2xx);
+ * the message is what the server said, or the SDK's words for it.
+ */
+export class UpstreamAnswerError extends ProxyError {
+  override name = "UpstreamAnswerError";
+
+  constructor(
+    readonly status: number | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("upstream-no-answer", message, options);
+  }
+}

@@ -23,6 +23,7 @@ import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { CallStreams } from "./call-streams";
+import { UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
@@ -177,29 +178,38 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         return { result };
       } catch (error) {
         if (error instanceof McpError) return { error: wireErrorOf(error) };
-        // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
-        if (error instanceof StreamableHTTPError && error.code === 402) {
-          throw rpcFailure({
-            code: PAYMENT_REQUIRED,
-            message: `The MCP server at ${upstreamUrl} asks for a payment (HTTP 402) and the Stipendex wallet did not make it`,
-            data: { upstream: error.message },
-          });
-        }
-        throw rpcFailure({
-          code: ErrorCode.InternalError,
-          message: `The MCP server at ${upstreamUrl} failed: ${errorText(error)}`,
-        });
+        // For callPaying, which reports a paid retry answered so; the host is told below.
+        if (error instanceof StreamableHTTPError) throw upstreamAnswerErrorOf(error);
+        throw failedUpstream(errorText(error));
       }
     };
     const params = request.params;
-    const outcome =
-      request.method === "tools/call" && isToolCall(params)
-        ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
-        : await send(params);
+    let outcome: CallOutcome;
+    try {
+      outcome =
+        request.method === "tools/call" && isToolCall(params)
+          ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
+          : await send(params);
+    } catch (error) {
+      if (!(error instanceof UpstreamAnswerError)) throw error;
+      // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
+      if (error.status !== 402) throw failedUpstream(error.message);
+      throw rpcFailure({
+        code: PAYMENT_REQUIRED,
+        message: `The MCP server at ${upstreamUrl} asks for a payment (HTTP 402) and the Stipendex wallet did not make it`,
+        data: { upstream: error.message },
+      });
+    }
     if ("error" in outcome) throw rpcFailure(outcome.error);
     if (request.method === "tools/list") reportTools(outcome.result);
     return outcome.result;
   };
+
+  const failedUpstream = (why: string) =>
+    rpcFailure({
+      code: ErrorCode.InternalError,
+      message: `The MCP server at ${upstreamUrl} failed: ${why}`,
+    });
 
   const reportTools = (result: Record<string, unknown>) => {
     const tools = Array.isArray(result.tools) ? result.tools : [];
@@ -253,6 +263,18 @@ function wireErrorOf(error: McpError): JsonRpcError {
     ? error.message.slice(prefix.length)
     : error.message;
   return { code: error.code, message, ...(error.data === undefined ? {} : { data: error.data }) };
+}
+
+/** The SDK's words before what the server answered to a POST: taken off, as wireErrorOf does. */
+const POST_ERROR_PREFIX = /^Streamable HTTP error: (Error POSTing to endpoint: )?/;
+
+/** An HTTP answer with no JSON-RPC answer in it, as the SDK's transport fails on it. */
+function upstreamAnswerErrorOf(error: StreamableHTTPError): UpstreamAnswerError {
+  // The SDK says -1 for a 2xx of another content type, the HTTP status for an error.
+  const status = error.code === undefined || error.code < 0 ? undefined : error.code;
+  return new UpstreamAnswerError(status, error.message.replace(POST_ERROR_PREFIX, ""), {
+    cause: error,
+  });
 }
 
 /** An error the SDK sends on as exactly this code, message and data (it reads the three fields). */

@@ -28,9 +28,13 @@ const ACCEPTS = {
 /**
  * A Streamable HTTP MCP server whose paid tool answers its tools/call with
  * HTTP 402 until the retry carries X-PAYMENT (seed 004), or, with `jsonRpc`,
- * with HTTP 402 carrying the call's JSON-RPC -32402 until `_meta` pays it.
+ * with HTTP 402 carrying the call's JSON-RPC -32402 until `_meta` pays it;
+ * `paidAnswer`, when given, answers the paid retry instead of the tool.
  */
-async function startPaidServer(jsonRpc = false): Promise<Listening & { payments: string[] }> {
+async function startPaidServer(
+  jsonRpc = false,
+  paidAnswer?: { status: number; type: string; body: string },
+): Promise<Listening & { payments: string[] }> {
   const payments: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const app = express();
@@ -46,6 +50,8 @@ async function startPaidServer(jsonRpc = false): Promise<Listening & { payments:
         return res.status(402).json({ jsonrpc: "2.0", id: body.id, error });
       }
       payments.push(paid);
+      if (paidAnswer)
+        return res.status(paidAnswer.status).type(paidAnswer.type).send(paidAnswer.body);
       res.set("X-PAYMENT-RESPONSE", "settled");
     }
     const known = sessions.get(req.get("Mcp-Session-Id") ?? "");
@@ -149,5 +155,35 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
     expect(asked).toMatchObject([{ transport: "mcp", tool: "verify_agent" }]);
     expect(server.payments).toEqual(["signed-proof"]);
+  });
+
+  // Seed 004: a server that cannot read the payment "gets back a 402 with error: payment_parse".
+  // envelope.md §7: the wallet records the refusal and the host gets the original answer.
+  it("reports a paid retry refused with a 402 in plain text, and tells the host the server refused it", async () => {
+    const said = '{"error":"payment_parse"}';
+    const server = await startPaidServer(true, { status: 402, type: "text/plain", body: said });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      code: -32402,
+      message: expect.stringContaining("the server refused the payment the wallet made"),
+      data: { upstream: { code: -32402, message: "Payment required", data: { quote: "q" } } },
+    });
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 402, receipt: null, error: { code: 402, message: said } },
+    ]);
+  });
+
+  // A 2xx is no refusal: the server took the paid call (the chain tells whether it collected).
+  it("reports a paid retry answered 200 in plain text without an error, and hands the host the failure", async () => {
+    const server = await startPaidServer(true, { status: 200, type: "text/plain", body: "done" });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      message: expect.stringContaining("Unexpected content type"),
+    });
+    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PAGE_LIMITS } from "../hook/wallet-link";
 import type { PaymentChallenge, ReceiptParams } from "../messages";
-import { ProxyError } from "./errors";
+import { ProxyError, UpstreamAnswerError } from "./errors";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
 const SERVER = "http://127.0.0.1:4020/mcp";
@@ -134,4 +135,35 @@ describe("callPaying", () => {
       { paymentId: "pay-1", status: 200, receipt: null, error: refused },
     ]);
   });
+
+  it.each([
+    ["what it said", "<h1>Bad Gateway</h1>", "<h1>Bad Gateway</h1>"],
+    [
+      "its status, for a body longer than the wallet takes",
+      "x".repeat(PAGE_LIMITS.challenge + 1),
+      "HTTP 502",
+    ],
+  ])(
+    "reports a paid retry answered with an HTTP error as a refusal with %s, and gives the host the original price",
+    async (_, body, message) => {
+      const server = upstream({ error: QUOTE_ERROR });
+      const send = async (params: ToolCallParams) => {
+        if (server.sent.length) throw new UpstreamAnswerError(502, body);
+        return server.send(params);
+      };
+      const w = wallet();
+      const outcome = await callPaying(SERVER, call, send, w.proxyWallet);
+      expect(outcome).toMatchObject({
+        error: { code: -32402, data: { upstream: QUOTE_ERROR } },
+      });
+      expect(w.receipts).toEqual([
+        {
+          paymentId: "pay-1",
+          status: 502,
+          receipt: null,
+          error: { code: 502, message },
+        },
+      ]);
+    },
+  );
 });

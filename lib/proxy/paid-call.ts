@@ -7,6 +7,7 @@ import {
   x402PaymentResultOf,
 } from "../hook/jsonrpc";
 import { answerReceipt, withResultHash } from "../hook/mcp-payment";
+import { PAGE_LIMITS } from "../hook/wallet-link";
 import type {
   ElicitParams,
   ElicitResult,
@@ -15,6 +16,7 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
+import { UpstreamAnswerError } from "./errors";
 
 /** The wallet as the proxy reaches it (over the local channel and native messaging). */
 export interface ProxyWallet {
@@ -75,10 +77,16 @@ export async function callPaying(
     return notPaid(params.name, "the wallet answered without an MCP payment", asked ?? first);
   }
   const meta = isObject(params._meta) ? params._meta : {};
-  const retried = await send({
-    ...params,
-    _meta: { ...meta, [answer.meta.key]: answer.meta.value },
-  });
+  let retried: CallOutcome;
+  try {
+    retried = await send({
+      ...params,
+      _meta: { ...meta, [answer.meta.key]: answer.meta.value },
+    });
+  } catch (error) {
+    if (!(error instanceof UpstreamAnswerError)) throw error;
+    return noAnswerToPaidCall(error, params.name, answer.paymentId, wallet, asked ?? first);
+  }
   const report = await withResultHash(answerReceipt(retried, answer.paymentId, 200), retried);
   // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
   await wallet.receipt(report).catch(() => undefined);
@@ -90,6 +98,35 @@ export async function callPaying(
     );
   }
   return retried;
+}
+
+/**
+ * A paid retry the server answered with no JSON-RPC answer in it: reported to
+ * the wallet all the same. An HTTP error is its refusal (seed 004: a 402 with
+ * `payment_parse`), reported as the page hook reports one, and the host gets
+ * the original price (envelope.md §7). A 2xx is none: the server took the paid
+ * call (the chain tells whether it collected), and the host gets its failure.
+ */
+async function noAnswerToPaidCall(
+  error: UpstreamAnswerError,
+  tool: string,
+  paymentId: string,
+  wallet: ProxyWallet,
+  original: unknown,
+): Promise<CallOutcome> {
+  const { status, message } = error;
+  // The wallet takes no longer message (a gateway's page may be): the status says enough then.
+  const said = message && message.length <= PAGE_LIMITS.challenge ? message : `HTTP ${status}`;
+  const refusal = status === undefined ? {} : { error: { code: status, message: said } };
+  await wallet
+    .receipt({ paymentId, status: status ?? 200, receipt: null, ...refusal })
+    .catch(() => undefined);
+  if (status === undefined) throw error;
+  return notPaid(
+    tool,
+    `the server refused the payment the wallet made (HTTP ${status}: ${message})`,
+    original,
+  );
 }
 
 /** Why the call was not paid, as an MCP error the host shows; the server's own request rides in `data`. */

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import type { ReceiptParams } from "../messages";
+import type { JsonRpcRequest } from "./jsonrpc";
+import { handleMcpResponse } from "./mcp-payment";
+import { makeReplayable } from "./replay";
+import { formatSseMessage } from "./sse";
+import type { WalletLink } from "./wallet-link";
+
+const server = "https://mcp.example/mcp";
+/** Seed 004's paid tool, priced as the MCP binding prices a call. */
+const request: JsonRpcRequest = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "verify_agent", arguments: { agent: "a" } },
+};
+const price = { code: -32402, message: "Payment required", data: { quote: "q" } };
+const refusal = { jsonrpc: "2.0", id: request.id, error: price };
+
+/**
+ * The page's tools/call answered `first`, paid by a wallet that always pays,
+ * its paid retry answered `retry`; what the page got and the wallet was told
+ * (told after the page's answer: the tests poll for it).
+ */
+async function payCall(first: Response, retry: () => Response) {
+  const receipts: ReceiptParams[] = [];
+  const wallet: WalletLink = {
+    pay: async () => ({ paymentId: "m1", meta: { key: "stipendex/payment", value: { jws: "p" } } }),
+    receipt: (params) => receipts.push(params),
+    elicit: async () => ({ action: "decline" }),
+    reportMcpServer: () => undefined,
+  };
+  const body = JSON.stringify(request);
+  const response = await handleMcpResponse(
+    first,
+    {
+      server,
+      request,
+      replayable: makeReplayable(server, { method: "POST", body }, server),
+      walletAnswersForms: false,
+    },
+    wallet,
+    async () => retry(),
+  );
+  return { response, receipts };
+}
+
+const sse = (message: unknown) =>
+  new Response(formatSseMessage(message), { headers: { "content-type": "text/event-stream" } });
+
+describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", () => {
+  // Seed 004: a server that cannot read the payment "gets back a 402 with error: payment_parse";
+  // a gateway in front of it may answer with a page of its own.
+  const refusals = [
+    ["a 402 in plain text", 402, "text/plain", '{"error":"payment_parse"}'],
+    ["a gateway's 502 page", 502, "text/html", "<h1>Bad Gateway</h1>"],
+  ] as const;
+
+  // envelope.md §7: the wallet records the refusal and hands the page the original answer.
+  it.each(refusals)(
+    "reports %s as a refusal and gives the page the original -32402",
+    async (_, status, type, said) => {
+      const { response, receipts } = await payCall(
+        Response.json(refusal),
+        () => new Response(said, { status, headers: { "content-type": type } }),
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(refusal);
+      await expect
+        .poll(() => receipts)
+        .toEqual([
+          { paymentId: "m1", status, receipt: null, error: { code: status, message: said } },
+        ]);
+    },
+  );
+
+  it.each(refusals)(
+    "reports %s on an SSE answer and keeps the original -32402 event",
+    async (_, status, type, said) => {
+      const { response, receipts } = await payCall(
+        sse(refusal),
+        () => new Response(said, { status, headers: { "content-type": type } }),
+      );
+      expect(await response.text()).toBe(formatSseMessage(refusal));
+      await expect
+        .poll(() => receipts)
+        .toEqual([
+          { paymentId: "m1", status, receipt: null, error: { code: status, message: said } },
+        ]);
+    },
+  );
+
+  it("says the status when the refusal has nothing in its body", async () => {
+    const { receipts } = await payCall(
+      Response.json(refusal),
+      () => new Response(null, { status: 503, statusText: "Service Unavailable" }),
+    );
+    await expect
+      .poll(() => receipts[0]?.error)
+      .toEqual({ code: 503, message: "HTTP 503 Service Unavailable" });
+  });
+
+  // A 2xx is no refusal: the server took the paid call and may have collected the payment (the
+  // chain tells). The page gets what the server said where it can: an SSE stream has no room for it.
+  it("hands the page a 2xx answer as the server sent it and reports it without a receipt", async () => {
+    const { response, receipts } = await payCall(
+      Response.json(refusal),
+      () => new Response("done", { headers: { "content-type": "text/plain" } }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("done");
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+  });
+
+  it("keeps the original -32402 event on an SSE answer, where a 2xx that is not SSE cannot go", async () => {
+    const { response, receipts } = await payCall(
+      sse(refusal),
+      () => new Response("done", { headers: { "content-type": "text/plain" } }),
+    );
+    expect(await response.text()).toBe(formatSseMessage(refusal));
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+  });
+});
