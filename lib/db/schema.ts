@@ -93,6 +93,11 @@ export interface HeldReceipt {
   status: number;
   receipt: unknown;
   resultHash?: string;
+  /**
+   * When it arrived (epoch ms): it is checked as of then, however long it was
+   * held. Absent in one held by an older version (then: the payment's updatedAt).
+   */
+  receivedAt?: number;
 }
 
 /** A settlement as checked on chain (lib/payments/settlement-tracker.ts). */

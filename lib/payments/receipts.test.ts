@@ -22,6 +22,7 @@ import { encodeBase64Json } from "../protocol/x402/wire";
 import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
+const HOUR = 3_600_000;
 
 /** What the hook reports when the paid retry was refused: the token says the authorization was used. */
 const refusedRetry = (paymentId: string) => ({
@@ -244,7 +245,7 @@ describe("receipts that arrive while the wallet is locked", () => {
       await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT),
     ).toEqual({ state: "signed" });
     const held = await h.db.payments.get(payment.id);
-    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws });
+    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws, receivedAt: h.clock.ms });
     expect(held?.receipt).toBeUndefined();
     // Out of the settlement tracker's way until unlock: its subject is not checked yet.
     expect(held?.checkAt).toBe(AWAITS_UNLOCK);
@@ -293,6 +294,68 @@ describe("receipts that arrive while the wallet is locked", () => {
     expect((await h.db.payments.get(payment.id))?.reason).toContain(
       "is not the hash of the result served",
     );
+  });
+
+  // envelope §6 refuses a Receipt for what it says, not for how long the wallet stayed locked.
+  it("settles a valid Receipt that arrived while locked, however long the wallet stayed locked", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const wallet = lockable(h);
+    await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    h.clock.ms += 25 * HOUR;
+    wallet.state.open = true;
+    await fileHeldReceipts(wallet.deps);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.reason).toBeUndefined();
+    expect(filed?.state).toBe("settled");
+  });
+
+  // An older version kept no arrival time; the payment's updatedAt is when the Receipt was held.
+  it.each([
+    ["settles one that was fresh when held", 2, "settled", undefined],
+    [
+      "refuses one that was over a day old when held",
+      25,
+      "failed",
+      expect.stringMatching(/^Receipt rejected: Receipt expired/),
+    ],
+  ])(
+    "checks a Receipt held without its arrival time as of its payment's last change: %s",
+    async (_case, hoursOld, state, reason) => {
+      const { h, payment, claims } = await paidStipendex();
+      const jws = await signReceipt(claims, h.receiver.key);
+      const wallet = lockable(h);
+      h.clock.ms += hoursOld * HOUR;
+      await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+      await h.db.payments
+        .where("id")
+        .equals(payment.id)
+        .modify((held) => {
+          if (held.heldReceipt) delete held.heldReceipt.receivedAt;
+        });
+      h.clock.ms += 48 * HOUR;
+      wallet.state.open = true;
+      await fileHeldReceipts(wallet.deps);
+      const filed = await h.db.payments.get(payment.id);
+      expect(filed?.state).toBe(state);
+      expect(filed?.reason).toEqual(reason);
+    },
+  );
+
+  it("keeps a held Receipt held when the wallet locks again during the pass filing it", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const wallet = lockable(h);
+    await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    let asked = 0;
+    const locksAgain = {
+      ...wallet.deps,
+      wallet: async () => (++asked === 1 ? deps(h).wallet() : undefined),
+    };
+    await fileHeldReceipts(locksAgain);
+    const held = await h.db.payments.get(payment.id);
+    expect(held?.heldReceipt).toMatchObject({ receipt: jws });
+    expect(held?.checkAt).toBe(AWAITS_UNLOCK);
   });
 
   it("files a refusal at once, locked or not: it names no wallet", async () => {
