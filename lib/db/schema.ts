@@ -47,6 +47,7 @@ export interface PaymentRecord {
   /**
    * A receipt that arrived while the wallet was locked, kept as received until
    * unlock: its subject and payer can only be checked against the opened keys.
+   * Also one whose receiver's descriptor could not be fetched, until `checkAt`.
    */
   heldReceipt?: HeldReceipt;
   /** Why it was declined, refused, failed or expired. */

@@ -19,6 +19,8 @@ import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
+import type { DescriptorSource } from "./descriptors";
+import { PaymentError } from "./errors";
 import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
@@ -363,6 +365,106 @@ describe("receipts that arrive while the wallet is locked", () => {
     const wallet = lockable(h);
     const filed = await fileReceipt(wallet.deps, refusedRetry(payment.id), AGENT);
     expect(filed).toEqual({ state: "failed" });
+  });
+});
+
+describe("a Receipt whose receiver's descriptor cannot be fetched when it arrives", () => {
+  /** The deps of a wallet whose receiver's descriptor cannot be had while `down` is set. */
+  function flaky(h: Harness) {
+    const state = { down: true, open: true };
+    const unlocked = deps(h);
+    const descriptors: DescriptorSource = {
+      get: async (receiverId, options) => {
+        if (state.down) {
+          throw new PaymentError(
+            "descriptor-unavailable",
+            `The receiver's descriptor at ${receiverId} could not be used`,
+          );
+        }
+        return h.descriptors.get(receiverId, options);
+      },
+    };
+    return {
+      state,
+      deps: {
+        ...unlocked,
+        descriptors,
+        wallet: async () => (state.open ? unlocked.wallet() : undefined),
+      },
+    };
+  }
+
+  /** A paid payment whose valid Receipt arrived while its receiver's descriptor could not be had. */
+  async function arrivedWhileDown() {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const receiver = flaky(h);
+    const arrived = h.clock.ms;
+    const filed = await fileReceipt(
+      receiver.deps,
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    return { h, payment, jws, receiver, arrived, filed };
+  }
+
+  it("keeps the payment signed and the Receipt held, and checks it once the descriptor answers", async () => {
+    const { h, payment, jws, receiver, arrived, filed: answer } = await arrivedWhileDown();
+    expect(answer).toEqual({ state: "signed" });
+    const held = await h.db.payments.get(payment.id);
+    expect(held?.reason).toBeUndefined();
+    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws, receivedAt: arrived });
+    // Due again in a while, for the next pass of the settlement schedule.
+    expect(held?.checkAt).toBeGreaterThan(arrived);
+    expect(await fileHeldReceipts(receiver.deps)).toBe(0);
+
+    receiver.state.down = false;
+    h.clock.ms = held?.checkAt ?? 0;
+    expect(await fileHeldReceipts(receiver.deps)).toBe(1);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("settled");
+    expect(filed?.receipt).toBe(jws);
+    expect(filed?.heldReceipt).toBeUndefined();
+  });
+
+  it("keeps trying for a day after it arrived, then refuses the Receipt saying why, keeping it", async () => {
+    const { h, payment, jws, receiver, arrived } = await arrivedWhileDown();
+    let passes = 0;
+    for (
+      let held = await h.db.payments.get(payment.id);
+      held?.heldReceipt;
+      held = await h.db.payments.get(payment.id)
+    ) {
+      h.clock.ms = held.checkAt ?? 0;
+      await fileHeldReceipts(receiver.deps);
+      passes += 1;
+      expect(h.clock.ms - arrived).toBeLessThanOrEqual(25 * HOUR);
+    }
+    expect(h.clock.ms - arrived).toBeGreaterThanOrEqual(24 * HOUR);
+    // Asked less often the longer it has been down: not every minute for a day.
+    expect(passes).toBeLessThan(50);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("failed");
+    expect(filed?.reason).toBe(
+      `Receipt rejected: The receiver's descriptor at ${RECEIVER} could not be used`,
+    );
+    expect(filed?.receipt).toBe(jws);
+    expect(filed?.heldReceipt).toBeUndefined();
+  });
+
+  it("waits for unlock when it is due again while the wallet is locked", async () => {
+    const { h, payment, receiver } = await arrivedWhileDown();
+    receiver.state.open = false;
+    h.clock.ms = (await h.db.payments.get(payment.id))?.checkAt ?? 0;
+    expect(await fileHeldReceipts(receiver.deps)).toBe(0);
+    // Out of the settlement tracker's way, which could settle it with its Receipt unchecked.
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBe(AWAITS_UNLOCK);
+
+    receiver.state.open = true;
+    receiver.state.down = false;
+    h.clock.ms += 48 * HOUR;
+    await fileHeldReceipts(receiver.deps);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
   });
 });
 

@@ -8,12 +8,17 @@ import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
-import { PaymentError, unknownPayment } from "./errors";
+import { isPaymentError, PaymentError, unknownPayment } from "./errors";
 import { readRefusal } from "./refusal";
 
 /** Why a refused payment still counts against the limits, as history says it. */
 export const STAYS_CHARGED =
   "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
+
+/** How long after a Receipt arrived its receiver's descriptor is waited for, before the Receipt is refused for want of it. */
+const DESCRIPTOR_WAIT_MS = 24 * 3_600_000;
+/** Between tries for that descriptor: as long again as it has been waited for, from a minute to an hour. */
+const DESCRIPTOR_RETRY_MS = { least: 60_000, most: 3_600_000 };
 
 export interface ReceiptDeps {
   db: WalletDb;
@@ -58,13 +63,24 @@ export async function fileReceipt(
 }
 
 /**
- * Checks the receipts held while the wallet was locked, now that it is not
- * (a no-op while it still is). Each is filed as of when it arrived, then let
- * go unless it is held again; a pass cut short is finished by the next one.
+ * Checks the receipts held while the wallet was locked, now that it is not,
+ * and those held for a descriptor that are due again. Each is filed as of when
+ * it arrived, then let go unless it is held again; a pass cut short is
+ * finished by the next one. While the wallet is locked, those due wait for
+ * unlock instead, out of the settlement tracker's way.
  */
 export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
-  if (!(await deps.wallet())) return 0;
-  const holding = await deps.db.payments.where("checkAt").equals(AWAITS_UNLOCK).toArray();
+  // One held for a descriptor is due at a time, like any payment: the range reads those too.
+  const due = deps.db.payments.where("checkAt").between(AWAITS_UNLOCK, deps.now(), true, true);
+  if (!(await deps.wallet())) {
+    await due
+      .filter((payment) => payment.checkAt !== AWAITS_UNLOCK && payment.heldReceipt !== undefined)
+      .modify({ checkAt: AWAITS_UNLOCK });
+    return 0;
+  }
+  const holding = await due
+    .filter((payment) => payment.checkAt === AWAITS_UNLOCK || payment.heldReceipt !== undefined)
+    .toArray();
   for (const payment of holding) {
     const held = payment.heldReceipt;
     if (held && payment.state === "signed") {
@@ -96,7 +112,8 @@ type Filed = { state: string; held: boolean };
 /**
  * Files a receipt of a signed payment as of when it arrived: verified, or
  * kept as a failed one with the reason. It is held instead while the wallet
- * is locked.
+ * is locked, and while the receiver's descriptor cannot be fetched (for a day
+ * at most): a paid payment is not failed for a moment's network trouble.
  */
 async function fileReceived(
   deps: ReceiptDeps,
@@ -104,7 +121,7 @@ async function fileReceived(
   received: Received,
 ): Promise<Filed> {
   const wallet = await deps.wallet();
-  if (!wallet) return hold(deps, payment, received);
+  if (!wallet) return hold(deps, payment, received, AWAITS_UNLOCK);
   let kept =
     typeof received.receipt === "string" ? received.receipt : JSON.stringify(received.receipt);
   try {
@@ -131,6 +148,11 @@ async function fileReceived(
     });
     return { state: updated.state, held: false };
   } catch (error) {
+    const waited = deps.now() - received.receivedAt;
+    if (isPaymentError(error, "descriptor-unavailable") && waited < DESCRIPTOR_WAIT_MS) {
+      const retry = Math.min(Math.max(waited, DESCRIPTOR_RETRY_MS.least), DESCRIPTOR_RETRY_MS.most);
+      return hold(deps, payment, received, deps.now() + retry);
+    }
     const reason = `Receipt rejected: ${errorText(error)}`;
     const updated = await advancePayment(deps.db, payment.id, {
       state: "failed",
@@ -141,12 +163,17 @@ async function fileReceived(
   }
 }
 
-/** Keeps a receipt as it arrived, to be filed at unlock. */
-async function hold(deps: ReceiptDeps, payment: PaymentRecord, received: Received): Promise<Filed> {
+/** Keeps a receipt as it arrived, to be filed at `checkAt` (or at unlock). */
+async function hold(
+  deps: ReceiptDeps,
+  payment: PaymentRecord,
+  received: Received,
+  checkAt: number,
+): Promise<Filed> {
   await deps.db.payments.update(payment.id, {
     heldReceipt: received,
     updatedAt: deps.now(),
-    checkAt: AWAITS_UNLOCK,
+    checkAt,
   });
   return { state: payment.state, held: true };
 }
