@@ -47,6 +47,7 @@ export interface PaymentRecord {
   /**
    * A receipt that arrived while the wallet was locked, kept as received until
    * unlock: its subject and payer can only be checked against the opened keys.
+   * Also one whose receiver's descriptor could not be fetched, until `checkAt`.
    */
   heldReceipt?: HeldReceipt;
   /** Why it was declined, refused, failed or expired. */
@@ -93,6 +94,11 @@ export interface HeldReceipt {
   status: number;
   receipt: unknown;
   resultHash?: string;
+  /**
+   * When it arrived (epoch ms): it is checked as of then, however long it was
+   * held. Absent in one held by an older version (then: the payment's updatedAt).
+   */
+  receivedAt?: number;
 }
 
 /** A settlement as checked on chain (lib/payments/settlement-tracker.ts). */

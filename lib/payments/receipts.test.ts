@@ -19,9 +19,12 @@ import { toJsonForm } from "../protocol/envelope/json-form";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
+import type { DescriptorSource } from "./descriptors";
+import { PaymentError } from "./errors";
 import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = `0x${"ab".repeat(32)}`;
+const HOUR = 3_600_000;
 
 /** What the hook reports when the paid retry was refused: the token says the authorization was used. */
 const refusedRetry = (paymentId: string) => ({
@@ -244,7 +247,7 @@ describe("receipts that arrive while the wallet is locked", () => {
       await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT),
     ).toEqual({ state: "signed" });
     const held = await h.db.payments.get(payment.id);
-    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws });
+    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws, receivedAt: h.clock.ms });
     expect(held?.receipt).toBeUndefined();
     // Out of the settlement tracker's way until unlock: its subject is not checked yet.
     expect(held?.checkAt).toBe(AWAITS_UNLOCK);
@@ -295,11 +298,173 @@ describe("receipts that arrive while the wallet is locked", () => {
     );
   });
 
+  // envelope §6 refuses a Receipt for what it says, not for how long the wallet stayed locked.
+  it("settles a valid Receipt that arrived while locked, however long the wallet stayed locked", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const wallet = lockable(h);
+    await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    h.clock.ms += 25 * HOUR;
+    wallet.state.open = true;
+    await fileHeldReceipts(wallet.deps);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.reason).toBeUndefined();
+    expect(filed?.state).toBe("settled");
+  });
+
+  // An older version kept no arrival time; the payment's updatedAt is when the Receipt was held.
+  it.each([
+    ["settles one that was fresh when held", 2, "settled", undefined],
+    [
+      "refuses one that was over a day old when held",
+      25,
+      "failed",
+      expect.stringMatching(/^Receipt rejected: Receipt expired/),
+    ],
+  ])(
+    "checks a Receipt held without its arrival time as of its payment's last change: %s",
+    async (_case, hoursOld, state, reason) => {
+      const { h, payment, claims } = await paidStipendex();
+      const jws = await signReceipt(claims, h.receiver.key);
+      const wallet = lockable(h);
+      h.clock.ms += hoursOld * HOUR;
+      await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+      await h.db.payments
+        .where("id")
+        .equals(payment.id)
+        .modify((held) => {
+          if (held.heldReceipt) delete held.heldReceipt.receivedAt;
+        });
+      h.clock.ms += 48 * HOUR;
+      wallet.state.open = true;
+      await fileHeldReceipts(wallet.deps);
+      const filed = await h.db.payments.get(payment.id);
+      expect(filed?.state).toBe(state);
+      expect(filed?.reason).toEqual(reason);
+    },
+  );
+
+  it("keeps a held Receipt held when the wallet locks again during the pass filing it", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const wallet = lockable(h);
+    await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    let asked = 0;
+    const locksAgain = {
+      ...wallet.deps,
+      wallet: async () => (++asked === 1 ? deps(h).wallet() : undefined),
+    };
+    await fileHeldReceipts(locksAgain);
+    const held = await h.db.payments.get(payment.id);
+    expect(held?.heldReceipt).toMatchObject({ receipt: jws });
+    expect(held?.checkAt).toBe(AWAITS_UNLOCK);
+  });
+
   it("files a refusal at once, locked or not: it names no wallet", async () => {
     const { h, payment } = await paidStipendex();
     const wallet = lockable(h);
     const filed = await fileReceipt(wallet.deps, refusedRetry(payment.id), AGENT);
     expect(filed).toEqual({ state: "failed" });
+  });
+});
+
+describe("a Receipt whose receiver's descriptor cannot be fetched when it arrives", () => {
+  /** The deps of a wallet whose receiver's descriptor cannot be had while `down` is set. */
+  function flaky(h: Harness) {
+    const state = { down: true, open: true };
+    const unlocked = deps(h);
+    const descriptors: DescriptorSource = {
+      get: async (receiverId, options) => {
+        if (state.down) {
+          throw new PaymentError(
+            "descriptor-unavailable",
+            `The receiver's descriptor at ${receiverId} could not be used`,
+          );
+        }
+        return h.descriptors.get(receiverId, options);
+      },
+    };
+    return {
+      state,
+      deps: {
+        ...unlocked,
+        descriptors,
+        wallet: async () => (state.open ? unlocked.wallet() : undefined),
+      },
+    };
+  }
+
+  /** A paid payment whose valid Receipt arrived while its receiver's descriptor could not be had. */
+  async function arrivedWhileDown() {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const receiver = flaky(h);
+    const arrived = h.clock.ms;
+    const filed = await fileReceipt(
+      receiver.deps,
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    return { h, payment, jws, receiver, arrived, filed };
+  }
+
+  it("keeps the payment signed and the Receipt held, and checks it once the descriptor answers", async () => {
+    const { h, payment, jws, receiver, arrived, filed: answer } = await arrivedWhileDown();
+    expect(answer).toEqual({ state: "signed" });
+    const held = await h.db.payments.get(payment.id);
+    expect(held?.reason).toBeUndefined();
+    expect(held?.heldReceipt).toEqual({ status: 200, receipt: jws, receivedAt: arrived });
+    // Due again in a while, for the next pass of the settlement schedule.
+    expect(held?.checkAt).toBeGreaterThan(arrived);
+    expect(await fileHeldReceipts(receiver.deps)).toBe(0);
+
+    receiver.state.down = false;
+    h.clock.ms = held?.checkAt ?? 0;
+    expect(await fileHeldReceipts(receiver.deps)).toBe(1);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("settled");
+    expect(filed?.receipt).toBe(jws);
+    expect(filed?.heldReceipt).toBeUndefined();
+  });
+
+  it("keeps trying for a day after it arrived, then refuses the Receipt saying why, keeping it", async () => {
+    const { h, payment, jws, receiver, arrived } = await arrivedWhileDown();
+    let passes = 0;
+    for (
+      let held = await h.db.payments.get(payment.id);
+      held?.heldReceipt;
+      held = await h.db.payments.get(payment.id)
+    ) {
+      h.clock.ms = held.checkAt ?? 0;
+      await fileHeldReceipts(receiver.deps);
+      passes += 1;
+      expect(h.clock.ms - arrived).toBeLessThanOrEqual(25 * HOUR);
+    }
+    expect(h.clock.ms - arrived).toBeGreaterThanOrEqual(24 * HOUR);
+    // Asked less often the longer it has been down: not every minute for a day.
+    expect(passes).toBeLessThan(50);
+    const filed = await h.db.payments.get(payment.id);
+    expect(filed?.state).toBe("failed");
+    expect(filed?.reason).toBe(
+      `Receipt rejected: The receiver's descriptor at ${RECEIVER} could not be used`,
+    );
+    expect(filed?.receipt).toBe(jws);
+    expect(filed?.heldReceipt).toBeUndefined();
+  });
+
+  it("waits for unlock when it is due again while the wallet is locked", async () => {
+    const { h, payment, receiver } = await arrivedWhileDown();
+    receiver.state.open = false;
+    h.clock.ms = (await h.db.payments.get(payment.id))?.checkAt ?? 0;
+    expect(await fileHeldReceipts(receiver.deps)).toBe(0);
+    // Out of the settlement tracker's way, which could settle it with its Receipt unchecked.
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBe(AWAITS_UNLOCK);
+
+    receiver.state.open = true;
+    receiver.state.down = false;
+    h.clock.ms += 48 * HOUR;
+    await fileHeldReceipts(receiver.deps);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
   });
 });
 

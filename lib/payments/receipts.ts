@@ -8,12 +8,17 @@ import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
-import { PaymentError, unknownPayment } from "./errors";
+import { isPaymentError, PaymentError, unknownPayment } from "./errors";
 import { readRefusal } from "./refusal";
 
 /** Why a refused payment still counts against the limits, as history says it. */
 export const STAYS_CHARGED =
   "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
+
+/** How long after a Receipt arrived its receiver's descriptor is waited for, before the Receipt is refused for want of it. */
+const DESCRIPTOR_WAIT_MS = 24 * 3_600_000;
+/** Between tries for that descriptor: as long again as it has been waited for, from a minute to an hour. */
+const DESCRIPTOR_RETRY_MS = { least: 60_000, most: 3_600_000 };
 
 export interface ReceiptDeps {
   db: WalletDb;
@@ -28,7 +33,7 @@ export interface ReceiptDeps {
  * (receiver key, qh, ph, subject, settlement); an x402 settle response is
  * read and its payer checked. A receipt that does not check out is kept, as a
  * failed one, with the reason. While the wallet is locked the receipt is held
- * as received, and checked at unlock (fileHeldReceipts).
+ * as received, and checked at unlock (fileHeldReceipts) as of its arrival.
  */
 export async function fileReceipt(
   deps: ReceiptDeps,
@@ -48,66 +53,41 @@ export async function fileReceipt(
     return { state: updated.state };
   }
   if (params.receipt === null || params.receipt === undefined) return { state: payment.state };
-  const wallet = await deps.wallet();
-  if (!wallet) {
-    const held: HeldReceipt = {
-      status: params.status,
-      receipt: params.receipt,
-      ...(params.resultHash === undefined ? {} : { resultHash: params.resultHash }),
-    };
-    await deps.db.payments.update(payment.id, {
-      heldReceipt: held,
-      updatedAt: deps.now(),
-      checkAt: AWAITS_UNLOCK,
-    });
-    return { state: payment.state };
-  }
-  let kept = typeof params.receipt === "string" ? params.receipt : JSON.stringify(params.receipt);
-  try {
-    let settled: { settled: boolean; receipt: string };
-    if (payment.offer.quote) {
-      // Kept unwrapped once readable, refused or not, so history shows it like any other.
-      kept = readReceiptValue(params.receipt);
-      settled = await checkStipendexReceipt(deps, wallet, payment, kept, params.resultHash);
-    } else {
-      settled = checkX402Settlement(wallet, payment, params.receipt);
-    }
-    if (!settled.settled) {
-      // The settlement it claims is looked at on chain next.
-      await deps.db.payments.update(payment.id, {
-        receipt: settled.receipt,
-        updatedAt: deps.now(),
-        checkAt: deps.now(),
-      });
-      return { state: payment.state };
-    }
-    const updated = await advancePayment(deps.db, payment.id, {
-      state: "settled",
-      receipt: settled.receipt,
-    });
-    return { state: updated.state };
-  } catch (error) {
-    const reason = `Receipt rejected: ${errorText(error)}`;
-    const updated = await advancePayment(deps.db, payment.id, {
-      state: "failed",
-      reason,
-      receipt: kept,
-    });
-    return { state: updated.state };
-  }
+  const filed = await fileReceived(deps, payment, {
+    status: params.status,
+    receipt: params.receipt,
+    ...(params.resultHash === undefined ? {} : { resultHash: params.resultHash }),
+    receivedAt: deps.now(),
+  });
+  return { state: filed.state };
 }
 
 /**
- * Checks the receipts held while the wallet was locked, now that it is not
- * (a no-op while it still is). Each is filed as if it had just arrived, then
- * let go; a pass cut short is finished by the next one.
+ * Checks the receipts held while the wallet was locked, now that it is not,
+ * and those held for a descriptor that are due again. Each is filed as of when
+ * it arrived, then let go unless it is held again; a pass cut short is
+ * finished by the next one. While the wallet is locked, those due wait for
+ * unlock instead, out of the settlement tracker's way.
  */
 export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
-  if (!(await deps.wallet())) return 0;
-  const holding = await deps.db.payments.where("checkAt").equals(AWAITS_UNLOCK).toArray();
+  // One held for a descriptor is due at a time, like any payment: the range reads those too.
+  const due = deps.db.payments.where("checkAt").between(AWAITS_UNLOCK, deps.now(), true, true);
+  if (!(await deps.wallet())) {
+    await due
+      .filter((payment) => payment.checkAt !== AWAITS_UNLOCK && payment.heldReceipt !== undefined)
+      .modify({ checkAt: AWAITS_UNLOCK });
+    return 0;
+  }
+  const holding = await due
+    .filter((payment) => payment.checkAt === AWAITS_UNLOCK || payment.heldReceipt !== undefined)
+    .toArray();
   for (const payment of holding) {
     const held = payment.heldReceipt;
-    if (held) await fileReceipt(deps, { paymentId: payment.id, ...held }, payment.origin);
+    if (held && payment.state === "signed") {
+      // One held by an older version has no arrival time: it was held at its last change.
+      const receivedAt = held.receivedAt ?? payment.updatedAt;
+      if ((await fileReceived(deps, payment, { ...held, receivedAt })).held) continue;
+    }
     const now = deps.now();
     await deps.db.payments
       .where("id")
@@ -123,12 +103,87 @@ export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
 
 type PayingWallet = { walletId: string; address: string };
 
+/** A receipt as it arrived, and when. */
+type Received = HeldReceipt & { receivedAt: number };
+
+/** The payment's state once a receipt was filed, and whether it is held to be filed later. */
+type Filed = { state: string; held: boolean };
+
+/**
+ * Files a receipt of a signed payment as of when it arrived: verified, or
+ * kept as a failed one with the reason. It is held instead while the wallet
+ * is locked, and while the receiver's descriptor cannot be fetched (for a day
+ * at most): a paid payment is not failed for a moment's network trouble.
+ */
+async function fileReceived(
+  deps: ReceiptDeps,
+  payment: PaymentRecord,
+  received: Received,
+): Promise<Filed> {
+  const wallet = await deps.wallet();
+  if (!wallet) return hold(deps, payment, received, AWAITS_UNLOCK);
+  let kept =
+    typeof received.receipt === "string" ? received.receipt : JSON.stringify(received.receipt);
+  try {
+    let settled: { settled: boolean; receipt: string };
+    if (payment.offer.quote) {
+      // Kept unwrapped once readable, refused or not, so history shows it like any other.
+      kept = readReceiptValue(received.receipt);
+      settled = await checkStipendexReceipt(deps, wallet, payment, kept, received);
+    } else {
+      settled = checkX402Settlement(wallet, payment, received.receipt);
+    }
+    if (!settled.settled) {
+      // The settlement it claims is looked at on chain next.
+      await deps.db.payments.update(payment.id, {
+        receipt: settled.receipt,
+        updatedAt: deps.now(),
+        checkAt: deps.now(),
+      });
+      return { state: payment.state, held: false };
+    }
+    const updated = await advancePayment(deps.db, payment.id, {
+      state: "settled",
+      receipt: settled.receipt,
+    });
+    return { state: updated.state, held: false };
+  } catch (error) {
+    const waited = deps.now() - received.receivedAt;
+    if (isPaymentError(error, "descriptor-unavailable") && waited < DESCRIPTOR_WAIT_MS) {
+      const retry = Math.min(Math.max(waited, DESCRIPTOR_RETRY_MS.least), DESCRIPTOR_RETRY_MS.most);
+      return hold(deps, payment, received, deps.now() + retry);
+    }
+    const reason = `Receipt rejected: ${errorText(error)}`;
+    const updated = await advancePayment(deps.db, payment.id, {
+      state: "failed",
+      reason,
+      receipt: kept,
+    });
+    return { state: updated.state, held: false };
+  }
+}
+
+/** Keeps a receipt as it arrived, to be filed at `checkAt` (or at unlock). */
+async function hold(
+  deps: ReceiptDeps,
+  payment: PaymentRecord,
+  received: Received,
+  checkAt: number,
+): Promise<Filed> {
+  await deps.db.payments.update(payment.id, {
+    heldReceipt: received,
+    updatedAt: deps.now(),
+    checkAt,
+  });
+  return { state: payment.state, held: true };
+}
+
 async function checkStipendexReceipt(
   deps: ReceiptDeps,
   wallet: PayingWallet,
   payment: PaymentRecord,
   jws: string,
-  servedHash: string | undefined,
+  received: Received,
 ): Promise<{ settled: boolean; receipt: string }> {
   const quote = payment.offer.quote;
   if (!quote || !payment.proof) throw unknownPayment(payment.id);
@@ -143,9 +198,11 @@ async function checkStipendexReceipt(
       amount: payment.amount,
       payer: wallet.address,
     },
-    now: new Date(deps.now()),
+    // Judged when it arrived: a wallet locked for a day does not make a valid Receipt too old.
+    now: new Date(received.receivedAt),
   });
   const claimed = verified.claims.resultHash;
+  const servedHash = received.resultHash;
   if (claimed !== undefined && servedHash !== undefined && claimed !== servedHash) {
     throw new PaymentError(
       "receipt-result-mismatch",

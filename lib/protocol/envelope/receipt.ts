@@ -7,7 +7,7 @@ import { readJsonForm } from "./json-form";
 import { parseClaims } from "./parse-claims";
 import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
 
-/** A wallet reads a Receipt when it arrives; history re-checks pass their own `now`. */
+/** Counted from `now`: when the Receipt arrived (one held until unlock too), or a history re-check's own time. */
 const RECEIPT_MAX_AGE_SECONDS = 86_400;
 
 export type ReceiptInput = Omit<ReceiptClaims, "stipendex">;
@@ -57,6 +57,7 @@ export interface VerifyReceiptOptions {
   /** The paying wallet's id: `sub` must be it. */
   walletId?: string;
   settlement?: ExpectedSettlement;
+  /** When the Receipt is judged: when it arrived, not when a held one is looked at. */
   now?: Date;
   clockToleranceSeconds?: number;
   maxAgeSeconds?: number;
