@@ -341,7 +341,10 @@ export interface PaymentRow {
 /** The history's order by time. */
 export type PaymentOrder = "newest" | "oldest";
 
-/** What one site or receiver was paid in one token on one network: signed and settled payments. */
+/**
+ * What one site or receiver was paid in one token on one network: the payments
+ * that hold a charge (what the budgets count), whatever their state.
+ */
 export interface SpendByTotal {
   /** The site's origin or the receiver's id. */
   key: string;
@@ -434,7 +437,7 @@ export interface UiMethods {
     params: { filter: PaymentFilter; offset: number; limit: number; order?: PaymentOrder };
     result: { rows: PaymentRow[]; total: number };
   };
-  /** Totals of signed and settled payments per site and per receiver, per network and token, for the filter. */
+  /** Totals per site and per receiver, per network and token, of the filter's payments that hold a charge. */
   ui_spendBy: {
     params: { filter: PaymentFilter };
     result: { sites: SpendByTotal[]; receivers: SpendByTotal[] };

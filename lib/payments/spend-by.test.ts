@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { type SeedFields, seedPayment } from "../../tests/unit-support/payments/test-support";
+import {
+  AGENT,
+  CALLER,
+  makeHarness,
+  type SeedFields,
+  seedPayment,
+  TEST_AUTO_BUDGET,
+  x402HttpChallenge,
+} from "../../tests/unit-support/payments/test-support";
 import { openWalletDb, type PaymentRecord, type WalletDb } from "../db/schema";
 import { randomId } from "../random-id";
+import { readAllSums } from "../wallet/budget-sums";
+import { fileReceipt } from "./receipts";
 import { spendBy } from "./spend-by";
 
 /** The seed's network (the x402 fixture pays on Base Sepolia): test money. */
@@ -21,7 +31,7 @@ async function seedCharged(db: WalletDb, fields: SeedFields): Promise<PaymentRec
 }
 
 describe("spendBy", () => {
-  it("sums signed and settled payments per site and per receiver, largest first", async () => {
+  it("sums the payments that hold a charge per site and per receiver, largest first", async () => {
     const db = openWalletDb(`spend-by-${randomId()}`);
     const a = "https://a.example";
     const b = "https://b.example";
@@ -130,5 +140,38 @@ describe("spendBy", () => {
       { ...usdc, ...base, atomic: "1000" },
       { ...usdc, ...polygon, atomic: "1000" },
     ]);
+  });
+
+  it("counts a payment whatever its state while it holds a charge, and not once the charge is given back", async () => {
+    const db = openWalletDb(`spend-by-${randomId()}`);
+    await seedCharged(db, { createdAt: 1, state: "failed", amount: "3000" });
+    const released = await seedCharged(db, { createdAt: 2, state: "signed", amount: "4000" });
+    // As the ledger gives a charge back: the charge moves to releasedCharge.
+    const { charge, ...rest } = released;
+    if (charge === undefined) return expect.unreachable("seeded without its charge");
+    await db.payments.put({
+      ...rest,
+      state: "expired",
+      releasedCharge: { ...charge, releasedAt: 3 },
+    });
+    expect((await spendBy(db, {})).sites.map((s) => [s.atomic, s.count])).toEqual([["3000", 1]]);
+  });
+
+  it("keeps a payment its page reported refused in the totals while it stays charged", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      CALLER,
+    );
+    // The page (untrusted) says its own paid request was refused: the receiver may still collect it.
+    await fileReceipt(
+      h.receipts,
+      { paymentId, status: 200, receipt: null, error: { code: -32402, message: "no" } },
+      AGENT,
+    );
+    expect((await h.db.payments.get(paymentId))?.state).toBe("failed");
+    expect([...(await readAllSums(h.db)).values()]).toContain(10000n);
+    const { sites } = await spendBy(h.db, { origin: AGENT });
+    expect(sites.map((s) => s.atomic)).toEqual(["10000"]);
   });
 });

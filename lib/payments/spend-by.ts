@@ -1,12 +1,8 @@
 import type { PaymentRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendByTotal } from "../messages";
-import type { PaymentState } from "../payment-states";
 import { NETWORKS } from "../protocol/rails/networks";
 import { isTestnet } from "../wallet/test-money";
 import { query } from "./history";
-
-/** Payments whose money is gone or promised: what the totals count. */
-const SPENT: ReadonlySet<PaymentState> = new Set(["signed", "settled"]);
 
 type Totals = Map<string, SpendByTotal & { sum: bigint }>;
 
@@ -51,8 +47,10 @@ const PIECE = 2_000;
 
 /**
  * What each site paid and each receiver was paid, over the payments the
- * filter selects. An aborted `signal` stops the read before its next piece,
- * with the signal's reason.
+ * filter selects that hold a charge: what the budgets count, whatever the
+ * state (a page may turn its own signed payment into failed, yet it stays
+ * charged and collectable), and none whose charge was given back. An aborted
+ * `signal` stops the read before its next piece, with the signal's reason.
  */
 export async function spendBy(
   db: WalletDb,
@@ -71,7 +69,7 @@ export async function spendBy(
       .limit(piece)
       .toArray();
     for (const p of payments) {
-      if (!SPENT.has(p.state)) continue;
+      if (p.charge === undefined) continue;
       add(sites, p.origin, p);
       add(receivers, p.receiver, p);
     }
