@@ -341,10 +341,21 @@ export interface PaymentRow {
 /** The history's order by time. */
 export type PaymentOrder = "newest" | "oldest";
 
-/** What one site or receiver was paid, per token: signed and settled payments. */
+/**
+ * What one site or receiver was paid in one token on one network: the payments
+ * that hold a charge (what the budgets count), whatever their state.
+ */
 export interface SpendByTotal {
   /** The site's origin or the receiver's id. */
   key: string;
+  /** CAIP-2 id ("eip155:8453"). */
+  network: string;
+  /** The network as a person names it ("Base Sepolia"). */
+  networkName: string;
+  /** Test money (a testnet's token): counted apart from real money, in "test" currencies. */
+  testnet: boolean;
+  /** The token's contract address. */
+  asset: string;
   symbol: string;
   decimals: number;
   /** Atomic units, decimal string. */
@@ -426,7 +437,7 @@ export interface UiMethods {
     params: { filter: PaymentFilter; offset: number; limit: number; order?: PaymentOrder };
     result: { rows: PaymentRow[]; total: number };
   };
-  /** Totals of signed and settled payments per site and per receiver, for the filter. */
+  /** Totals per site and per receiver, per network and token, of the filter's payments that hold a charge. */
   ui_spendBy: {
     params: { filter: PaymentFilter };
     result: { sites: SpendByTotal[]; receivers: SpendByTotal[] };

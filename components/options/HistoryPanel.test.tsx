@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
-import { PAYMENT_DETAIL, PAYMENT_ROW } from "@/tests/unit-support/ui/fixtures";
+import { BASE_USDC, PAYMENT_DETAIL, PAYMENT_ROW } from "@/tests/unit-support/ui/fixtures";
 import { HistoryPanel } from "./HistoryPanel";
 
 describe("HistoryPanel", () => {
@@ -23,7 +23,14 @@ describe("HistoryPanel", () => {
       ui_checkSettlements: () => null,
       ui_spendBy: () => ({
         sites: [
-          { key: "https://agent.example", symbol: "USDC", decimals: 6, atomic: "15000", count: 3 },
+          {
+            key: "https://agent.example",
+            ...BASE_USDC,
+            symbol: "USDC",
+            decimals: 6,
+            atomic: "15000",
+            count: 3,
+          },
         ],
         receivers: [],
       }),
@@ -37,7 +44,7 @@ describe("HistoryPanel", () => {
       within(perSite)
         .getAllByRole("row")
         .map((row) => row.textContent),
-    ).toEqual(["SitePaymentsAmount", "agent.example30.015 USDC"]);
+    ).toEqual(["SitePaymentsAmount", "agent.example30.015 USDCon Base"]);
     const list = screen.getByRole("list", { name: "Payments" });
     await within(list).findByText("tool-0");
     expect(within(list).getAllByRole("listitem").length).toBeLessThan(30);

@@ -33,13 +33,18 @@ function TotalsTable({
           </tr>
         )}
         {rows.map((row) => (
-          <tr key={`${row.key} ${row.symbol} ${row.decimals}`}>
+          <tr key={`${row.key} ${row.network} ${row.asset} ${row.symbol} ${row.decimals}`}>
             <td className="pr-4" title={row.key}>
               {name(row.key)}
             </td>
             <td className="pr-4">{row.count}</td>
             <td className="text-right font-mono">
               {formatAmount(BigInt(row.atomic), row.decimals)} {row.symbol}
+              <span className="block font-sans text-xs">
+                {row.testnet
+                  ? t("history.testMoneyOn", [row.networkName])
+                  : t("history.onNetwork", [row.networkName])}
+              </span>
             </td>
           </tr>
         ))}
@@ -48,7 +53,7 @@ function TotalsTable({
   );
 }
 
-/** What each site paid and each receiver was paid. */
+/** What each site paid and each receiver was paid, per token and network: test money said so. */
 export function SpendByTables({
   totals,
 }: {

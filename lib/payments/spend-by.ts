@@ -1,17 +1,25 @@
-import type { WalletDb } from "../db/schema";
+import type { PaymentRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendByTotal } from "../messages";
-import type { PaymentState } from "../payment-states";
+import { NETWORKS } from "../protocol/rails/networks";
+import { isTestnet } from "../wallet/test-money";
 import { query } from "./history";
-
-/** Payments whose money is gone or promised: what the totals count. */
-const SPENT: ReadonlySet<PaymentState> = new Set(["signed", "settled"]);
 
 type Totals = Map<string, SpendByTotal & { sum: bigint }>;
 
-function add(totals: Totals, key: string, p: { symbol: string; decimals: number; amount: string }) {
-  const id = `${key} ${p.symbol} ${p.decimals}`;
+type Counted = Pick<PaymentRecord, "network" | "asset" | "symbol" | "decimals" | "amount">;
+
+/**
+ * One total per network and token: test money (a testnet's) is never added to
+ * real money, nor one chain's token to another's.
+ */
+function add(totals: Totals, key: string, p: Counted) {
+  const id = `${key} ${p.network} ${p.asset} ${p.symbol} ${p.decimals}`;
   const entry = totals.get(id) ?? {
     key,
+    network: p.network,
+    networkName: NETWORKS.find((n) => n.caip2 === p.network)?.label ?? p.network,
+    testnet: isTestnet(p.network),
+    asset: p.asset,
     symbol: p.symbol,
     decimals: p.decimals,
     atomic: "0",
@@ -39,8 +47,10 @@ const PIECE = 2_000;
 
 /**
  * What each site paid and each receiver was paid, over the payments the
- * filter selects. An aborted `signal` stops the read before its next piece,
- * with the signal's reason.
+ * filter selects that hold a charge: what the budgets count, whatever the
+ * state (a page may turn its own signed payment into failed, yet it stays
+ * charged and collectable), and none whose charge was given back. An aborted
+ * `signal` stops the read before its next piece, with the signal's reason.
  */
 export async function spendBy(
   db: WalletDb,
@@ -59,7 +69,7 @@ export async function spendBy(
       .limit(piece)
       .toArray();
     for (const p of payments) {
-      if (!SPENT.has(p.state)) continue;
+      if (p.charge === undefined) continue;
       add(sites, p.origin, p);
       add(receivers, p.receiver, p);
     }

@@ -23,13 +23,12 @@ export function summarizeBalances(rows: readonly BalanceRow[]): BalanceSummary {
   }
   const totals = [...byCurrency].map(([currency, tokens]) => {
     const decimals = Math.max(...tokens.map((token) => token.decimals));
+    // Each token's available, already stopped at zero: its pending can never take another's money.
     const sum = tokens.reduce(
-      (total, token) =>
-        total +
-        (BigInt(token.amount) - BigInt(token.pending)) * 10n ** BigInt(decimals - token.decimals),
+      (total, token) => total + BigInt(token.available) * 10n ** BigInt(decimals - token.decimals),
       0n,
     );
-    return { currency, available: formatAmount(sum > 0n ? sum : 0n, decimals) };
+    return { currency, available: formatAmount(sum, decimals) };
   });
   return { totals, read, unread: rows.filter((row) => row.amount === undefined) };
 }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { installFakeBackground } from "../../tests/unit-support/ui/fake-background";
-import { PAYMENT_DETAIL, PAYMENT_ROW } from "../../tests/unit-support/ui/fixtures";
+import { BASE_USDC, PAYMENT_DETAIL, PAYMENT_ROW } from "../../tests/unit-support/ui/fixtures";
 import type { PaymentFilter, PaymentRow } from "../messages";
 import { createHistoryStore, PAGE_SIZE, rowAt, SPEND_DAYS } from "./history-store";
 
@@ -27,7 +27,14 @@ describe("history store", () => {
       ui_spendPerDay: () => [{ day: "2025-03-01", currency: "USD", amount: "5000" }],
       ui_spendBy: () => ({
         sites: [
-          { key: "https://agent.example", symbol: "USDC", decimals: 6, atomic: "5000", count: 1 },
+          {
+            key: "https://agent.example",
+            ...BASE_USDC,
+            symbol: "USDC",
+            decimals: 6,
+            atomic: "5000",
+            count: 1,
+          },
         ],
         receivers: [],
       }),

@@ -1,4 +1,10 @@
-import type { BalanceRow, PaymentDetail, PaymentRow, PendingApproval } from "../../../lib/messages";
+import type {
+  BalanceRow,
+  PaymentDetail,
+  PaymentRow,
+  PendingApproval,
+  SpendByTotal,
+} from "../../../lib/messages";
 
 /** Shared test data for the wallet's pages (not bundled: only tests import it). */
 export const APPROVAL: PendingApproval = {
@@ -31,6 +37,14 @@ export const APPROVAL: PendingApproval = {
   warnings: ["testnet"],
   needsUnlock: false,
   collectableForSeconds: 300,
+};
+
+/** The network and token of a spend total in USDC on Base (real money). */
+export const BASE_USDC: Pick<SpendByTotal, "network" | "networkName" | "testnet" | "asset"> = {
+  network: "eip155:8453",
+  networkName: "Base",
+  testnet: false,
+  asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
 };
 
 export const PAYMENT_ROW: PaymentRow = {

@@ -1,0 +1,40 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { BASE_USDC } from "@/tests/unit-support/ui/fixtures";
+import { SpendByTables } from "./SpendByTables";
+
+describe("SpendByTables", () => {
+  afterEach(cleanup);
+  it("shows a site's test money apart from its real money, each with its network", () => {
+    const total = { key: "https://agent.example", symbol: "USDC", decimals: 6, count: 1 };
+    render(
+      <SpendByTables
+        totals={{
+          sites: [
+            {
+              ...total,
+              network: "eip155:84532",
+              networkName: "Base Sepolia",
+              testnet: true,
+              asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+              atomic: "5000000",
+            },
+            { ...total, ...BASE_USDC, atomic: "1000" },
+          ],
+          receivers: [],
+        }}
+      />,
+    );
+    const perSite = screen.getByRole("table", { name: "Paid per site" });
+    expect(
+      within(perSite)
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => row.textContent),
+    ).toEqual([
+      "agent.example15 USDCtest money, on Base Sepolia",
+      "agent.example10.001 USDCon Base",
+    ]);
+  });
+});
