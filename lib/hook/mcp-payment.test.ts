@@ -121,3 +121,23 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
     await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
   });
 });
+
+describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC answer", () => {
+  // Seed 004: "gets back a 402 with error: payment_parse", as a JSON body rather than a JSON-RPC error.
+  it("reports what its body says, so history keeps the receiver's reason, and gives the page the original -32402", async () => {
+    const { response, receipts } = await payCall(Response.json(refusal), () =>
+      Response.json({ error: "payment_parse" }, { status: 402 }),
+    );
+    expect(await response.json()).toEqual(refusal);
+    await expect
+      .poll(() => receipts)
+      .toEqual([
+        {
+          paymentId: "m1",
+          status: 402,
+          receipt: null,
+          error: { code: -32603, message: "No answer", data: { error: "payment_parse" } },
+        },
+      ]);
+  });
+});

@@ -255,7 +255,14 @@ function receiptOf(
   status: number,
 ): ReceiptParams {
   if (!isResponseTo(message, call.request.id)) {
-    return { paymentId, status, receipt: null, error: { code: -32603, message: "No answer" } };
+    // A body that answers nothing may still say why (seed 004: a 402 with `error: payment_parse`).
+    const data = isObject(message) ? { data: message } : {};
+    return {
+      paymentId,
+      status,
+      receipt: null,
+      error: { code: -32603, message: "No answer", ...data },
+    };
   }
   return answerReceipt(message, paymentId, status);
 }
