@@ -11,7 +11,7 @@ import {
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import { makeReceiver, RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
@@ -225,6 +225,41 @@ describe("fileReceipt, Stipendex", () => {
       ),
     ).rejects.toMatchObject({ name: "PaymentError", code: "unknown-payment" });
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+  });
+});
+
+describe("a Receipt signed with a key the cached descriptor does not list yet", () => {
+  // envelope.md section 7: a wallet fetches the descriptor again once on an unknown kid.
+  it("fetches the descriptor again, once, and settles on the rotated key", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const rotated = await makeReceiver(RECEIVER, "r2");
+    const asked: (boolean | undefined)[] = [];
+    const descriptors: DescriptorSource = {
+      get: async (_receiverId, options) => {
+        asked.push(options?.refresh);
+        if (!options?.refresh) return h.receiver.descriptor;
+        const keys = [...h.receiver.descriptor.keys.keys, ...rotated.descriptor.keys.keys];
+        return { ...h.receiver.descriptor, keys: { keys } };
+      },
+    };
+    const jws = await signReceipt(claims, rotated.key);
+    const filed = await fileReceipt(
+      { ...deps(h), descriptors },
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+    expect(asked).toEqual([undefined, true]);
+  });
+
+  it("refuses a Receipt whose key the fetched descriptor does not list either", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const stranger = await makeReceiver(RECEIVER, "r9");
+    const jws = await signReceipt(claims, stranger.key);
+    await fileReceipt(deps(h), { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    const stored = await h.db.payments.get(payment.id);
+    expect(stored?.state).toBe("failed");
+    expect(stored?.reason).toMatch(/^Receipt rejected: /);
   });
 });
 

@@ -4,6 +4,7 @@ import { errorText } from "../errors";
 import type { ReceiptParams } from "../messages";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { readReceiptValue, verifyReceipt } from "../protocol/envelope/receipt";
+import { isProtocolError } from "../protocol/errors";
 import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
@@ -187,19 +188,26 @@ async function checkStipendexReceipt(
 ): Promise<{ settled: boolean; receipt: string }> {
   const quote = payment.offer.quote;
   if (!quote || !payment.proof) throw unknownPayment(payment.id);
-  const verified = await verifyReceipt(jws, {
-    descriptor: await deps.descriptors.get(payment.receiver),
-    quoteHash: quote.hash,
-    proofHash: await objectHash(payment.proof),
-    walletId: wallet.walletId,
-    settlement: {
-      network: payment.network,
-      asset: payment.asset,
-      amount: payment.amount,
-      payer: wallet.address,
-    },
-    // Judged when it arrived: a wallet locked for a day does not make a valid Receipt too old.
-    now: new Date(received.receivedAt),
+  const proofHash = await objectHash(payment.proof);
+  const verify = async (refresh: boolean) =>
+    verifyReceipt(jws, {
+      descriptor: await deps.descriptors.get(payment.receiver, refresh ? { refresh } : {}),
+      quoteHash: quote.hash,
+      proofHash,
+      walletId: wallet.walletId,
+      settlement: {
+        network: payment.network,
+        asset: payment.asset,
+        amount: payment.amount,
+        payer: wallet.address,
+      },
+      // Judged when it arrived: a wallet locked for a day does not make a valid Receipt too old.
+      now: new Date(received.receivedAt),
+    });
+  // A key rotated since the descriptor was cached: fetched again, once (envelope.md section 7).
+  const verified = await verify(false).catch((error: unknown) => {
+    if (!isProtocolError(error, "key-not-in-descriptor")) throw error;
+    return verify(true);
   });
   const claimed = verified.claims.resultHash;
   const servedHash = received.resultHash;
