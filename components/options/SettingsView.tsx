@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { errorText } from "@/lib/errors";
 import type { PolicyView } from "@/lib/messages";
-import { NETWORKS } from "@/lib/protocol/rails/networks";
+import { NETWORKS, networkLabel } from "@/lib/protocol/rails/networks";
 import { UiError } from "@/lib/ui/errors";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
@@ -156,8 +156,6 @@ const CUSTOM_TOKEN_FIELDS: { key: Exclude<keyof AssetRow, "network">; label(): s
   { key: "decimals", label: () => t("settings.tokens.customDecimals") },
   { key: "currency", label: () => t("settings.tokens.customCurrency") },
 ];
-
-const networkLabel = (id: string) => NETWORKS.find((n) => n.caip2 === id)?.label ?? id;
 
 function NetworkSwitches({
   enabled,

@@ -3,7 +3,7 @@ import type { WalletDb } from "../db/schema";
 import { AWAITS_UNLOCK, awaitsSettlement } from "../db/settlement-due";
 import type { BalanceRow } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
-import { NETWORKS } from "../protocol/rails/networks";
+import { knownNetwork, networkLabel } from "../protocol/rails/networks";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { chargeCurrency } from "../wallet/test-money";
 
@@ -47,10 +47,10 @@ export async function balanceRows(
   ]);
   return read.map((balance, i) => {
     const token = tokens[i];
-    const network = NETWORKS.find((known) => known.caip2 === balance.network);
+    const network = knownNetwork(balance.network);
     return {
       network: balance.network,
-      networkName: network?.label ?? balance.network,
+      networkName: networkLabel(balance.network),
       testnet: network?.testnet ?? true,
       asset: balance.asset,
       symbol: balance.symbol,

@@ -1,6 +1,6 @@
 import type { PaymentRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendByTotal } from "../messages";
-import { NETWORKS } from "../protocol/rails/networks";
+import { networkLabel } from "../protocol/rails/networks";
 import { isTestnet } from "../wallet/test-money";
 import { query } from "./history";
 
@@ -17,7 +17,7 @@ function add(totals: Totals, key: string, p: Counted) {
   const entry = totals.get(id) ?? {
     key,
     network: p.network,
-    networkName: NETWORKS.find((n) => n.caip2 === p.network)?.label ?? p.network,
+    networkName: networkLabel(p.network),
     testnet: isTestnet(p.network),
     asset: p.asset,
     symbol: p.symbol,

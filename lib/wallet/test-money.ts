@@ -1,5 +1,5 @@
 import type { Caip2 } from "../protocol/offer";
-import { NETWORKS } from "../protocol/rails/networks";
+import { knownNetwork } from "../protocol/rails/networks";
 
 /**
  * Tokens on a testnet are test money: they count in a currency of their own
@@ -9,7 +9,7 @@ import { NETWORKS } from "../protocol/rails/networks";
  * (the stricter side).
  */
 export function isTestnet(network: Caip2): boolean {
-  return NETWORKS.some((n) => n.caip2 === network && n.testnet);
+  return knownNetwork(network)?.testnet === true;
 }
 
 const TEST_PREFIX = "test ";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NETWORKS, resolveNetwork } from "./networks";
+import { knownNetwork, NETWORKS, networkLabel, resolveNetwork } from "./networks";
 
 describe("resolveNetwork", () => {
   it.each([
@@ -45,5 +45,15 @@ describe("resolveNetwork", () => {
     expect(new Set(NETWORKS.map((n) => n.chainId)).size).toBe(NETWORKS.length);
     const names = NETWORKS.flatMap((n) => n.names);
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe("knownNetwork and networkLabel", () => {
+  it("find a network by its CAIP-2 id only, and show an unknown one by its id", () => {
+    expect(knownNetwork("eip155:84532")).toMatchObject({ label: "Base Sepolia", testnet: true });
+    expect(knownNetwork("base-sepolia")).toBeUndefined();
+    expect(knownNetwork("eip155:999")).toBeUndefined();
+    expect(networkLabel("eip155:8453")).toBe("Base");
+    expect(networkLabel("eip155:999")).toBe("eip155:999");
   });
 });

@@ -33,6 +33,16 @@ export const NETWORKS: readonly Network[] = [
   network(31337, ["localhost", "anvil"], "Local chain", true),
 ];
 
+/** The network with this CAIP-2 id among those the wallet pays on; undefined for another. */
+export function knownNetwork(caip2: string): Network | undefined {
+  return NETWORKS.find((n) => n.caip2 === caip2);
+}
+
+/** A network as people read it: its label, or its CAIP-2 id when the wallet does not know it. */
+export function networkLabel(caip2: string): string {
+  return knownNetwork(caip2)?.label ?? caip2;
+}
+
 const CAIP2_EVM = /^eip155:([1-9][0-9]{0,15})$/;
 
 /** Find a network by CAIP-2 id ("eip155:8453") or x402 v1 name ("base"). */
