@@ -69,9 +69,20 @@ const X402_ERROR = "x402/error";
 
 /**
  * An x402 MCP price: a tools/call result of `resultType: "payment_required"`,
- * or one with `isError` carrying a PaymentRequired object.
+ * or one with `isError` carrying a PaymentRequired object. An earlier draft
+ * of x402's MCP transport sent a JSON-RPC error of code 402 whose `data` is
+ * the PaymentRequired object: read as the `isError` result it became.
  */
 export function x402PaymentResultOf(message: Obj): Obj | undefined {
+  const { error } = message;
+  if (
+    isObject(error) &&
+    error.code === 402 &&
+    isObject(error.data) &&
+    "x402Version" in error.data
+  ) {
+    return { isError: true, structuredContent: error.data };
+  }
   const result = message.result;
   if (!isObject(result)) return undefined;
   if (result.resultType === "payment_required" && isObject(result.paymentRequired)) return result;

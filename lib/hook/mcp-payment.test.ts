@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ReceiptParams } from "../messages";
+import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { handleMcpResponse } from "./mcp-payment";
 import { makeReplayable } from "./replay";
@@ -24,8 +24,12 @@ const refusal = { jsonrpc: "2.0", id: request.id, error: price };
  */
 async function payCall(first: Response, retry: () => Response) {
   const receipts: ReceiptParams[] = [];
+  const asked: PaymentChallenge[] = [];
   const wallet: WalletLink = {
-    pay: async () => ({ paymentId: "m1", meta: { key: "stipendex/payment", value: { jws: "p" } } }),
+    pay: async (challenge) => {
+      asked.push(challenge);
+      return { paymentId: "m1", meta: { key: "stipendex/payment", value: { jws: "p" } } };
+    },
     receipt: (params) => receipts.push(params),
     elicit: async () => ({ action: "decline" }),
     reportMcpServer: () => undefined,
@@ -42,7 +46,7 @@ async function payCall(first: Response, retry: () => Response) {
     wallet,
     async () => retry(),
   );
-  return { response, receipts };
+  return { response, receipts, asked };
 }
 
 const sse = (message: unknown) =>
@@ -139,5 +143,43 @@ describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC a
           error: { code: -32603, message: "No answer", data: { error: "payment_parse" } },
         },
       ]);
+  });
+});
+
+describe("handleMcpResponse: an x402 price in a JSON-RPC error of code 402 (an earlier draft of x402's MCP transport)", () => {
+  const paymentRequired = {
+    x402Version: 2,
+    accepts: [{ scheme: "exact", network: "eip155:84532", amount: "1000" }],
+  };
+  const priced = {
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: 402, message: "Payment required", data: paymentRequired },
+  };
+
+  it("is handed to the wallet as the isError result the transport now sends, and the paid answer reaches the page", async () => {
+    const paid = {
+      jsonrpc: "2.0",
+      id: request.id,
+      result: { content: [{ type: "text", text: "ok" }] },
+    };
+    const { response, asked } = await payCall(Response.json(priced), () => Response.json(paid));
+    expect(asked).toEqual([
+      {
+        transport: "mcp",
+        server,
+        tool: "verify_agent",
+        arguments: { agent: "a" },
+        result: { isError: true, structuredContent: paymentRequired },
+      },
+    ]);
+    expect(await response.json()).toEqual(paid);
+  });
+
+  it("leaves any other error of code 402 alone", async () => {
+    const other = { jsonrpc: "2.0", id: request.id, error: { code: 402, message: "Pay us" } };
+    const { response, asked } = await payCall(Response.json(other), () => Response.json({}));
+    expect(asked).toEqual([]);
+    expect(await response.json()).toEqual(other);
   });
 });
