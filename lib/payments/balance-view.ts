@@ -70,15 +70,21 @@ export const tokenKey = (network: string, asset: string) => `${network} ${asset.
 
 /**
  * Per token (see tokenKey): what charged payments the chain has not shown
- * collected may still take, whatever the receiver said (a "settled" on its
- * word alone may be a page's forgery). Each has a `checkAt` until then, so
- * only those are read.
+ * collected may still take. A receiver's "settled" counts only until the
+ * settlement tracker first asks the chain (at once, as it is filed): the
+ * balance read then already shows an honest one's transfer, and a forged one
+ * (a page can send an unsigned x402 success) is pending again once the chain
+ * does not show it. Each has a `checkAt` until then, so only those are read.
  */
 export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
   const open = await db.payments
     .where("checkAt")
     .aboveOrEqual(AWAITS_UNLOCK)
-    .filter(awaitsSettlement)
+    .filter(
+      (payment) =>
+        awaitsSettlement(payment) &&
+        !(payment.state === "settled" && payment.settlement === undefined),
+    )
     .toArray();
   const sums = new Map<string, bigint>();
   for (const payment of open) {
