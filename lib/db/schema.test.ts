@@ -1,6 +1,6 @@
 import Dexie from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
-import { openV4Database } from "../../tests/unit-support/db/v4-database";
+import { openOldWalletDb, openV4Database } from "../../tests/unit-support/db/old-database";
 import { budgetRowsFromV4, openWalletDb, type PaymentRecord, type WalletDb } from "./schema";
 import { AWAITS_UNLOCK } from "./settlement-due";
 
@@ -52,14 +52,11 @@ describe("openWalletDb", () => {
 
   it("upgrades a version 3 database in place: its payments stay, the history index still serves", async () => {
     const name = `schema-${crypto.randomUUID()}`;
-    const old = new Dexie(name);
-    old.version(3).stores({
-      payments:
-        "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
-      budgetSums: "key",
-      counters: "name",
-      settings: "key",
-    });
+    const old = openOldWalletDb(
+      name,
+      3,
+      "id, createdAt, updatedAt, origin, receiver, state, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy",
+    );
     await old.table("payments").add(row("p1", { createdAt: 5, state: "signed" }));
     old.close();
     db = openWalletDb(name);
@@ -140,14 +137,11 @@ describe("openWalletDb", () => {
 
   it("makes due again a payment the tracker stopped asking about while the chain may still settle it", async () => {
     const name = `schema-${crypto.randomUUID()}`;
-    const v7 = new Dexie(name);
-    v7.version(7).stores({
-      payments:
-        "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
-      budgetSums: "key",
-      counters: "name",
-      settings: "key",
-    });
+    const v7 = openOldWalletDb(
+      name,
+      7,
+      "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
+    );
     const charge = { currency: "USD", micro: "1", chargedAt: 1 };
     await v7.table("payments").bulkAdd([
       // Given up on after a month without an endpoint (the tracker then dropped checkAt).

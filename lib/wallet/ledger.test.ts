@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openV4Database } from "../../tests/unit-support/db/v4-database";
+import { openV4Database } from "../../tests/unit-support/db/old-database";
 import { recount } from "../../tests/unit-support/wallet/budget-recount";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb, type WalletDb } from "../db/schema";
