@@ -182,6 +182,26 @@ describe("ui handlers", () => {
     expect(await h.db.payments.count()).toBe(1);
   });
 
+  it("asks a chain whose RPC endpoint the person set about its waiting payments at once, not an hour later", async () => {
+    const { h, pageApi, uiApi } = await handlers({
+      policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } },
+    });
+    const { paymentId } = await pageApi.stipendex_pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      page(AGENT),
+    );
+    const payment = await h.db.payments.get(paymentId);
+    if (!payment) return expect.unreachable("not recorded");
+    // As the tracker leaves one it had no endpoint for.
+    const anHourOn = h.clock.ms + 3_600_000;
+    await h.db.payments.update(paymentId, { checkAt: anHourOn });
+    const node = "http://127.0.0.1:9/own-node";
+    const view = await uiApi.ui_getPolicy(undefined, ui);
+    await uiApi.ui_setPolicy({ ...view, rpcEndpoints: { [payment.network]: node } }, ui);
+    // Nothing answers there: the node is left alone for 30 s, not the hour.
+    await until(async () => ((await h.db.payments.get(paymentId))?.checkAt ?? 0) < anHourOn, 200);
+  });
+
   it("checks at unlock the receipts that came while the wallet was locked", async () => {
     const { h, pageApi, uiApi } = await handlers({
       policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } },

@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import { networksWithChangedEndpoint } from "../chain/rpc-endpoints";
 import type { WalletDb } from "../db/schema";
 import { ErrorCode, PROVIDER_VERSION } from "../messages";
 import type { ApprovalQueue } from "../payments/approvals";
@@ -157,7 +158,18 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_getSpend: async (params) =>
       spendSummaries(s.db, await s.policy.settings(), s.now(), params?.origin),
     ui_getPolicy: () => s.policy.view(),
-    ui_setPolicy: (params) => s.policy.save(params),
+    ui_setPolicy: async (params) => {
+      const before = (await s.policy.view()).rpcEndpoints ?? {};
+      const saved = await s.policy.save(params);
+      const networks = networksWithChangedEndpoint(before, saved.rpcEndpoints ?? {});
+      if (networks.size > 0) {
+        // Payments waiting to ask those chains (an hour apart without an endpoint) ask the new one now.
+        void settlementChecksDueNow(s.db, s.now(), PASS_SIZE, networks)
+          .then(() => s.settlements.run())
+          .catch(() => undefined);
+      }
+      return saved;
+    },
     ui_listPayments: (params) =>
       listPayments(
         s.db,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { NETWORKS } from "../protocol/rails/networks";
-import { DEFAULT_RPC_ENDPOINTS, parseRpcEndpoints, rpcEndpointFor } from "./rpc-endpoints";
+import {
+  DEFAULT_RPC_ENDPOINTS,
+  networksWithChangedEndpoint,
+  parseRpcEndpoints,
+  rpcEndpointFor,
+} from "./rpc-endpoints";
 
 describe("rpc endpoints", () => {
   it("has a public https endpoint for every network the wallet pays on but the local chain", () => {
@@ -20,5 +25,14 @@ describe("rpc endpoints", () => {
     );
     expect(rpcEndpointFor("eip155:8453", {}, built)).toBe("https://mainnet.base.org");
     expect(rpcEndpointFor("eip155:31337", {}, {})).toBeUndefined();
+  });
+
+  it("names the networks whose chosen endpoint was set, changed or taken out, and no other", () => {
+    const before = { "eip155:8453": "https://a.example", "eip155:1": "https://same.example" };
+    const after = { "eip155:84532": "https://b.example", "eip155:1": "https://same.example" };
+    expect(networksWithChangedEndpoint(before, after)).toEqual(
+      new Set(["eip155:8453", "eip155:84532"]),
+    );
+    expect(networksWithChangedEndpoint(after, after).size).toBe(0);
   });
 });

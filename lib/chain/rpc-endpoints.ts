@@ -38,3 +38,12 @@ export function rpcEndpointFor(
 ): string | undefined {
   return chosen[network] ?? built[network] ?? DEFAULT_RPC_ENDPOINTS[network];
 }
+
+/** The networks whose chosen endpoint differs between `before` and `after`: set, changed or taken out. */
+export function networksWithChangedEndpoint(
+  before: Partial<Record<string, string>>,
+  after: Partial<Record<string, string>>,
+): Set<string> {
+  const networks = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return new Set([...networks].filter((network) => before[network] !== after[network]));
+}

@@ -725,6 +725,25 @@ describe("the settlement tracker's schedule", () => {
     expect(checkAt).toEqual([NOW + 3_000, NOW, NOW]);
   });
 
+  it("makes due only the payments on the networks named, when their RPC endpoint changed", async () => {
+    const wdb = freshDb();
+    const ids: string[] = [];
+    for (const quoteId of ["q1", "q2"]) {
+      const outcome = await auto(wdb, 1_000n, { quoteId });
+      if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
+      ids.push(outcome.payment.id);
+    }
+    const [onBase = "", onSepolia = ""] = ids;
+    await wdb.payments.update(onSepolia, { network: "eip155:84532" });
+    await scheduleSettlementChecks(
+      wdb,
+      ids.map((id) => ({ id, at: NOW + 3_600_000, seen: NOW })),
+    );
+    await settlementChecksDueNow(wdb, NOW, 10, new Set(["eip155:84532"]));
+    expect((await wdb.payments.get(onSepolia))?.checkAt).toBe(NOW);
+    expect((await wdb.payments.get(onBase))?.checkAt).toBe(NOW + 3_600_000);
+  });
+
   it("is due at once when a payment asked for is signed, and never for one that is only quoted", async () => {
     const wdb = freshDb();
     const quoted = await recordQuote(wdb, {

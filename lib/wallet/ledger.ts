@@ -386,15 +386,20 @@ export async function scheduleSettlementChecks(
 
 /**
  * The `limit` payments the settlement tracker would look at soonest are due
- * now (the person asked to check): no more than one pass takes, however many
- * are waiting, so a long history is not rewritten on every look.
+ * now (the person asked to check), or of those only the ones on `networks`
+ * (their RPC endpoint just changed): no more than one pass takes, however
+ * many are waiting, so a long history is not rewritten on every look.
  */
 export async function settlementChecksDueNow(
   db: WalletDb,
   now: number,
   limit: number,
+  networks?: ReadonlySet<string>,
 ): Promise<void> {
-  await db.payments.where("checkAt").above(now).limit(limit).modify({ checkAt: now });
+  const waiting = db.payments.where("checkAt").above(now);
+  await (networks ? waiting.filter((payment) => networks.has(payment.network)) : waiting)
+    .limit(limit)
+    .modify({ checkAt: now });
 }
 
 /** Why a released payment is not charged, as history shows it. */
