@@ -135,11 +135,32 @@ describe("spendBy", () => {
     const { sites } = await spendBy(db, {});
     // Three totals (5 test USDC, 0.001 USDC on Base, 0.001 on Polygon), never one "5.002 USDC".
     const usdc = { key: site, symbol: "USDC", decimals: 6, count: 1 };
+    // Real money first, however much more test money there is.
     expect(sites).toEqual([
-      { ...usdc, ...SEPOLIA, atomic: "5000000" },
       { ...usdc, ...base, atomic: "1000" },
       { ...usdc, ...polygon, atomic: "1000" },
+      { ...usdc, ...SEPOLIA, atomic: "5000000" },
     ]);
+  });
+
+  it("puts the larger sum first as the person reads it, whatever each token's decimals", async () => {
+    const db = openWalletDb(`spend-by-${randomId()}`);
+    // 2 test USDC (6 decimals) and 0.000001 of an 18-decimal test token: 1,000,000,000,000 units.
+    const usdc = await seedCharged(db, {
+      createdAt: 1,
+      origin: "https://usdc.example",
+      state: "settled",
+      amount: "2000000",
+    });
+    const tiny = await seedCharged(db, {
+      createdAt: 2,
+      origin: "https://tiny.example",
+      state: "settled",
+      amount: "1000000000000",
+    });
+    await db.payments.update(tiny.id, { decimals: 18, symbol: "TINY" });
+    const { sites } = await spendBy(db, {});
+    expect(sites.map((total) => total.key)).toEqual([usdc.origin, tiny.origin]);
   });
 
   it("counts a payment whatever its state while it holds a charge, and not once the charge is given back", async () => {

@@ -4,7 +4,8 @@ import { networkLabel } from "../protocol/rails/networks";
 import { isTestnet } from "../wallet/test-money";
 import { query } from "./history";
 
-type Totals = Map<string, SpendByTotal & { sum: bigint }>;
+type Total = SpendByTotal & { sum: bigint };
+type Totals = Map<string, Total>;
 
 type Counted = Pick<PaymentRecord, "network" | "asset" | "symbol" | "decimals" | "amount">;
 
@@ -31,10 +32,23 @@ function add(totals: Totals, key: string, p: Counted) {
   totals.set(id, entry);
 }
 
-/** Largest first; exact atomic sums per token. */
+/**
+ * Real money before test money, then largest first in whole tokens: a sum in
+ * an 18-decimal token is compared with one in a 6-decimal token as the person
+ * reads them, not by their atomic units.
+ */
+function byShownSize(a: Total, b: Total): number {
+  if (a.testnet !== b.testnet) return a.testnet ? 1 : -1;
+  const decimals = Math.max(a.decimals, b.decimals);
+  const shown = (t: Total) => t.sum * 10n ** BigInt(decimals - t.decimals);
+  const [x, y] = [shown(a), shown(b)];
+  return x === y ? a.key.localeCompare(b.key) : x > y ? -1 : 1;
+}
+
+/** Exact atomic sums per token, in the order byShownSize gives. */
 function sorted(totals: Totals): SpendByTotal[] {
   return [...totals.values()]
-    .sort((a, b) => (a.sum === b.sum ? a.key.localeCompare(b.key) : a.sum > b.sum ? -1 : 1))
+    .sort(byShownSize)
     .map(({ sum, ...total }) => ({ ...total, atomic: sum.toString() }));
 }
 
