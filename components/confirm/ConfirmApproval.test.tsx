@@ -278,6 +278,39 @@ describe("ConfirmApproval", () => {
     );
   });
 
+  it("approves nothing on an Enter that ends text typed for the page the window covered; a click still approves", () => {
+    const { onDecide } = renderApproval();
+    // The window took focus mid-sentence: "please summarise this", about 8 keys a second, then Enter.
+    for (const key of "please summarise this") {
+      fireEvent.keyDown(document.body, { key });
+      act(() => vi.advanceTimersByTime(120));
+    }
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    expect(screen.getByTestId("enter-hint").textContent).toMatch(/Typing reached this window/);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    fireEvent.click(approveButton());
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
+  });
+
+  it("lets Enter approve again once another request is on screen, and after typing in its own fields", () => {
+    const { onDecide, update } = renderApproval({ id: "first" });
+    arm();
+    fireEvent.keyDown(document.body, { key: "x" });
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+    update({ id: "second" });
+    arm();
+    expect(screen.getByTestId("enter-hint").textContent).toBe("Enter approves");
+    fireEvent.click(screen.getByRole("checkbox", { name: "Always allow up to" }));
+    const perDay = screen.getByLabelText("Daily amount for this site");
+    fireEvent.keyDown(perDay, { key: "2" });
+    fireEvent.change(perDay, { target: { value: "2" } });
+    fireEvent.keyDown(perDay, { key: "Enter" });
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve", "2000000");
+  });
+
   it("approves nothing on Enter or a click before the request has been in front for the delay", () => {
     const { onDecide } = renderApproval();
     const approve = approveButton();

@@ -7,6 +7,7 @@ import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
 import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/price-expiry";
+import { isStrayTyping } from "@/lib/ui/stray-typing";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
@@ -116,7 +117,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   const [perDay, setPerDay] = useState(oneCall);
   const [inputError, setInputError] = useState<string>();
   // Unlocking reveals Approve: for the delay that is a new request on screen.
-  const activation = useActivationDelay(`${approval.id}:${approval.needsUnlock}`);
+  const shown = `${approval.id}:${approval.needsUnlock}`;
+  const activation = useActivationDelay(shown);
+  // The request on screen when typing meant for another window reached this one: Enter then approves nothing.
+  const [typedOn, setTypedOn] = useState<string>();
+  const typedHere = typedOn === shown;
   const hintId = useId();
   const validity = usePriceValidity(approval.expiresAt);
   const collection = roundedPeriod(approval.collectableForSeconds);
@@ -140,11 +145,14 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
   const decline = () => {
     if (!busy) props.onDecide("decline");
   };
-  const keys = useRef({ approve, decline });
-  keys.current = { approve, decline };
+  const typed = () => setTypedOn(shown);
+  const keys = useRef({ approve, decline, typed, typedHere });
+  keys.current = { approve, decline, typed, typedHere };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
+      if (isStrayTyping(event)) {
+        keys.current.typed();
+      } else if (event.key === "Escape") {
         event.preventDefault();
         keys.current.decline();
       } else if (event.key === "Enter" && !event.isComposing) {
@@ -158,7 +166,8 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         // While locked, Enter submits the unlock form instead.
         if (target?.closest("form[data-unlock]")) return;
         event.preventDefault();
-        keys.current.approve(event);
+        // After text typed for the page this window covered, Enter ends that text: a click or Tab decides.
+        if (!keys.current.typedHere) keys.current.approve(event);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -426,7 +435,9 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           {/* Below the buttons, so the text changing never moves Approve. */}
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {activation.armed ? (
-              t("confirm.enterApproves")
+              <span data-testid="enter-hint">
+                {typedHere ? t("confirm.typedHere") : t("confirm.enterApproves")}
+              </span>
             ) : (
               <span id={hintId}>{t("confirm.approveSoon")}</span>
             )}{" "}

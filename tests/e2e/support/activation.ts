@@ -15,6 +15,8 @@ import type { WalletCall } from "./wallet-setup";
 /** A tab driven with raw input: keys and clicks arrive whether or not the page is ready for them. */
 export interface InputTab extends Tab {
   pressEnter(): Promise<void>;
+  /** Types `text` key by key into whatever has the focus. */
+  type(text: string): Promise<void>;
   /** `clicks` mouse clicks in a row at (x, y), whatever is there and whether it is enabled. */
   clickAt(x: number, y: number, clicks: number): Promise<void>;
   /** Makes this tab's window the focused one, as a person clicking into it would. */
@@ -140,6 +142,27 @@ export function describeActivation(
       const [answer] = await paid.results;
       assert.equal(answer?.status, 200, JSON.stringify(answer));
       assert.ok(answer?.headers["Stipendex-Receipt"], JSON.stringify(answer));
+      await assertSettled(rig, origin, before, [5_000n]);
+    });
+
+    it("an Enter that ends typing meant for the page approves nothing, however long after the delay; a click pays", async () => {
+      const { rig, browser, origin } = get();
+      const before = await snapshot(rig, origin);
+      const confirm = browser.nextConfirmWindow();
+      const paid = search(["typed"]);
+      const window = await confirm;
+      await until(window, APPROVE_SHOWN);
+      // The person, looking at the page's chat box, goes on typing; the words land in the window.
+      await window.type("please summarise this");
+      await until(window, APPROVE_ARMED);
+      await window.pressEnter();
+      await sleep(SETTLE_MS);
+      assert.equal(await pending(), 1, "the Enter ending the typed text approved the request");
+      assert.equal(paid.done(), false, "the page got an answer without the person's yes");
+
+      await window.click("Approve");
+      const [answer] = await paid.results;
+      assert.equal(answer?.status, 200, JSON.stringify(answer));
       await assertSettled(rig, origin, before, [5_000n]);
     });
 

@@ -60,6 +60,7 @@ export function chromiumInputTab(page: ChromiumPage): InputTab {
   return {
     ...chromiumTab(page),
     pressEnter: () => page.keyboard.press("Enter"),
+    type: (text) => page.keyboard.type(text),
     clickAt: (x, y, clicks) => page.mouse.click(x, y, { clickCount: clicks }),
     bringToFront: () => page.bringToFront(),
   };
@@ -70,6 +71,7 @@ export function firefoxInputTab(page: FirefoxPage): InputTab {
   return {
     ...firefoxTab(page),
     pressEnter: () => page.keyboard.press("Enter"),
+    type: (text) => page.keyboard.type(text),
     clickAt: (x, y, clicks) => page.mouse.click(x, y, { count: clicks }),
     bringToFront: () => page.bringToFront(),
   };
