@@ -268,6 +268,8 @@ export interface PendingApproval {
 
 /** A top-level page that answered 402 with a price: what the popup offers to pay. */
 export interface PageOfferView {
+  /** Names this price as shown: paying names it back, and a tab showing another price by then pays nothing. */
+  viewId: string;
   url: string;
   origin: string;
   description: string;
@@ -457,7 +459,7 @@ export interface UiMethods {
   /** The paywalled page open in a tab, when it asked for a payment the wallet can make. */
   ui_getPageOffer: { params: { tabId: number }; result: PageOfferView | null };
   /** Pays a tab's page offer through the payment engine, then loads the page once with the payment. */
-  ui_payPage: { params: { tabId: number }; result: { paymentId: string } };
+  ui_payPage: { params: { tabId: number; viewId: string }; result: { paymentId: string } };
 }
 
 export type PageMethod = keyof PageMethods;

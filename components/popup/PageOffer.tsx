@@ -30,7 +30,7 @@ export function PageOffer() {
     setPaying(true);
     setError(undefined);
     try {
-      await callWallet({ method: "ui_payPage", params: { tabId: tab.id } });
+      await callWallet({ method: "ui_payPage", params: { tabId: tab.id, viewId: offer.viewId } });
       window.close();
     } catch (e) {
       setError(errorText(e));

@@ -13,9 +13,15 @@ import {
   X402_URL,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { v1TwoOptionsBody } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { RAIL } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import {
+  v1TwoOptionsBody,
+  v2PaymentRequired,
+  v2Requirement,
+} from "../../tests/unit-support/protocol/x402/test-fixtures";
 import type { ReceiptParams } from "../messages";
 import { toJsonForm } from "../protocol/envelope/json-form";
+import { encodeBase64Json } from "../protocol/x402/wire";
 import {
   describeChallenge,
   type HeaderRule,
@@ -76,6 +82,11 @@ async function rig(
   return { h, offers, seen };
 }
 
+/** The person's click on Pay in the popup, for the price it shows (ui_getPageOffer, then ui_payPage). */
+async function payShown(offers: PageOffers) {
+  return offers.pay(TAB, (await offers.view(TAB))?.viewId ?? "no offer shown");
+}
+
 describe("page offers", () => {
   it("offers a tab's x402 v2 paywall (badge and view) and forgets it when the tab shows another page", async () => {
     const { offers, seen } = await rig();
@@ -109,7 +120,7 @@ describe("page offers", () => {
       policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } },
     });
     await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
-    const { paymentId } = await offers.pay(TAB);
+    const { paymentId } = await payShown(offers);
     const payment = await h.db.payments.get(paymentId);
     expect(payment).toMatchObject({ origin: PAGE_ORIGIN, state: "signed" });
     expect(payment?.resource).toEqual({ kind: "http", method: "GET", url: X402_URL });
@@ -134,7 +145,7 @@ describe("page offers", () => {
     for (const leave of ["close", "navigate"] as const) {
       const { offers, seen } = await rig(auto);
       await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
-      const { paymentId } = await offers.pay(TAB);
+      const { paymentId } = await payShown(offers);
       if (leave === "close") await offers.closed(TAB);
       else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
       expect(seen.rules.size, leave).toBe(0);
@@ -148,7 +159,7 @@ describe("page offers", () => {
     for (const leave of ["close", "navigate"] as const) {
       const { h, offers, seen } = await rig();
       await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
-      const paying = offers.pay(TAB);
+      const paying = payShown(offers);
       await until(async () => (await h.approvals.pending()).length === 1);
       if (leave === "close") await offers.closed(TAB);
       else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
@@ -169,12 +180,12 @@ describe("page offers", () => {
       const [pending] = await h.approvals.pending();
       await h.approvals.decide({ approvalId: pending?.id ?? "", decision });
     };
-    const declined = offers.pay(TAB);
+    const declined = payShown(offers);
     await decide("decline");
     await expect(declined).rejects.toMatchObject({ code: "user-declined" });
     expect(seen.rules.size).toBe(0);
     expect(seen.loads).toEqual([]);
-    const approved = offers.pay(TAB);
+    const approved = payShown(offers);
     await decide("approve");
     const { paymentId } = await approved;
     expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
@@ -195,11 +206,11 @@ describe("page offers", () => {
     expect(issued).toHaveLength(1);
 
     h.clock.ms += 121_000;
-    const first = offers.pay(TAB);
+    const first = payShown(offers);
     // Clicked again while the window asks about the fresh Quote: the second click waits for the
     // first, one approval, one load, nothing reported unused.
     await until(async () => (await h.approvals.pending()).length === 1);
-    const again = offers.pay(TAB);
+    const again = payShown(offers);
     const [pending] = await h.approvals.pending();
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
     const [{ paymentId }, second] = await Promise.all([first, again]);
@@ -212,6 +223,59 @@ describe("page offers", () => {
     expect(payment?.offer.quote?.jws).toBe(issued[1]);
     expect(seen.rules.size).toBe(1);
     expect(seen.loads).toEqual([[TAB, pageUrl]]);
+  });
+
+  it("pays nothing when the tab holds another price than the one shown (the page navigated while the popup was open)", async () => {
+    const { h, offers, seen } = await rig({
+      policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } },
+    });
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const shown = await offers.view(TAB);
+    if (!shown) return expect.unreachable("no offer shown");
+    // The page sends its tab to another of its paywalls, at another price, before the click.
+    const dearer = encodeBase64Json({
+      ...v2PaymentRequired,
+      resource: { ...v2PaymentRequired.resource, url: `${PAGE_ORIGIN}/other` },
+      accepts: [{ ...v2Requirement, amount: "90000" }],
+    });
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": dearer }, `${PAGE_ORIGIN}/other`));
+    await expect(offers.pay(TAB, shown.viewId)).rejects.toMatchObject({
+      code: "page-price-changed",
+      message: expect.stringMatching(/another price than the one you were shown.*nothing was paid/),
+    });
+    expect(await h.db.payments.count()).toBe(0);
+    expect(seen.loads).toEqual([]);
+    // What the tab holds now is shown, and paid on its own click.
+    const now = await offers.view(TAB);
+    expect(now).toMatchObject({ url: `${PAGE_ORIGIN}/other`, amount: { atomic: "90000" } });
+    const { paymentId } = await offers.pay(TAB, now?.viewId ?? "");
+    expect(await h.db.payments.get(paymentId)).toMatchObject({ amount: "90000", state: "signed" });
+  });
+
+  it("pays nothing when, asked again for an expired Quote, the page names another price than the one shown", async () => {
+    const pageUrl = `${RECEIVER}/search?q=x`;
+    let asked = 0;
+    const { h, offers, seen } = await rig({}, (h) => async () => {
+      asked += 1;
+      const iat = Math.floor(h.clock.ms / 1000);
+      const dearer = {
+        rails: [{ ...RAIL, amount: "50000" }],
+        total: { amount: "0.05", currency: "USD" },
+      };
+      const jws = await quoteFor(h.receiver, { iat, exp: iat + 120, ...(asked > 1 ? dearer : {}) });
+      return Response.json({ quote: toJsonForm("quote", jws) }, { status: 402 });
+    });
+    await offers.responded(response(402, {}, pageUrl));
+    const shown = await offers.view(TAB);
+    expect(shown?.amount.atomic).toBe("5000");
+    h.clock.ms += 121_000;
+    await expect(offers.pay(TAB, shown?.viewId ?? "")).rejects.toMatchObject({
+      code: "page-price-changed",
+    });
+    expect(await h.approvals.pending()).toEqual([]);
+    expect(await h.db.payments.count()).toBe(0);
+    expect(seen.loads).toEqual([]);
+    expect((await offers.view(TAB))?.amount.atomic).toBe("50000");
   });
 
   it("pays nothing when, asked again for an expired Quote, the page no longer names a price: the offer goes", async () => {
@@ -229,7 +293,7 @@ describe("page offers", () => {
     );
     await offers.responded(response(402, {}, pageUrl));
     h.clock.ms += 100_000;
-    await expect(offers.pay(TAB)).rejects.toThrow(/no longer asks for a payment/);
+    await expect(payShown(offers)).rejects.toThrow(/no longer asks for a payment/);
     expect(await offers.view(TAB)).toBeNull();
     expect(await h.db.payments.count()).toBe(0);
     expect(seen.loads).toEqual([]);
@@ -238,8 +302,8 @@ describe("page offers", () => {
   it("pays once for two clicks while the window asks: one approval, one rule, one load", async () => {
     const { h, offers, seen } = await rig();
     await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
-    const first = offers.pay(TAB);
-    const second = offers.pay(TAB);
+    const first = payShown(offers);
+    const second = payShown(offers);
     await until(async () => (await h.approvals.pending()).length === 1);
     const [pending] = await h.approvals.pending();
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "approve" });
@@ -258,7 +322,7 @@ describe("page offers", () => {
     // A rule of that id is there already: the browser refuses another.
     const taken = { id: TAB + 1 } as HeaderRule;
     seen.rules.set(taken.id, taken);
-    await expect(offers.pay(TAB)).rejects.toThrow(/refused to load .* nothing was sent/);
+    await expect(payShown(offers)).rejects.toThrow(/refused to load .* nothing was sent/);
     const [payment] = await h.db.payments.toArray();
     expect(seen.receipts).toEqual([
       [{ paymentId: payment?.id, status: 0, receipt: null }, PAGE_ORIGIN],
@@ -267,14 +331,14 @@ describe("page offers", () => {
     expect(await offers.view(TAB)).toMatchObject({ paying: false });
     // The next click is a new payment, not the one reported unused.
     seen.rules.clear();
-    const { paymentId } = await offers.pay(TAB);
+    const { paymentId } = await payShown(offers);
     expect(paymentId).not.toBe(payment?.id);
     expect(seen.loads).toEqual([[TAB, X402_URL]]);
   });
 
   it("refuses to pay a tab that shows no offer", async () => {
     const { offers } = await rig();
-    await expect(offers.pay(TAB)).rejects.toMatchObject({ name: "RpcError" });
+    await expect(payShown(offers)).rejects.toMatchObject({ name: "RpcError" });
   });
 });
 

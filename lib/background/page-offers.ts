@@ -29,7 +29,7 @@ export type PageOfferMethod = "ui_getPageOffer" | "ui_payPage";
 export function pageOfferHandlers(offers: PageOffers): Pick<UiHandlers, PageOfferMethod> {
   return {
     ui_getPageOffer: (params) => offers.view(params.tabId),
-    ui_payPage: (params) => offers.pay(params.tabId),
+    ui_payPage: (params) => offers.pay(params.tabId, params.viewId),
   };
 }
 
@@ -94,6 +94,8 @@ function callerOf(offer: StoredOffer, tabId: number): Caller {
 }
 
 interface StoredOffer {
+  /** A new one for every price read (PageOfferView.viewId): what the person was shown. */
+  viewId: string;
   url: string;
   origin: string;
   challenge: PaymentChallenge;
@@ -163,7 +165,7 @@ export class PageOffers {
     challenge: PaymentChallenge,
   ): Promise<StoredOffer> {
     const described = await this.p.describe(challenge, origin);
-    return { url, origin, challenge, requestId: randomId(), ...described };
+    return { viewId: randomId(), url, origin, challenge, requestId: randomId(), ...described };
   }
 
   /**
@@ -185,8 +187,18 @@ export class PageOffers {
       );
     }
     const renewed = await this.offerOf(offer.url, offer.origin, challenge);
-    await this.set(tabId, renewed);
-    return renewed;
+    if (!samePrice(renewed, offer)) {
+      await this.set(tabId, renewed);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `${offer.url} asked again for a price, and named another than the one you were shown: nothing was paid. Open the wallet again to see it`,
+        { reason: "page-price-changed" },
+      );
+    }
+    // The same terms under a fresh Quote: what the person was shown still names it.
+    const same = { ...renewed, viewId: offer.viewId };
+    await this.set(tabId, same);
+    return same;
   }
 
   /** The tab finished loading: its badge again (a navigation may have reset it). */
@@ -197,15 +209,26 @@ export class PageOffers {
   async view(tabId: number): Promise<PageOfferView | null> {
     const offer = await this.get(tabId);
     if (!offer) return null;
-    const { url, origin, description, amount } = offer;
-    return { url, origin, description, amount, paying: offer.paid !== undefined };
+    const { viewId, url, origin, description, amount } = offer;
+    return { viewId, url, origin, description, amount, paying: offer.paid !== undefined };
   }
 
-  /** Asks the engine to pay the tab's offer; once paid, loads the page with the payment. */
-  async pay(tabId: number): Promise<{ paymentId: string }> {
+  /**
+   * Asks the engine to pay the tab's offer the person was shown (`viewId`);
+   * once paid, loads the page with the payment. A tab that holds another
+   * price by now (the page navigated while the popup was open) pays nothing.
+   */
+  async pay(tabId: number, viewId: string): Promise<{ paymentId: string }> {
     const shown = await this.get(tabId);
     if (!shown) {
       throw new RpcError(ErrorCode.InvalidRequest, `Tab ${tabId} shows no page asking for payment`);
+    }
+    if (shown.viewId !== viewId) {
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `The page in tab ${tabId} asks for another price than the one you were shown (now ${shown.url}): nothing was paid. Open the wallet again to see it`,
+        { reason: "page-price-changed" },
+      );
     }
     // A second click (from a popup opened again while the window asks) waits for the first:
     // one approval, one paid load, even when the first asked the page for a fresh price.
@@ -346,6 +369,18 @@ export async function pageChallenge(
       : new Response("", { status: 402, headers: { "payment-required": header.value } });
   if (priced?.status !== 402) return undefined;
   return readHttpChallenge(priced, response.url, "GET");
+}
+
+/** Whether `renewed` asks what `shown` did: its words, and as much of the same token on the same network. */
+function samePrice(renewed: StoredOffer, shown: StoredOffer): boolean {
+  const [now, seen] = [renewed.amount, shown.amount];
+  return (
+    renewed.description === shown.description &&
+    now.atomic === seen.atomic &&
+    now.decimals === seen.decimals &&
+    now.symbol === seen.symbol &&
+    now.network === seen.network
+  );
 }
 
 /** The one-time rule: this header on the next top-level load of exactly `url` in `tabId`. */

@@ -11,7 +11,9 @@ export type BackgroundReason =
   /** A save from a page that read the settings before another change was made. */
   | "stale-policy"
   /** A long read the same page asked for again: the newer one answers (latest-reads.ts). */
-  | "superseded";
+  | "superseded"
+  /** A paywalled page's price is not the one the person was shown (page-offers.ts): nothing paid. */
+  | "page-price-changed";
 
 /** An RpcError's code: its reason when it has one, else its wire number. */
 export type RpcErrorCode = BackgroundReason | `rpc-${ErrorCode}`;

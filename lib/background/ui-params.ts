@@ -58,7 +58,7 @@ const schemas: { [M in UiMethod]: z.ZodType<UiMethods[M]["params"]> } = {
   ui_deleteHistory: z.object({ confirm: z.literal(true) }),
   ui_getPricing: z.object({ origin }),
   ui_getPageOffer: z.object({ tabId: z.number().int().min(0) }),
-  ui_payPage: z.object({ tabId: z.number().int().min(0) }),
+  ui_payPage: z.object({ tabId: z.number().int().min(0), viewId: z.string().min(1).max(64) }),
 };
 
 /** The params of a wallet page's request, checked; throws InvalidParams naming the field. */

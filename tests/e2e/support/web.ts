@@ -474,7 +474,7 @@ export function describeWeb(
         );
 
         await Promise.all([
-          rig.wallet({ method: "ui_payPage", params: { tabId } }),
+          rig.wallet({ method: "ui_payPage", params: { tabId, viewId: offer.viewId } }),
           rig.nextConfirmWindow().then((window) => window.click("Approve")),
         ]);
         await assertPageLoadedPaid(rig, browser, { page, tabId, before, ...sold });
