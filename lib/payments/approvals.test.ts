@@ -74,6 +74,27 @@ describe("ApprovalQueue", () => {
     expect(windows.opened).toHaveLength(1);
   });
 
+  it("drops a request a budget paid meanwhile: undecided, its kept answer gone, the window closed once empty", async () => {
+    const store = memoryStore();
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(store, windows.window);
+    void queue.ask(approval("a"));
+    void queue.ask(approval("b"));
+    await until(async () => (await queue.pending()).length === 2);
+    await queue.drop("a");
+    expect((await queue.pending()).map((p) => p.id)).toEqual(["b"]);
+    expect(windows.closed).toEqual([]);
+    await queue.drop("b");
+    expect(await queue.pending()).toEqual([]);
+    expect(windows.closed).toHaveLength(1);
+    // An answer kept for a restarted worker goes too: nothing acts on it any more.
+    void queue.ask(approval("c"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "c", decision: "approve" });
+    await queue.drop("c");
+    expect(await readItem(store, DECISIONS_ITEM)).toEqual({});
+  });
+
   it("wakes every caller waiting on the same approval, asking once", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);

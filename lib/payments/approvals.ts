@@ -169,6 +169,25 @@ export class ApprovalQueue {
     if (waited) this.wake(withdrawn);
   }
 
+  /**
+   * The payment no longer waits for the person: a budget they set since
+   * covers it (a restarted worker, asked again, approved it on that budget).
+   * Its request leaves the window undecided, any answer kept for it goes, and
+   * a window left with nothing closes: nobody is offered to decline a
+   * payment already signed.
+   */
+  async drop(approvalId: string): Promise<void> {
+    await this.serial(async () => {
+      const { [approvalId]: kept, ...decisions } = await this.decisions();
+      if (kept) await writeItem(this.session, DECISIONS_ITEM, decisions);
+      const pending = await this.pending();
+      if (!pending.some((p) => p.id === approvalId)) return;
+      const left = pending.filter((p) => p.id !== approvalId);
+      await this.savePending(left);
+      if (left.length === 0) await this.closeWindow();
+    });
+  }
+
   /** Forgets a decision once it has been acted on. */
   async consume(approvalId: string): Promise<void> {
     await this.serial(async () => {

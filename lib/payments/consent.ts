@@ -97,8 +97,10 @@ export async function obtainConsent(
   if (!confirmation) {
     throw new PaymentError("wallet-locked", "The wallet locked before the payment was confirmed");
   }
-  // Only the person's answer was kept for a restarted worker; a budget's leaves nothing behind.
+  // Only the person's answer was kept for a restarted worker; a budget's leaves nothing behind,
+  // and takes out of the window what an earlier worker asked the person about this payment.
   if (approvedBy === "person") await parts.deps.approvals.consume(payment.id);
+  else await parts.deps.approvals.drop(payment.id);
   return { outcome: "approved", confirmation, approvedBy };
 }
 

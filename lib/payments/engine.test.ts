@@ -612,6 +612,23 @@ describe("PaymentEngine.pay, resuming", () => {
   });
 });
 
+describe("PaymentEngine.pay, a request asked about before a restart", () => {
+  it("leaves the window once a budget set meanwhile pays it: nobody is offered to decline a signed payment", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    void h.engine.pay({ requestId: "w", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    h.restart();
+    // The person gives the site a budget (from the options page, or another of its requests).
+    await h.policy.save({ ...(await h.policy.view()), ...autoPolicy.policy });
+    const answer = await h.engine.pay({ requestId: "w", challenge }, CALLER);
+    expect((await onlyPayment(h)).state).toBe("signed");
+    expect(answer.paymentId).toBe((await onlyPayment(h)).id);
+    expect(await pendingIds(h)).toEqual([]);
+    expect(h.windows.closed).toHaveLength(1);
+  });
+});
+
 describe("PaymentEngine.elicit", () => {
   it("confirms by elicitation, then pays the same Quote without asking, bound to that Confirmation", async () => {
     const h = await makeHarness();
