@@ -43,10 +43,10 @@ export function identifySender(
   } catch {
     return { kind: "unknown" };
   }
-  // Chrome reports `origin` (right for sandboxed and about:blank frames);
-  // Firefox only the URL.
-  // Chromium and Firefox both report "null" for a sandboxed frame: it is
-  // nobody in particular, so it is refused rather than shown or budgeted.
+  // Chromium and Firefox (every version the manifest allows) report `origin`,
+  // right where the URL is not: "null" for a sandboxed frame or a page a CSP
+  // sandbox header serves (nobody in particular, so refused rather than shown
+  // or budgeted), the creator's for about:blank. The URL's is only a fallback.
   const origin = sender.origin ?? pageOrigin;
   if (!/^https?:\/\/[^/]+$/.test(origin)) return { kind: "unknown" };
   // A frame whose top page has no web origin (a local file, a sandboxed or about: page) is
