@@ -1,4 +1,4 @@
-import { errorGuard, StipendexError } from "../errors";
+import { errorGuard, errorText, StipendexError } from "../errors";
 
 /** Why the proxy could not forward a call, or could not have it paid. */
 export type ProxyErrorCode =
@@ -53,4 +53,12 @@ export class UpstreamAnswerError extends ProxyError {
   ) {
     super("upstream-no-answer", message, options);
   }
+}
+
+/** What went wrong, with its cause's words: undici's `fetch failed` says why only there. */
+export function failureText(error: unknown): string {
+  const text = errorText(error);
+  return error instanceof Error && error.cause instanceof Error
+    ? `${text} (${error.cause.message})`
+    : text;
 }

@@ -23,7 +23,7 @@ import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { CallStreams } from "./call-streams";
-import { UpstreamAnswerError } from "./errors";
+import { failureText, UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
@@ -178,9 +178,9 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         return { result };
       } catch (error) {
         if (error instanceof McpError) return { error: wireErrorOf(error) };
-        // For callPaying, which reports a paid retry answered so; the host is told below.
+        // Thrown as they are for callPaying, which reports a paid retry that failed; the host is told below.
         if (error instanceof StreamableHTTPError) throw upstreamAnswerErrorOf(error);
-        throw failedUpstream(errorText(error));
+        throw error;
       }
     };
     const params = request.params;
@@ -191,7 +191,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
           ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
           : await send(params);
     } catch (error) {
-      if (!(error instanceof UpstreamAnswerError)) throw error;
+      if (!(error instanceof UpstreamAnswerError)) throw failedUpstream(failureText(error));
       // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
       if (error.status !== 402) throw failedUpstream(error.message);
       throw rpcFailure({
