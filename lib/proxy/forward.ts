@@ -22,6 +22,7 @@ import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/js
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
+import { answeringCalls } from "./call-answers";
 import { CallStreams } from "./call-streams";
 import { failureText, UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
@@ -69,7 +70,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   let client: Client | undefined;
   let transport: StreamableHTTPClientTransport | undefined;
   const wallet = options.wallet;
-  const streams = new CallStreams(payingHttp402(fetch, wallet));
+  const streams = new CallStreams(answeringCalls(payingHttp402(fetch, wallet)));
   let walletAnswersForms = false;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
     void wallet.report(sighting).catch(() => undefined);

@@ -230,4 +230,26 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     });
     expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
   });
+
+  // Seed 004's payment_parse sent with 200: the SDK's transport fails on it with a schema error,
+  // and waits (until the proxy's 30-minute timeout) on JSON-RPC that is not the call's answer.
+  it.each([
+    ["JSON that is no JSON-RPC", '{"error":"payment_parse"}'],
+    ["a JSON-RPC notification", '{"jsonrpc":"2.0","method":"notifications/message","params":{}}'],
+  ])(
+    "reports a paid retry answered 200 with %s without a refusal, and tells the host at once what the server said",
+    async (_what, said) => {
+      const server = await startPaidServer(true, answers(200, "application/json", said));
+      const { wallet, receipts } = payingWallet();
+      const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+      open.push(host, server);
+      await expect(
+        host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
+      ).rejects.toMatchObject({
+        code: -32603,
+        message: `MCP error -32603: The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: HTTP 200 with JSON that does not answer the call: ${said}`,
+      });
+      expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
+    },
+  );
 });

@@ -120,8 +120,9 @@ async function noAnswerToPaidCall(
   original: unknown,
 ): Promise<CallOutcome> {
   const answered = error instanceof UpstreamAnswerError ? error : undefined;
-  if (answered?.status !== undefined) {
-    const { status, message } = answered;
+  const status = answered ? (answered.status ?? 200) : 0;
+  if (answered && (status < 200 || status > 299)) {
+    const { message } = answered;
     // The wallet takes no longer message (a gateway's page may be): the status says enough then.
     const said = message && message.length <= PAGE_LIMITS.challenge ? message : `HTTP ${status}`;
     await wallet
@@ -133,9 +134,7 @@ async function noAnswerToPaidCall(
       original,
     );
   }
-  await wallet
-    .receipt({ paymentId, status: answered ? 200 : 0, receipt: null })
-    .catch(() => undefined);
+  await wallet.receipt({ paymentId, status, receipt: null }).catch(() => undefined);
   const why = answered ? answered.message : failureText(error);
   return {
     error: {
