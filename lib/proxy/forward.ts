@@ -22,7 +22,7 @@ import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/js
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
-import { answeringCalls } from "./call-answers";
+import { answeringCalls, noAnswerIn } from "./call-answers";
 import { CallStreams } from "./call-streams";
 import { failureText, UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
@@ -178,8 +178,14 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         });
         return { result };
       } catch (error) {
-        if (error instanceof McpError) return { error: wireErrorOf(error) };
-        // Thrown as they are for callPaying, which reports a paid retry that failed; the host is told below.
+        if (error instanceof McpError) {
+          const wire = wireErrorOf(error);
+          // The proxy's own, for a call its SSE answer left unanswered (call-answers.ts), is a failure.
+          const unanswered = noAnswerIn(wire);
+          if (unanswered) throw unanswered;
+          return { error: wire };
+        }
+        // Failures are thrown, for callPaying, which reports a paid retry that failed; the host is told below.
         if (error instanceof StreamableHTTPError) throw upstreamAnswerErrorOf(error);
         throw error;
       }
