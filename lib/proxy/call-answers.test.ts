@@ -61,6 +61,15 @@ describe("answeringCalls", () => {
     });
   });
 
+  it("fails a tools/call answered 202 Accepted, which answers only notifications", async () => {
+    const accepted = new Response(null, { status: 202 });
+    const failure = await answeringCalls(async () => accepted)(ENDPOINT, { body: call }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(failure).toMatchObject({ status: 202, message: "HTTP 202 without answering the call" });
+  });
+
   it("leaves every other answer as the very same Response: other methods, HTTP errors, other types", async () => {
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const unanswered = json('{"ok":true}');

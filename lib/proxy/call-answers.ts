@@ -21,11 +21,11 @@ const NO_ANSWER = "stipendex-proxy/no-answer";
  * its own words or not at all: a JSON body that is no JSON-RPC answer to the
  * call (seed 004's `{"error":"payment_parse"}`, sent with 200) fails with a
  * schema error that says nothing of what the server said, and an SSE answer
- * that ends or breaks off without the call's answer leaves the call waiting
- * (until the proxy's timeout, 30 minutes). Both fail here at once with an
- * UpstreamAnswerError, which callPaying reports for a paid retry: thrown for
- * JSON, and for SSE sent as the proxy's JSON-RPC error to the call, which
- * `noAnswerIn` reads back.
+ * that ends or breaks off without the call's answer, or a 202 Accepted,
+ * leaves the call waiting (until the proxy's timeout, 30 minutes). All fail
+ * here at once with an UpstreamAnswerError, which callPaying reports for a
+ * paid retry: thrown, or for SSE sent as the proxy's JSON-RPC error to the
+ * call, which `noAnswerIn` reads back.
  */
 export function answeringCalls(base: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -33,6 +33,11 @@ export function answeringCalls(base: typeof fetch): typeof fetch {
     const request = readJsonRpcRequest(init?.body);
     if (request?.method !== "tools/call" || request.id === undefined || !response.ok) {
       return response;
+    }
+    if (response.status === 202) {
+      // What answers a notification: the transport would wait for the call's answer.
+      await response.body?.cancel();
+      throw new UpstreamAnswerError(202, "HTTP 202 without answering the call");
     }
     const type = mediaType(response);
     if (type === "application/json") return answeredInJson(response, request.id);

@@ -220,6 +220,14 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       'HTTP 200 with JSON that does not answer the call: {"jsonrpc":"2.0","method":"notifications/message"}',
     ],
     [
+      "202 Accepted, with no body",
+      (_req, res) => {
+        res.status(202).end();
+      },
+      202,
+      "HTTP 202 without answering the call",
+    ],
+    [
       "with an SSE answer that ends without the call's answer",
       answers(200, "text/event-stream", ": working\n\n"),
       200,
