@@ -85,15 +85,15 @@ async function startPaidServer(
 
 /**
  * A wallet that pays (or declines) every request, noting what it was asked and
- * told; `whilePaying` runs before it answers.
+ * told; `whilePaying` runs before it answers, with the request's signal.
  */
-function payingWallet(decline = false, whilePaying?: () => Promise<void>) {
+function payingWallet(decline = false, whilePaying?: (signal?: AbortSignal) => Promise<void>) {
   const asked: PaymentChallenge[] = [];
   const receipts: ReceiptParams[] = [];
   const wallet: ProxyWallet = {
-    pay: async (challenge) => {
+    pay: async (challenge, signal) => {
       asked.push(challenge);
-      await whilePaying?.();
+      await whilePaying?.(signal);
       if (decline) throw new Error("You declined the payment");
       const answer: PaymentAnswer =
         challenge.transport === "http"
@@ -275,5 +275,24 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       ),
     });
     expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+  });
+
+  // The person decided before the host's cancellation reached the wallet: the payment is signed.
+  it("reports a payment the wallet made as the host cancelled its call, which is not retried", async () => {
+    const cancel = new AbortController();
+    const { wallet, receipts } = payingWallet(false, async (signal) => {
+      const withdrawn = new Promise((resolve) => signal?.addEventListener("abort", resolve));
+      cancel.abort("the person stopped the agent");
+      await withdrawn;
+    });
+    const server = await startPaidServer(true);
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const call = host.callTool({ name: "verify_agent", arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    await expect(call).rejects.toThrow("the person stopped the agent");
+    await expect.poll(() => receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+    expect(server.payments).toEqual([]);
   });
 });
