@@ -1,4 +1,4 @@
-import { errorGuard, StipendexError } from "../errors";
+import { errorGuard, errorText, StipendexError } from "../errors";
 
 /** Why the proxy could not forward a call, or could not have it paid. */
 export type ProxyErrorCode =
@@ -39,9 +39,10 @@ export class ProxyError extends StipendexError {
 export const isProxyError = errorGuard(ProxyError);
 
 /**
- * The MCP server answered with an HTTP error (`status`), or with a 2xx body
- * neither JSON nor SSE (`status` undefined: the SDK does not say which 2xx);
- * the message is what the server said, or the SDK's words for it.
+ * The MCP server answered with an HTTP error (`status`), or with a 2xx that
+ * has no JSON-RPC answer in it (`status` undefined for a body neither JSON nor
+ * SSE: the SDK does not say which 2xx); the message is what the server said,
+ * or the SDK's or the proxy's words for it.
  */
 export class UpstreamAnswerError extends ProxyError {
   override name = "UpstreamAnswerError";
@@ -53,4 +54,12 @@ export class UpstreamAnswerError extends ProxyError {
   ) {
     super("upstream-no-answer", message, options);
   }
+}
+
+/** What went wrong, with its cause's words: undici's `fetch failed` says why only there. */
+export function failureText(error: unknown): string {
+  const text = errorText(error);
+  return error instanceof Error && error.cause instanceof Error
+    ? `${text} (${error.cause.message})`
+    : text;
 }

@@ -22,8 +22,9 @@ import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/js
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
+import { answeringCalls, noAnswerIn } from "./call-answers";
 import { CallStreams } from "./call-streams";
-import { UpstreamAnswerError } from "./errors";
+import { failureText, UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
 import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
 
@@ -69,7 +70,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   let client: Client | undefined;
   let transport: StreamableHTTPClientTransport | undefined;
   const wallet = options.wallet;
-  const streams = new CallStreams(payingHttp402(fetch, wallet));
+  const streams = new CallStreams(answeringCalls(payingHttp402(fetch, wallet)));
   let walletAnswersForms = false;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
     void wallet.report(sighting).catch(() => undefined);
@@ -177,10 +178,16 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         });
         return { result };
       } catch (error) {
-        if (error instanceof McpError) return { error: wireErrorOf(error) };
-        // For callPaying, which reports a paid retry answered so; the host is told below.
+        if (error instanceof McpError) {
+          const wire = wireErrorOf(error);
+          // The proxy's own, for a call its SSE answer left unanswered (call-answers.ts), is a failure.
+          const unanswered = noAnswerIn(wire);
+          if (unanswered) throw unanswered;
+          return { error: wire };
+        }
+        // Failures are thrown, for callPaying, which reports a paid retry that failed; the host is told below.
         if (error instanceof StreamableHTTPError) throw upstreamAnswerErrorOf(error);
-        throw failedUpstream(errorText(error));
+        throw error;
       }
     };
     const params = request.params;
@@ -191,7 +198,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
           ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
           : await send(params);
     } catch (error) {
-      if (!(error instanceof UpstreamAnswerError)) throw error;
+      if (!(error instanceof UpstreamAnswerError)) throw failedUpstream(failureText(error));
       // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
       if (error.status !== 402) throw failedUpstream(error.message);
       throw rpcFailure({

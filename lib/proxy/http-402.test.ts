@@ -25,6 +25,16 @@ const ACCEPTS = {
   ],
 };
 
+/** How a server answers a paid retry instead of its tool: any HTTP answer, or none. */
+type PaidAnswer = (req: express.Request, res: express.Response) => void;
+
+/** A paid retry answered with `body` as `type`, with `status`. */
+const answers =
+  (status: number, type: string, body: string): PaidAnswer =>
+  (_req, res) => {
+    res.status(status).type(type).send(body);
+  };
+
 /**
  * A Streamable HTTP MCP server whose paid tool answers its tools/call with
  * HTTP 402 until the retry carries X-PAYMENT (seed 004), or, with `jsonRpc`,
@@ -33,7 +43,7 @@ const ACCEPTS = {
  */
 async function startPaidServer(
   jsonRpc = false,
-  paidAnswer?: { status: number; type: string; body: string },
+  paidAnswer?: PaidAnswer,
 ): Promise<Listening & { payments: string[] }> {
   const payments: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -50,8 +60,7 @@ async function startPaidServer(
         return res.status(402).json({ jsonrpc: "2.0", id: body.id, error });
       }
       payments.push(paid);
-      if (paidAnswer)
-        return res.status(paidAnswer.status).type(paidAnswer.type).send(paidAnswer.body);
+      if (paidAnswer) return paidAnswer(req, res);
       res.set("X-PAYMENT-RESPONSE", "settled");
     }
     const known = sessions.get(req.get("Mcp-Session-Id") ?? "");
@@ -74,13 +83,17 @@ async function startPaidServer(
   return { ...(await listen(app, 0)), payments };
 }
 
-/** A wallet that pays (or declines) every request, noting what it was asked and told. */
-function payingWallet(decline = false) {
+/**
+ * A wallet that pays (or declines) every request, noting what it was asked and
+ * told; `whilePaying` runs before it answers, with the request's signal.
+ */
+function payingWallet(decline = false, whilePaying?: (signal?: AbortSignal) => Promise<void>) {
   const asked: PaymentChallenge[] = [];
   const receipts: ReceiptParams[] = [];
   const wallet: ProxyWallet = {
-    pay: async (challenge) => {
+    pay: async (challenge, signal) => {
       asked.push(challenge);
+      await whilePaying?.(signal);
       if (decline) throw new Error("You declined the payment");
       const answer: PaymentAnswer =
         challenge.transport === "http"
@@ -161,7 +174,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
   // envelope.md §7: the wallet records the refusal and the host gets the original answer.
   it("reports a paid retry refused with a 402 in plain text, and tells the host the server refused it", async () => {
     const said = '{"error":"payment_parse"}';
-    const server = await startPaidServer(true, { status: 402, type: "text/plain", body: said });
+    const server = await startPaidServer(true, answers(402, "text/plain", said));
     const { wallet, receipts } = payingWallet();
     const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
     open.push(host, server);
@@ -177,7 +190,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
 
   // A 2xx is no refusal: the server took the paid call (the chain tells whether it collected).
   it("reports a paid retry answered 200 in plain text without an error, and hands the host the failure", async () => {
-    const server = await startPaidServer(true, { status: 200, type: "text/plain", body: "done" });
+    const server = await startPaidServer(true, answers(200, "text/plain", "done"));
     const { wallet, receipts } = payingWallet();
     const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
     open.push(host, server);
@@ -185,5 +198,101 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       message: expect.stringContaining("Unexpected content type"),
     });
     expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
+  });
+
+  // No refusal either: the server may have taken the call; the chain check settles the money.
+  // The SDK's transport fails on seed 004's payment_parse sent with 200 with a schema error, and
+  // waits for the call's answer (until the host gives up; the proxy's own timeout is 30 minutes)
+  // after JSON-RPC that is not it, or an SSE answer that ends or breaks off without it.
+  it.each<[string, PaidAnswer, number, string]>([
+    // Then undici's words for it, e.g. "fetch failed (other side closed)".
+    ["its connection reset", (req) => req.socket.destroy(), 0, "fetch failed ("],
+    [
+      "200 with JSON that is no JSON-RPC",
+      answers(200, "application/json", '{"error":"payment_parse"}'),
+      200,
+      'HTTP 200 with JSON that does not answer the call: {"error":"payment_parse"}',
+    ],
+    [
+      "200 with a JSON-RPC notification",
+      answers(200, "application/json", '{"jsonrpc":"2.0","method":"notifications/message"}'),
+      200,
+      'HTTP 200 with JSON that does not answer the call: {"jsonrpc":"2.0","method":"notifications/message"}',
+    ],
+    [
+      "202 Accepted, with no body",
+      (_req, res) => {
+        res.status(202).end();
+      },
+      202,
+      "HTTP 202 without answering the call",
+    ],
+    [
+      "with an SSE answer that ends without the call's answer",
+      answers(200, "text/event-stream", ": working\n\n"),
+      200,
+      "HTTP 200 with an SSE stream that ended without answering the call",
+    ],
+    [
+      "with an SSE answer that breaks off",
+      (_req, res) => {
+        res.status(200).type("text/event-stream").write(": working\n\n");
+        setTimeout(() => res.socket?.destroy(), 50);
+      },
+      200,
+      "HTTP 200 with an SSE stream that broke off before answering the call: ",
+    ],
+  ])(
+    "reports a paid retry answered %s without a refusal, and tells the host at once that the wallet paid",
+    async (_how, paidAnswer, status, why) => {
+      const server = await startPaidServer(true, paidAnswer);
+      const { wallet, receipts } = payingWallet();
+      const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+      open.push(host, server);
+      await expect(
+        host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
+      ).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining(
+          `The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: ${why}`,
+        ),
+      });
+      expect(receipts).toEqual([{ paymentId: "p1", status, receipt: null }]);
+    },
+  );
+
+  it("reports a paid retry to a server gone while the wallet paid, and tells the host the wallet paid", async () => {
+    let server: Listening | undefined;
+    const { wallet, receipts } = payingWallet(false, () => server?.close() ?? Promise.resolve());
+    server = await startPaidServer(true);
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      code: -32603,
+      // Refused, or reset when the client tries the connection it kept: the platform says which.
+      message: expect.stringMatching(
+        /The Stipendex wallet paid for verify_agent, .* no answer to the paid call: fetch failed \(.+\)$/,
+      ),
+    });
+    expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+  });
+
+  // The person decided before the host's cancellation reached the wallet: the payment is signed.
+  it("reports a payment the wallet made as the host cancelled its call, which is not retried", async () => {
+    const cancel = new AbortController();
+    const { wallet, receipts } = payingWallet(false, async (signal) => {
+      const withdrawn = new Promise((resolve) => signal?.addEventListener("abort", resolve));
+      cancel.abort("the person stopped the agent");
+      await withdrawn;
+    });
+    const server = await startPaidServer(true);
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const call = host.callTool({ name: "verify_agent", arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    await expect(call).rejects.toThrow("the person stopped the agent");
+    await expect.poll(() => receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+    expect(server.payments).toEqual([]);
   });
 });

@@ -166,4 +166,37 @@ describe("callPaying", () => {
       ]);
     },
   );
+
+  it("reports a paid retry that got no HTTP answer with status 0, and tells the host the wallet paid", async () => {
+    const server = upstream({ error: QUOTE_ERROR });
+    const send = async (params: ToolCallParams) => {
+      if (!server.sent.length) return server.send(params);
+      const refused = new Error("connect ECONNREFUSED 127.0.0.1:4020");
+      throw new TypeError("fetch failed", { cause: refused });
+    };
+    const w = wallet();
+    expect(await callPaying(SERVER, call, send, w.proxyWallet)).toEqual({
+      error: {
+        code: -32603,
+        message: `The Stipendex wallet paid for web_search, and the MCP server at ${SERVER} gave no answer to the paid call: fetch failed (connect ECONNREFUSED 127.0.0.1:4020)`,
+      },
+    });
+    expect(w.receipts).toEqual([{ paymentId: "pay-1", status: 0, receipt: null }]);
+  });
+
+  it("reports a paid retry answered 2xx with no JSON-RPC answer without a refusal, and tells the host the wallet paid", async () => {
+    const server = upstream({ error: QUOTE_ERROR });
+    const send = async (params: ToolCallParams) => {
+      if (server.sent.length) throw new UpstreamAnswerError(201, "HTTP 201 with JSON: {}");
+      return server.send(params);
+    };
+    const w = wallet();
+    expect(await callPaying(SERVER, call, send, w.proxyWallet)).toEqual({
+      error: {
+        code: -32603,
+        message: `The Stipendex wallet paid for web_search, and the MCP server at ${SERVER} gave no answer to the paid call: HTTP 201 with JSON: {}`,
+      },
+    });
+    expect(w.receipts).toEqual([{ paymentId: "pay-1", status: 201, receipt: null }]);
+  });
 });

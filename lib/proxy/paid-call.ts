@@ -1,3 +1,4 @@
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { errorText } from "../errors";
 import {
   isObject,
@@ -16,7 +17,7 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
-import { UpstreamAnswerError } from "./errors";
+import { failureText, UpstreamAnswerError } from "./errors";
 
 /** The wallet as the proxy reaches it (over the local channel and native messaging). */
 export interface ProxyWallet {
@@ -44,8 +45,9 @@ export type ToolCallParams = Record<string, unknown> & { name: string };
  * retries with the payment in `params._meta`, files the receipt and returns
  * the paid outcome. The host only sees a payment error when the wallet did
  * not pay (declined, refused, unreachable) or the server refused the payment:
- * then an error saying why. A call the host cancels (`signal`, its
- * notifications/cancelled) while the wallet asks is withdrawn from the wallet.
+ * then an error saying why. A paid retry is reported to the wallet however it
+ * ends. A call the host cancels (`signal`, its notifications/cancelled) while
+ * the wallet asks is withdrawn from the wallet.
  */
 export async function callPaying(
   server: string,
@@ -84,8 +86,7 @@ export async function callPaying(
       _meta: { ...meta, [answer.meta.key]: answer.meta.value },
     });
   } catch (error) {
-    if (!(error instanceof UpstreamAnswerError)) throw error;
-    return noAnswerToPaidCall(error, params.name, answer.paymentId, wallet, asked ?? first);
+    return noAnswerToPaidCall(error, server, params.name, answer.paymentId, wallet, asked ?? first);
   }
   const report = await withResultHash(answerReceipt(retried, answer.paymentId, 200), retried);
   // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
@@ -101,32 +102,46 @@ export async function callPaying(
 }
 
 /**
- * A paid retry the server answered with no JSON-RPC answer in it: reported to
- * the wallet all the same. An HTTP error is its refusal (seed 004: a 402 with
+ * A paid retry that got no JSON-RPC answer: reported to the wallet all the
+ * same. An HTTP error is the server's refusal (seed 004: a 402 with
  * `payment_parse`), reported as the page hook reports one, and the host gets
- * the original price (envelope.md §7). A 2xx is none: the server took the paid
- * call (the chain tells whether it collected), and the host gets its failure.
+ * the original price (envelope.md §7). Anything else is none: a 2xx, or no
+ * HTTP answer at all (status 0, as the HTTP binding reports a connection
+ * refused or reset), after which the server may still have taken the paid
+ * call. The chain tells whether it collected; the host is told the wallet
+ * paid, so it does not take the failure for an unpaid one.
  */
 async function noAnswerToPaidCall(
-  error: UpstreamAnswerError,
+  error: unknown,
+  server: string,
   tool: string,
   paymentId: string,
   wallet: ProxyWallet,
   original: unknown,
 ): Promise<CallOutcome> {
-  const { status, message } = error;
-  // The wallet takes no longer message (a gateway's page may be): the status says enough then.
-  const said = message && message.length <= PAGE_LIMITS.challenge ? message : `HTTP ${status}`;
-  const refusal = status === undefined ? {} : { error: { code: status, message: said } };
-  await wallet
-    .receipt({ paymentId, status: status ?? 200, receipt: null, ...refusal })
-    .catch(() => undefined);
-  if (status === undefined) throw error;
-  return notPaid(
-    tool,
-    `the server refused the payment the wallet made (HTTP ${status}: ${message})`,
-    original,
-  );
+  const answered = error instanceof UpstreamAnswerError ? error : undefined;
+  const status = answered ? (answered.status ?? 200) : 0;
+  if (answered && (status < 200 || status > 299)) {
+    const { message } = answered;
+    // The wallet takes no longer message (a gateway's page may be): the status says enough then.
+    const said = message && message.length <= PAGE_LIMITS.challenge ? message : `HTTP ${status}`;
+    await wallet
+      .receipt({ paymentId, status, receipt: null, error: { code: status, message: said } })
+      .catch(() => undefined);
+    return notPaid(
+      tool,
+      `the server refused the payment the wallet made (HTTP ${status}: ${message})`,
+      original,
+    );
+  }
+  await wallet.receipt({ paymentId, status, receipt: null }).catch(() => undefined);
+  const why = answered ? answered.message : failureText(error);
+  return {
+    error: {
+      code: ErrorCode.InternalError,
+      message: `The Stipendex wallet paid for ${tool}, and the MCP server at ${server} gave no answer to the paid call: ${why}`,
+    },
+  };
 }
 
 /** Why the call was not paid, as an MCP error the host shows; the server's own request rides in `data`. */

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { answeringCalls, noAnswerIn } from "./call-answers";
+import { UpstreamAnswerError } from "./errors";
+
+const ENDPOINT = "http://127.0.0.1:9/mcp";
+const call = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 3,
+  method: "tools/call",
+  params: { name: "search" },
+});
+const json = (body: string, status = 200) =>
+  new Response(body, { status, headers: { "content-type": "application/json" } });
+
+/** An SSE answer of `chunks`, then its end, or `failure` when given. */
+function sse(chunks: string[], failure?: Error): Response {
+  const left = [...chunks];
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = left.shift();
+      if (chunk !== undefined) controller.enqueue(new TextEncoder().encode(chunk));
+      else if (failure) controller.error(failure);
+      else controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+/** The last JSON-RPC message of an SSE text. */
+const lastMessage = (text: string) => {
+  const data = text
+    .trim()
+    .split("\n")
+    .filter((line) => line.startsWith("data: "));
+  return JSON.parse(data[data.length - 1]?.slice(6) ?? "null") as unknown;
+};
+
+describe("answeringCalls", () => {
+  it("hands on a tools/call's JSON answer as it came", async () => {
+    const answer = '{"jsonrpc":"2.0","id":3,"result":{"content":[]}}';
+    const response = await answeringCalls(async () => json(answer))(ENDPOINT, { body: call });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.text()).toBe(answer);
+  });
+
+  it.each([
+    ["JSON that is no JSON-RPC", '{"error":"payment_parse"}'],
+    ["a JSON-RPC notification", '{"jsonrpc":"2.0","method":"notifications/message","params":{}}'],
+    ["another call's answer", '{"jsonrpc":"2.0","id":4,"result":{}}'],
+    ["its answer beside what is no JSON-RPC", '[{"jsonrpc":"2.0","id":3,"result":{}},{"ok":1}]'],
+    ["no JSON at all", "<html>"],
+  ])("fails a tools/call answered 2xx with %s, with what the server said", async (_, body) => {
+    const failure = await answeringCalls(async () => json(body, 201))(ENDPOINT, {
+      body: call,
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(failure).toMatchObject({
+      status: 201,
+      message: `HTTP 201 with JSON that does not answer the call: ${body}`,
+    });
+  });
+
+  it("fails a tools/call answered 202 Accepted, which answers only notifications", async () => {
+    const accepted = new Response(null, { status: 202 });
+    const failure = await answeringCalls(async () => accepted)(ENDPOINT, { body: call }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(failure).toMatchObject({ status: 202, message: "HTTP 202 without answering the call" });
+  });
+
+  it("leaves every other answer as the very same Response: other methods, HTTP errors, other types", async () => {
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const unanswered = json('{"ok":true}');
+    expect(await answeringCalls(async () => unanswered)(ENDPOINT, { body: list })).toBe(unanswered);
+    const refused = json('{"error":"payment_parse"}', 402);
+    expect(await answeringCalls(async () => refused)(ENDPOINT, { body: call })).toBe(refused);
+    const text = new Response("done", { headers: { "content-type": "text/plain" } });
+    expect(await answeringCalls(async () => text)(ENDPOINT, { body: call })).toBe(text);
+  });
+
+  it("passes a call's SSE answer on byte for byte", async () => {
+    const whole = ': working\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
+    const parts = [whole.slice(0, 20), whole.slice(20, 50), whole.slice(50)];
+    const response = await answeringCalls(async () => sse(parts))(ENDPOINT, { body: call });
+    expect(await response.text()).toBe(whole);
+  });
+
+  it.each([
+    ["ends", undefined, "ended without answering the call"],
+    [
+      "breaks off",
+      new TypeError("terminated", { cause: new Error("other side closed") }),
+      "broke off before answering the call: terminated (other side closed)",
+    ],
+  ])(
+    "ends a call's SSE answer that %s without the call's answer with the proxy's error to the call, read back as no answer",
+    async (_how, failure, why) => {
+      // Another call's answer, and an answer in an event of another type, answer nothing.
+      const chunks = [
+        'event: message\ndata: {"jsonrpc":"2.0","id":4,"result":{}}\n\n',
+        'event: other\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\ndata: {"jsonrpc":',
+      ];
+      const response = await answeringCalls(async () => sse(chunks, failure))(ENDPOINT, {
+        body: call,
+      });
+      const text = await response.text();
+      expect(text.startsWith(chunks.join(""))).toBe(true);
+      const message = lastMessage(text) as { id: number; error: { code: number; message: string } };
+      expect(message).toMatchObject({ id: 3, error: { code: -32603 } });
+      const failed = noAnswerIn(message.error);
+      expect(failed).toBeInstanceOf(UpstreamAnswerError);
+      expect(failed).toMatchObject({
+        status: 200,
+        message: `HTTP 200 with an SSE stream that ${why}`,
+      });
+    },
+  );
+
+  it("leaves an SSE answer the SDK resumes (its events have ids) to end or fail as it does", async () => {
+    const primed = "id: e1\ndata: \n\n";
+    const ended = await answeringCalls(async () => sse([primed]))(ENDPOINT, { body: call });
+    expect(await ended.text()).toBe(primed);
+    const reset = new TypeError("terminated");
+    const broken = await answeringCalls(async () => sse([primed], reset))(ENDPOINT, {
+      body: call,
+    });
+    await expect(broken.text()).rejects.toBe(reset);
+  });
+
+  it("reads no other error as the proxy's", () => {
+    expect(noAnswerIn({ code: -32603, message: "Internal error" })).toBeUndefined();
+    expect(noAnswerIn({ code: -32603, message: "x", data: { status: 200 } })).toBeUndefined();
+  });
+});
