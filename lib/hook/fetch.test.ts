@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { breakingOff } from "../../tests/unit-support/hook/bodies";
 import type {
   ElicitParams,
   McpServerSighting,
@@ -397,6 +398,69 @@ describe("installFetchHook: HTTP 402", () => {
       code: 402,
       message: "{}",
       data: { paymentRequired: "eyJlcnJvciI6Im5vIn0=" },
+    });
+  });
+
+  /** A server that prices every unpaid request and answers the paid retry with `paid()`. */
+  const pricing = (paid: () => Response): Handler => {
+    let calls = 0;
+    return () => (calls++ === 0 ? new Response(quoteBody, { status: 402 }) : paid());
+  };
+
+  // The payment is signed: whatever becomes of its retry, the wallet hears of it.
+  describe("a paid retry that does not come back whole", () => {
+    const failure = new TypeError("network error");
+
+    it("reports no HTTP answer at all (status 0) and fails the page's fetch as a plain one would", async () => {
+      const { win, receipts } = setup(
+        pricing(() => {
+          throw failure;
+        }),
+        () => pay,
+      );
+      await expect(win.fetch("/x")).rejects.toBe(failure);
+      expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+    });
+
+    it("reports a Receipt whose body breaks off before it is hashed, without the hash", async () => {
+      const { win, receipts } = setup(
+        pricing(
+          () =>
+            new Response(breakingOff("paid", failure), {
+              headers: { "Stipendex-Receipt": "rcpt", "content-length": "100" },
+            }),
+        ),
+        () => pay,
+      );
+      const response = await win.fetch("/x");
+      await expect(response.text()).rejects.toBe(failure);
+      await until(() => receipts.length > 0);
+      expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "rcpt" }]);
+    });
+
+    it("reports a refusal too long to read as a refusal all the same", async () => {
+      const { win, receipts } = setup(
+        pricing(() => new Response("x".repeat(MAX_CHALLENGE_BYTES + 1), { status: 402 })),
+        () => pay,
+      );
+      expect((await win.fetch("/x")).status).toBe(402);
+      await until(() => receipts.length > 0);
+      expect(receipts).toEqual([
+        { paymentId: "p1", status: 402, receipt: null, error: { code: 402, message: "HTTP 402" } },
+      ]);
+    });
+
+    it("reports a refusal whose body breaks off as a refusal, and gives the page the original 402", async () => {
+      const { win, receipts } = setup(
+        pricing(() => new Response(breakingOff('{"error":', failure), { status: 402 })),
+        () => pay,
+      );
+      const response = await win.fetch("/x");
+      expect(await response.text()).toBe(quoteBody);
+      await until(() => receipts.length > 0);
+      expect(receipts).toEqual([
+        { paymentId: "p1", status: 402, receipt: null, error: { code: 402, message: "HTTP 402" } },
+      ]);
     });
   });
 

@@ -95,15 +95,16 @@ export async function payHttp402(
     throw error;
   }
   const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);
+  // A refusal says why in its body, or only by its status when that is unread (too long, broken off).
   const refusal =
-    retry.status === 402 ? await readCapped(retry.clone(), MAX_CHALLENGE_BYTES) : undefined;
+    retry.status === 402 && ((await readCapped(retry.clone(), MAX_CHALLENGE_BYTES)) || "HTTP 402");
   // x402 v2 says why in the header of the 402 it answers a refused payment with.
   const paymentRequired = retry.headers.get("payment-required");
   const report: ReceiptParams = {
     paymentId: answer.paymentId,
     status: retry.status,
     receipt: receipt ?? null,
-    ...(refusal === undefined
+    ...(refusal === false
       ? {}
       : {
           error: {
@@ -115,12 +116,12 @@ export async function payHttp402(
   };
   // A Stipendex Receipt may name the hash of the body served: reported with it, once hashed.
   const copy = retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER) ? retry.clone() : undefined;
+  // Unhashed where the body breaks off or the page has no WebCrypto: the Receipt is reported all the same.
   const hashed =
     copy &&
-    loadHalf().then(
-      (half) => half.bodyHash(copy),
-      () => undefined,
-    );
+    loadHalf()
+      .then((half) => half.bodyHash(copy))
+      .catch(() => undefined);
   void Promise.resolve(hashed).then((resultHash) =>
     wallet.receipt(resultHash ? { ...report, resultHash } : report),
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { breakingOff } from "../../tests/unit-support/hook/bodies";
 import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { handleMcpResponse } from "./mcp-payment";
@@ -93,6 +94,21 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
         ]);
     },
   );
+
+  it("reports a refusal whose body breaks off by its status", async () => {
+    const { response, receipts } = await payCall(
+      Response.json(refusal),
+      () =>
+        new Response(breakingOff("<h1>Bad", new TypeError("network error")), {
+          status: 502,
+          statusText: "Bad Gateway",
+        }),
+    );
+    expect(await response.json()).toEqual(refusal);
+    await expect
+      .poll(() => receipts[0]?.error)
+      .toEqual({ code: 502, message: "HTTP 502 Bad Gateway" });
+  });
 
   it("says the status when the refusal has nothing in its body", async () => {
     const { receipts } = await payCall(

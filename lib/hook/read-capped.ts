@@ -1,6 +1,7 @@
 /**
- * Reads a body as text, or undefined when it is longer than `limit` bytes;
- * done once its declared length is in, without waiting for the stream to end.
+ * Reads a body as text, or undefined when it is longer than `limit` bytes or
+ * breaks off; done once its declared length is in, without waiting for the
+ * stream to end.
  */
 export async function readCapped(response: Response, limit: number): Promise<string | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "0");
@@ -15,20 +16,25 @@ export async function readCapped(response: Response, limit: number): Promise<str
   const decoder = new TextDecoder();
   let text = "";
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => undefined);
-      return undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      // Streaming: a character split between chunks is decoded once its last byte arrives.
+      text += decoder.decode(value, { stream: true });
+      // Every declared byte is in: the stream's end would only add the wait for its close.
+      if (whole > 0 && size === whole) {
+        reader.cancel().catch(() => undefined);
+        return text + decoder.decode();
+      }
     }
-    // Streaming: a character split between chunks is decoded once its last byte arrives.
-    text += decoder.decode(value, { stream: true });
-    // Every declared byte is in: the stream's end would only add the wait for its close.
-    if (whole > 0 && size === whole) {
-      reader.cancel().catch(() => undefined);
-      return text + decoder.decode();
-    }
+  } catch {
+    // Broken off: unread, as one too long is.
+    return undefined;
   }
 }
