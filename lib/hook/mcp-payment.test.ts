@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { breakingOff } from "../../tests/unit-support/hook/bodies";
 import type { PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse } from "./mcp-payment";
+import { handleMcpResponse, rewriteSse } from "./mcp-payment";
 import { makeReplayable } from "./replay";
 import { formatSseMessage } from "./sse";
 import type { WalletLink } from "./wallet-link";
@@ -197,5 +197,18 @@ describe("handleMcpResponse: an x402 price in a JSON-RPC error of code 402 (an e
     const { response, asked } = await payCall(Response.json(other), () => Response.json({}));
     expect(asked).toEqual([]);
     expect(await response.json()).toEqual(other);
+  });
+});
+
+describe("rewriteSse", () => {
+  it("passes the page's cancel on to the server's stream", async () => {
+    const cancelled: unknown[] = [];
+    const server = new Response(
+      new ReadableStream({ cancel: (reason) => void cancelled.push(reason) }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+    const page = rewriteSse(server, async (_message, raw, emit) => emit(raw));
+    await expect(page.body?.cancel("closed by the page")).resolves.toBeUndefined();
+    expect(cancelled).toEqual(["closed by the page"]);
   });
 });

@@ -218,7 +218,7 @@ async function spliceAnswer(retry: Response, emit: Emit, original: string): Prom
   if (type === "application/json") {
     emit(formatSseMessage(await retry.json()));
   } else if (type === "text/event-stream") {
-    if (retry.body) await pumpSse(retry.body, async (_message, raw) => emit(raw));
+    if (retry.body) await pumpSse(retry.body.getReader(), async (_message, raw) => emit(raw));
   } else {
     await retry.body?.cancel();
     emit(original);
@@ -390,7 +390,7 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
   if (type === "application/json") {
     copy.json().then(report, () => undefined);
   } else if (type === "text/event-stream" && copy.body) {
-    pumpSse(copy.body, async (message) => report(message)).catch(() => undefined);
+    pumpSse(copy.body.getReader(), async (message) => report(message)).catch(() => undefined);
   } else {
     copy.body?.cancel().catch(() => undefined);
   }
@@ -403,8 +403,9 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
  * as do the page cancelling the body and `given` (the page's call) aborting.
  */
 export function rewriteSse(response: Response, handle: SseHandler, given?: AbortSignal): Response {
-  const source = response.body;
-  if (!source) return response;
+  if (!response.body) return response;
+  // Read here, so the page's cancel reaches the server's stream through the reader that holds it.
+  const source = response.body.getReader();
   const encoder = new TextEncoder();
   let cancelled = false;
   /** The server's elicitations read and not yet handled, by id: what may be given up. */
@@ -464,16 +465,15 @@ function cancelledRequestOf(message: unknown): JsonRpcId | undefined {
 }
 
 /**
- * Reads `body` event by event: `onRead` sees each as soon as it is read,
+ * Reads a body event by event: `onRead` sees each as soon as it is read,
  * `onEvent` handles them one after another, in order (reading goes on
  * meanwhile). Settles once all are handled; a handler that fails stops it.
  */
 async function pumpSse(
-  body: ReadableStream<Uint8Array>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   onEvent: (message: unknown, raw: string) => Promise<void>,
   onRead?: (message: unknown) => void,
 ): Promise<void> {
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   const splitter = new SseSplitter();
   let handled = Promise.resolve();
