@@ -24,6 +24,12 @@ const refusal = { jsonrpc: "2.0", id: request.id, error: price };
  * (told after the page's answer: the tests poll for it).
  */
 async function payCall(first: Response, retry: () => Response) {
+  const { answered, receipts, asked } = startCall(first, retry);
+  return { response: await answered, receipts, asked };
+}
+
+/** As payCall, the page's answer still to come: it may fail. */
+function startCall(first: Response, retry: () => Response) {
   const receipts: ReceiptParams[] = [];
   const asked: PaymentChallenge[] = [];
   const wallet: WalletLink = {
@@ -36,7 +42,7 @@ async function payCall(first: Response, retry: () => Response) {
     reportMcpServer: () => undefined,
   };
   const body = JSON.stringify(request);
-  const response = await handleMcpResponse(
+  const answered = handleMcpResponse(
     first,
     {
       server,
@@ -47,7 +53,7 @@ async function payCall(first: Response, retry: () => Response) {
     wallet,
     async () => retry(),
   );
-  return { response, receipts, asked };
+  return { answered, receipts, asked };
 }
 
 const sse = (message: unknown) =>
@@ -144,7 +150,7 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
 
 describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC answer", () => {
   // Seed 004: "gets back a 402 with error: payment_parse", as a JSON body rather than a JSON-RPC error.
-  it("reports what its body says, so history keeps the receiver's reason, and gives the page the original -32402", async () => {
+  it("reports an HTTP error as the refusal its body says, as any other, and gives the page the original -32402", async () => {
     const { response, receipts } = await payCall(Response.json(refusal), () =>
       Response.json({ error: "payment_parse" }, { status: 402 }),
     );
@@ -156,9 +162,133 @@ describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC a
           paymentId: "m1",
           status: 402,
           receipt: null,
-          error: { code: -32603, message: "No answer", data: { error: "payment_parse" } },
+          error: { code: 402, message: '{"error":"payment_parse"}' },
         },
       ]);
+  });
+
+  // The same sent with 200 (the server answered, in its own words): no refusal, the server may have
+  // taken the paid call, and the chain tells whether it collected.
+  const unanswering = [
+    ["JSON", '{"error":"payment_parse"}'],
+    ["a body that is not JSON", "{oops"],
+  ] as const;
+
+  it.each(unanswering)(
+    "reports a 2xx with %s without a receipt or a refusal and hands the page what the server sent",
+    async (_, said) => {
+      const { response, receipts } = await payCall(
+        Response.json(refusal),
+        () => new Response(said, { headers: { "content-type": "application/json" } }),
+      );
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(said);
+      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    },
+  );
+
+  it.each(unanswering)(
+    "reports a 2xx with %s on an SSE answer without a refusal, keeping the original -32402 event",
+    async (_, said) => {
+      const { response, receipts } = await payCall(
+        sse(refusal),
+        () => new Response(said, { headers: { "content-type": "application/json" } }),
+      );
+      expect(await response.text()).toBe(formatSseMessage(refusal));
+      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    },
+  );
+});
+
+describe("handleMcpResponse: a paid retry that got no HTTP answer", () => {
+  // As a connection refused or reset: the payment is signed and the server may have taken the call.
+  const failure = new TypeError("Failed to fetch");
+
+  const unreached = () => {
+    throw failure;
+  };
+
+  it("is reported with status 0 and no refusal; the page's fetch fails as a plain fetch would", async () => {
+    const { answered, receipts } = startCall(Response.json(refusal), unreached);
+    await expect(answered).rejects.toBe(failure);
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 0, receipt: null }]);
+  });
+
+  it("is reported so on an SSE answer too, whose reading then fails as the retry did", async () => {
+    const { response, receipts } = await payCall(sse(refusal), unreached);
+    await expect(response.text()).rejects.toBe(failure);
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 0, receipt: null }]);
+  });
+});
+
+describe("handleMcpResponse: a paid retry answered by an SSE stream without the call's answer", () => {
+  const progress = formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" });
+  const stream = (body: BodyInit) =>
+    new Response(body, { headers: { "content-type": "text/event-stream" } });
+
+  it.each([
+    ["answered in JSON", () => Response.json(refusal)],
+    ["answered in SSE", () => sse(refusal)],
+  ])(
+    "reports a stream that ends so without a refusal, the page getting what it sent (%s)",
+    async (_, first) => {
+      const { response, receipts } = await payCall(first(), () => stream(progress));
+      expect(await response.text()).toBe(progress);
+      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    },
+  );
+
+  it("reports one that breaks off so, the page's reading failing as the stream did", async () => {
+    const failure = new TypeError("network error");
+    const { response, receipts } = await payCall(Response.json(refusal), () =>
+      stream(breakingOff(progress, failure)),
+    );
+    await expect(response.text()).rejects.toBe(failure);
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+  });
+
+  it("reports one the page stops reading before the answer", async () => {
+    const { response, receipts } = await payCall(Response.json(refusal), () =>
+      stream(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(progress)) })),
+    );
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+  });
+
+  it("reports an HTTP error's stream as the refusal it is", async () => {
+    const { response, receipts } = await payCall(
+      Response.json(refusal),
+      () =>
+        new Response(progress, {
+          status: 503,
+          statusText: "Service Unavailable",
+          headers: { "content-type": "text/event-stream" },
+        }),
+    );
+    expect(await response.json()).toEqual(refusal);
+    await expect
+      .poll(() => receipts)
+      .toEqual([
+        {
+          paymentId: "m1",
+          status: 503,
+          receipt: null,
+          error: { code: 503, message: progress.trim() },
+        },
+      ]);
+  });
+
+  it("reports the answer once, not again when the stream then ends", async () => {
+    const paid = { jsonrpc: "2.0", id: request.id, result: { content: [] } };
+    const { response, receipts } = await payCall(Response.json(refusal), () =>
+      stream(`${progress}${formatSseMessage(paid)}${progress}`),
+    );
+    await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(receipts).toMatchObject([{ paymentId: "m1", status: 200, receipt: null }]);
+    expect(receipts[0]?.resultHash).toBeDefined();
   });
 });
 

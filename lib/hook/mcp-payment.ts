@@ -83,7 +83,7 @@ export async function handleMcpResponse(
       if (isCall && !settled && isResponseTo(message, call.request.id)) {
         settled = true;
         const retry = await payAndRetry(message, call, wallet, nativeFetch);
-        if (retry) return spliceAnswer(retry, emit, raw);
+        if (retry) return spliceAnswer(retry, emit, raw, call.request.id);
       }
       emit(raw);
     },
@@ -146,33 +146,39 @@ async function payAndRetry(
     ...call.request,
     params: { ...params, _meta: { ...meta, [answer.meta.key]: answer.meta.value } },
   });
-  const retry = await nativeFetch(call.replayable.replay({}, body));
   const paymentId = answer.paymentId;
+  let retry: Response;
+  try {
+    retry = await nativeFetch(call.replayable.replay({}, body));
+  } catch (failure) {
+    // No HTTP answer (connection refused or reset): the server may have taken the paid call all the same.
+    wallet.receipt({ paymentId, status: 0, receipt: null });
+    throw failure;
+  }
   const type = mediaType(retry);
-  if (type === "text/event-stream") {
+  if (type === "text/event-stream" && retry.ok && retry.body) {
     return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
   }
-  let retried: unknown;
-  let report: ReceiptParams;
-  if (type === "application/json") {
-    retried = await retry
-      .clone()
-      .json()
-      .catch(() => undefined);
-    report = receiptOf(retried, call, paymentId, retry.status);
-  } else {
-    report = await unansweredReceipt(retry, paymentId);
-  }
+  const retried =
+    type === "application/json"
+      ? await retry
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
+  const report = isResponseTo(retried, call.request.id)
+    ? answerReceipt(retried, paymentId, retry.status)
+    : await unansweredReceipt(retry, paymentId);
   sendReceipt(wallet, report, retried);
   return report.error ? undefined : retry;
 }
 
 /**
- * What a paid retry answered neither in JSON nor in SSE says: no JSON-RPC
- * answer, no receipt. A status that is not OK is the server's refusal (seed
- * 004: a 402 with `payment_parse`), reported as the HTTP binding reports one,
- * with what its body says. A 2xx is none: the server took the paid call, and
- * whether it collected the payment the chain tells.
+ * What a paid retry without a JSON-RPC answer to the call says: no receipt.
+ * A status that is not OK is the server's refusal (seed 004: a 402 with
+ * `payment_parse`), reported as the HTTP binding reports one, with what its
+ * body says. A 2xx is none, whatever its body: the server may have taken the
+ * paid call, and whether it collected the payment the chain tells.
  */
 async function unansweredReceipt(retry: Response, paymentId: string): Promise<ReceiptParams> {
   const report = { paymentId, status: retry.status, receipt: null };
@@ -182,7 +188,10 @@ async function unansweredReceipt(retry: Response, paymentId: string): Promise<Re
   return { ...report, error: { code: retry.status, message } };
 }
 
-/** The paid retry answered by SSE: pass it through, report its receipt, hide a refusal. */
+/**
+ * The paid retry answered by SSE: pass it through, report its receipt (or,
+ * once it ends without the call's answer, that it brought none), hide a refusal.
+ */
 function withReceiptWatch(
   retry: Response,
   call: McpCall,
@@ -191,14 +200,15 @@ function withReceiptWatch(
   nativeFetch: typeof fetch,
   original: Record<string, unknown>,
 ): Response {
-  if (!retry.body) return retry;
   const stream = streamOf(call);
+  let answered = false;
   return rewriteSse(
     retry,
     async (message, raw, emit, signal) => {
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
-      if (isResponseTo(message, call.request.id)) {
-        const report = receiptOf(message, call, paymentId, retry.status);
+      if (!answered && isResponseTo(message, call.request.id)) {
+        answered = true;
+        const report = answerReceipt(message, paymentId, retry.status);
         sendReceipt(wallet, report, message);
         emit(report.error ? formatSseMessage(original) : raw);
         return;
@@ -206,23 +216,31 @@ function withReceiptWatch(
       emit(raw);
     },
     call.signal,
+    // Ended, broken off or given up without the call's answer: the server may have taken the call.
+    () => {
+      if (!answered) wallet.receipt({ paymentId, status: retry.status, receipt: null });
+    },
   );
 }
 
 /**
- * Emits a paid retry's answer into the page's SSE stream: its JSON, or its
- * events. A body of another type has no place there: the page keeps `original`.
+ * Emits a paid retry's answer into the page's SSE stream: its events, or its
+ * JSON answer to the call. Anything else has no place there: the page keeps `original`.
  */
-async function spliceAnswer(retry: Response, emit: Emit, original: string): Promise<void> {
+async function spliceAnswer(
+  retry: Response,
+  emit: Emit,
+  original: string,
+  id: JsonRpcId | undefined,
+): Promise<void> {
   const type = mediaType(retry);
-  if (type === "application/json") {
-    emit(formatSseMessage(await retry.json()));
-  } else if (type === "text/event-stream") {
-    if (retry.body) await pumpSse(retry.body.getReader(), async (_message, raw) => emit(raw));
-  } else {
-    await retry.body?.cancel();
-    emit(original);
+  if (type === "text/event-stream" && retry.body) {
+    return pumpSse(retry.body.getReader(), async (_message, raw) => emit(raw));
   }
+  let message: unknown;
+  if (type === "application/json") message = await retry.json().catch(() => undefined);
+  else await retry.body?.cancel();
+  emit(isResponseTo(message, id) ? formatSseMessage(message) : original);
 }
 
 /**
@@ -246,25 +264,6 @@ export async function withResultHash(
   } catch {
     return report;
   }
-}
-
-function receiptOf(
-  message: unknown,
-  call: McpCall,
-  paymentId: string,
-  status: number,
-): ReceiptParams {
-  if (!isResponseTo(message, call.request.id)) {
-    // A body that answers nothing may still say why (seed 004: a 402 with `error: payment_parse`).
-    const data = isObject(message) ? { data: message } : {};
-    return {
-      paymentId,
-      status,
-      receipt: null,
-      error: { code: -32603, message: "No answer", ...data },
-    };
-  }
-  return answerReceipt(message, paymentId, status);
 }
 
 /** What a paid retry's answer (a JSON-RPC response) says: its receipt, or the server's refusal. */
@@ -401,8 +400,15 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
  * in order. Events are read on while one is handled, so the server's
  * cancellation of an elicitation being handled aborts its handler's signal,
  * as do the page cancelling the body and `given` (the page's call) aborting.
+ * `ended` is called once the body is done with: read to its end, broken off,
+ * or cancelled by the page.
  */
-export function rewriteSse(response: Response, handle: SseHandler, given?: AbortSignal): Response {
+export function rewriteSse(
+  response: Response,
+  handle: SseHandler,
+  given?: AbortSignal,
+  ended?: () => void,
+): Response {
   if (!response.body) return response;
   // Read here, so the page's cancel reaches the server's stream through the reader that holds it.
   const source = response.body.getReader();
@@ -433,10 +439,12 @@ export function rewriteSse(response: Response, handle: SseHandler, given?: Abort
           if (id !== undefined) open.delete(id);
         }
       };
-      pumpSse(source, handleOne, read).then(
-        () => cancelled || controller.close(),
-        (error: unknown) => cancelled || controller.error(error),
-      );
+      pumpSse(source, handleOne, read)
+        .finally(() => ended?.())
+        .then(
+          () => cancelled || controller.close(),
+          (error: unknown) => cancelled || controller.error(error),
+        );
     },
     cancel(reason) {
       cancelled = true;
