@@ -93,4 +93,12 @@ describe("every word on the wallet's screens comes from locales/en.yml", () => {
     expect(files.length).toBeGreaterThan(10);
     expect(files.flatMap(untranslatedText)).toEqual([]);
   });
+
+  it("no page's HTML names itself in English", () => {
+    const titles = sourceFiles("entrypoints", ".html").flatMap((file) => {
+      const title = /<title>([^<]*)<\/title>/.exec(readFileSync(file, "utf8"))?.[1] ?? "";
+      return isWords(title) ? [`${file}: ${title}`] : [];
+    });
+    expect(titles).toEqual([]);
+  });
 });
