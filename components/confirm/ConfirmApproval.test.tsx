@@ -175,6 +175,7 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("balance").textContent).toMatch(
       /^0\.003 \S+, then -0\.002 \S+ after this payment$/,
     );
+    expect(within(screen.getByTestId("balance")).getByText(/^-0\.002/).tagName).toBe("STRONG");
     expect(screen.getByText(/^Not enough funds/)).toBeTruthy();
   });
 
@@ -202,6 +203,15 @@ describe("ConfirmApproval", () => {
       resource: { kind: "http", method: "GET", url: "https://api.example/paid?q=1" },
     });
     expect(screen.getByTestId("resource").textContent).toBe("GET https://api.example/paid?q=1");
+  });
+
+  it("shows an MCP resource as the locale's sentence around tool and server", () => {
+    renderApproval({
+      resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "web_search" },
+    });
+    expect(screen.getByTestId("resource").textContent).toBe(
+      "MCP tool web_search on https://mcp.example/mcp",
+    );
   });
 
   it("marks an unverified receiver and warns about it", () => {

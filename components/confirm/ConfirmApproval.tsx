@@ -10,7 +10,7 @@ import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/pri
 import { isStrayTyping } from "@/lib/ui/stray-typing";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
-import { Button, ErrorNote, Field, INPUT_CLASS } from "../shared/controls";
+import { Button, ErrorNote, Field, INPUT_CLASS, Sentence } from "../shared/controls";
 import { AmountView } from "./AmountView";
 import { Warnings } from "./Warnings";
 
@@ -81,15 +81,18 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
     );
   }
   return (
-    <div>
-      MCP tool{" "}
-      <span className="font-mono">
-        <Clipped text={resource.tool} shown={NAME_SHOWN} more={t("confirm.fullName")} />
-      </span>{" "}
-      on{" "}
-      <span className="font-mono text-xs">
-        <Clipped text={resource.server} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
-      </span>
+    <div data-testid="resource">
+      <Sentence
+        text={t("confirm.mcpTool", ["$1", "$2"])}
+        parts={[
+          <span key="tool" className="font-mono">
+            <Clipped text={resource.tool} shown={NAME_SHOWN} more={t("confirm.fullName")} />
+          </span>,
+          <span key="server" className="font-mono text-xs">
+            <Clipped text={resource.server} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
+          </span>,
+        ]}
+      />
       {resource.arguments !== undefined && (
         <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-1 text-xs dark:bg-slate-800">
           {JSON.stringify(resource.arguments, null, 2)}
@@ -309,17 +312,21 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         {approval.balance && (
           <Row term={t("confirm.yourBalance")}>
             <span data-testid="balance">
-              {t("confirm.balanceAfter", [
-                formatAmount(BigInt(approval.balance.available), approval.amount.decimals),
-                approval.amount.symbol,
-              ])}{" "}
-              <strong>
-                {t("confirm.balanceAfterStrong", [
-                  formatAmount(BigInt(approval.balance.after), approval.amount.decimals),
-                  approval.amount.symbol,
-                ])}
-              </strong>{" "}
-              {t("confirm.afterPayment")}
+              <Sentence
+                text={t("confirm.balanceAfter", ["$1", "$2"])}
+                parts={[
+                  t("confirm.balanceAmount", [
+                    formatAmount(BigInt(approval.balance.available), approval.amount.decimals),
+                    approval.amount.symbol,
+                  ]),
+                  <strong key="after">
+                    {t("confirm.balanceAmount", [
+                      formatAmount(BigInt(approval.balance.after), approval.amount.decimals),
+                      approval.amount.symbol,
+                    ])}
+                  </strong>,
+                ]}
+              />
             </span>
           </Row>
         )}

@@ -4,7 +4,7 @@ import type {
   ReactNode,
   SelectHTMLAttributes,
 } from "react";
-import { useId, useState } from "react";
+import { Fragment, useId, useState } from "react";
 import { t } from "@/lib/ui/i18n";
 
 const FOCUS =
@@ -94,6 +94,17 @@ export function SelectField({
 export const INPUT_CLASS = `rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900 ${FOCUS}`;
 
 export const LINK_CLASS = `text-emerald-700 underline dark:text-emerald-400 ${FOCUS}`;
+
+/**
+ * A translated sentence with elements where it says $1…$9, in the order the
+ * translation puts them: call t() with "$1", "$2"… as the substitutions.
+ */
+export function Sentence({ text, parts }: { text: string; parts: ReactNode[] }) {
+  return text.split(/\$([1-9])/).map((piece, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the text fixes each piece's place; an element may appear twice.
+    <Fragment key={i}>{i % 2 === 0 ? piece : parts[Number(piece) - 1]}</Fragment>
+  ));
+}
 
 /** An error the person must see, announced by screen readers. */
 export function ErrorNote({ children }: { children: ReactNode }) {

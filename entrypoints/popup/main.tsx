@@ -1,5 +1,6 @@
 import "@/components/shared/styles.css";
 import { PopupView } from "@/components/popup/PopupView";
+import { t } from "@/lib/ui/i18n";
 import { mount } from "@/lib/ui/mount";
 
-mount(<PopupView />);
+mount(<PopupView />, t("app.name"));
