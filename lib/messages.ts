@@ -77,7 +77,22 @@ export interface ReceiptParams {
   error?: { code: number; message: string; data?: unknown };
   /** MCP: base64url SHA-256 of the RFC 8785 JSON of the paid result's `content`, for the Receipt's `resultHash`. */
   resultHash?: string;
+  /**
+   * Why the paid retry brought nothing to file, when the server did not refuse
+   * it either (the payment stays signed: the chain tells whether it was collected).
+   */
+  unanswered?: Unanswered;
 }
+
+/**
+ * A paid retry without the answer it paid for: no HTTP answer at all (the
+ * connection failed or was cut), an answer that is not the call's result (a
+ * body that is no JSON-RPC answer, an HTTP error other than a 402), a stream
+ * that ended before the result, or a signed payment never sent (a paywalled
+ * page that loaded something else first).
+ */
+export const UNANSWERED = ["no-response", "not-an-answer", "stream-ended", "not-sent"] as const;
+export type Unanswered = (typeof UNANSWERED)[number];
 
 /** An MCP `elicitation/create` request's params, as the server sent them. */
 export interface ElicitParams {

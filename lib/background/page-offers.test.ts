@@ -150,7 +150,7 @@ describe("page offers", () => {
       else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
       expect(seen.rules.size, leave).toBe(0);
       expect(seen.receipts, leave).toEqual([
-        [{ paymentId, status: 0, receipt: null }, PAGE_ORIGIN],
+        [{ paymentId, status: 0, receipt: null, unanswered: "not-sent" }, PAGE_ORIGIN],
       ]);
     }
   });
@@ -325,7 +325,7 @@ describe("page offers", () => {
     await expect(payShown(offers)).rejects.toThrow(/refused to load .* nothing was sent/);
     const [payment] = await h.db.payments.toArray();
     expect(seen.receipts).toEqual([
-      [{ paymentId: payment?.id, status: 0, receipt: null }, PAGE_ORIGIN],
+      [{ paymentId: payment?.id, status: 0, receipt: null, unanswered: "not-sent" }, PAGE_ORIGIN],
     ]);
     expect(seen.loads).toEqual([]);
     expect(await offers.view(TAB)).toMatchObject({ paying: false });

@@ -301,7 +301,10 @@ export class PageOffers {
 
   /** A signed payment of the offer that was never sent, filed as such. */
   private reportUnused(paymentId: string, offer: StoredOffer): Promise<unknown> {
-    return this.p.receipt({ paymentId, status: 0, receipt: null }, offer.origin);
+    return this.p.receipt(
+      { paymentId, status: 0, receipt: null, unanswered: "not-sent" },
+      offer.origin,
+    );
   }
 
   /** The paid load's answer (or, for a load that went elsewhere, none) filed as its receipt. */

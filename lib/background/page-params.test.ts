@@ -178,6 +178,17 @@ describe("parsePageParams", () => {
       "receipt: must be at most 65536 characters as JSON",
     ],
     [
+      "a receipt saying its retry went unanswered in words of its own",
+      () =>
+        parsePageParams("stipendex_receipt", {
+          paymentId: "p",
+          status: 0,
+          receipt: null,
+          unanswered: "the server exploded",
+        }),
+      "unanswered:",
+    ],
+    [
       "an elicitation _meta entry of 100 KB",
       () =>
         parsePageParams("stipendex_elicit", {

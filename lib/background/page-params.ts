@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { field, isObject } from "../hook/jsonrpc";
 import { PAGE_LIMITS } from "../hook/wallet-link";
-import type { McpServerReport, McpToolPricing, PageMethod, PageParams } from "../messages";
+import {
+  type McpServerReport,
+  type McpToolPricing,
+  type PageMethod,
+  type PageParams,
+  UNANSWERED,
+} from "../messages";
 import { invalidParams } from "./rpc-error";
 
 /*
@@ -145,6 +151,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
     receipt: json(PAGE_LIMITS.json),
     error: rpcError.optional(),
     resultHash: text(64).optional(),
+    unanswered: z.enum(UNANSWERED).optional(),
   }),
   stipendex_reportMcpServer: mcpSighting,
   stipendex_getPricing: z.object({ server: url }),

@@ -419,7 +419,9 @@ describe("installFetchHook: HTTP 402", () => {
         () => pay,
       );
       await expect(win.fetch("/x")).rejects.toBe(failure);
-      expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+      expect(receipts).toEqual([
+        { paymentId: "p1", status: 0, receipt: null, unanswered: "no-response" },
+      ]);
     });
 
     it("reports a Receipt whose body breaks off before it is hashed, without the hash", async () => {

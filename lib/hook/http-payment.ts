@@ -91,7 +91,12 @@ export async function payHttp402(
     );
     if (retry.type === "opaqueredirect") throw new TypeError(REDIRECTED_PAYMENT);
   } catch (error) {
-    wallet.receipt({ paymentId: answer.paymentId, status: 0, receipt: null });
+    wallet.receipt({
+      paymentId: answer.paymentId,
+      status: 0,
+      receipt: null,
+      unanswered: "no-response",
+    });
     throw error;
   }
   const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);

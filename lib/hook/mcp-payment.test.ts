@@ -60,11 +60,9 @@ const sse = (message: unknown) =>
   new Response(formatSseMessage(message), { headers: { "content-type": "text/event-stream" } });
 
 describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", () => {
-  // Seed 004: a server that cannot read the payment "gets back a 402 with error: payment_parse";
-  // a gateway in front of it may answer with a page of its own.
+  // Seed 004: a server that cannot read the payment "gets back a 402 with error: payment_parse".
   const refusals = [
     ["a 402 in plain text", 402, "text/plain", '{"error":"payment_parse"}'],
-    ["a gateway's 502 page", 502, "text/html", "<h1>Bad Gateway</h1>"],
   ] as const;
 
   // envelope.md §7: the wallet records the refusal and hands the page the original answer.
@@ -105,25 +103,48 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
     const { response, receipts } = await payCall(
       Response.json(refusal),
       () =>
-        new Response(breakingOff("<h1>Bad", new TypeError("network error")), {
-          status: 502,
-          statusText: "Bad Gateway",
+        new Response(breakingOff('{"err', new TypeError("network error")), {
+          status: 402,
+          statusText: "Payment Required",
         }),
     );
     expect(await response.json()).toEqual(refusal);
     await expect
       .poll(() => receipts[0]?.error)
-      .toEqual({ code: 502, message: "HTTP 502 Bad Gateway" });
+      .toEqual({ code: 402, message: "HTTP 402 Payment Required" });
   });
 
   it("says the status when the refusal has nothing in its body", async () => {
     const { receipts } = await payCall(
       Response.json(refusal),
-      () => new Response(null, { status: 503, statusText: "Service Unavailable" }),
+      () => new Response(null, { status: 402, statusText: "Payment Required" }),
     );
     await expect
       .poll(() => receipts[0]?.error)
-      .toEqual({ code: 503, message: "HTTP 503 Service Unavailable" });
+      .toEqual({ code: 402, message: "HTTP 402 Payment Required" });
+  });
+
+  // Another HTTP error is no refusal: the server (or a gateway in front of it) failed after the
+  // payment reached it, and may have collected it (the chain tells). The page gets that failure,
+  // not the price again, which its client would pay a second time.
+  const gateway = () =>
+    new Response("<h1>Bad Gateway</h1>", { status: 502, headers: { "content-type": "text/html" } });
+
+  it("reports a gateway's 502 page without a refusal and hands the page what it said", async () => {
+    const { response, receipts } = await payCall(Response.json(refusal), gateway);
+    expect(response.status).toBe(502);
+    expect(await response.text()).toBe("<h1>Bad Gateway</h1>");
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 502, receipt: null, unanswered: "not-an-answer" }]);
+  });
+
+  it("reports a gateway's 502 page on an SSE answer without a refusal, keeping the original -32402 event", async () => {
+    const { response, receipts } = await payCall(sse(refusal), gateway);
+    expect(await response.text()).toBe(formatSseMessage(refusal));
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 502, receipt: null, unanswered: "not-an-answer" }]);
   });
 
   // A 2xx is no refusal: the server took the paid call and may have collected the payment (the
@@ -135,7 +156,9 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
     );
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("done");
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
   });
 
   it("keeps the original -32402 event on an SSE answer, where a 2xx that is not SSE cannot go", async () => {
@@ -144,7 +167,9 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
       () => new Response("done", { headers: { "content-type": "text/plain" } }),
     );
     expect(await response.text()).toBe(formatSseMessage(refusal));
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
   });
 });
 
@@ -183,7 +208,9 @@ describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC a
       );
       expect(response.status).toBe(200);
       expect(await response.text()).toBe(said);
-      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+      await expect
+        .poll(() => receipts)
+        .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
     },
   );
 
@@ -195,7 +222,9 @@ describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC a
         () => new Response(said, { headers: { "content-type": "application/json" } }),
       );
       expect(await response.text()).toBe(formatSseMessage(refusal));
-      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+      await expect
+        .poll(() => receipts)
+        .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
     },
   );
 });
@@ -211,13 +240,17 @@ describe("handleMcpResponse: a paid retry that got no HTTP answer", () => {
   it("is reported with status 0 and no refusal; the page's fetch fails as a plain fetch would", async () => {
     const { answered, receipts } = startCall(Response.json(refusal), unreached);
     await expect(answered).rejects.toBe(failure);
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 0, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 0, receipt: null, unanswered: "no-response" }]);
   });
 
   it("is reported so on an SSE answer too, whose reading then fails as the retry did", async () => {
     const { response, receipts } = await payCall(sse(refusal), unreached);
     await expect(response.text()).rejects.toBe(failure);
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 0, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 0, receipt: null, unanswered: "no-response" }]);
   });
 });
 
@@ -234,7 +267,9 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
     async (_, first) => {
       const { response, receipts } = await payCall(first(), () => stream(progress));
       expect(await response.text()).toBe(progress);
-      await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+      await expect
+        .poll(() => receipts)
+        .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
     },
   );
 
@@ -244,7 +279,9 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
       stream(breakingOff(progress, failure)),
     );
     await expect(response.text()).rejects.toBe(failure);
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
   });
 
   it("reports one the page stops reading before the answer", async () => {
@@ -254,10 +291,12 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     await reader.cancel();
-    await expect.poll(() => receipts).toEqual([{ paymentId: "m1", status: 200, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
   });
 
-  it("reports an HTTP error's stream as the refusal it is", async () => {
+  it("reports an HTTP error's stream as no answer, handing the page what it said", async () => {
     const { response, receipts } = await payCall(
       Response.json(refusal),
       () =>
@@ -267,17 +306,11 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
           headers: { "content-type": "text/event-stream" },
         }),
     );
-    expect(await response.json()).toEqual(refusal);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toBe(progress);
     await expect
       .poll(() => receipts)
-      .toEqual([
-        {
-          paymentId: "m1",
-          status: 503,
-          receipt: null,
-          error: { code: 503, message: progress.trim() },
-        },
-      ]);
+      .toEqual([{ paymentId: "m1", status: 503, receipt: null, unanswered: "not-an-answer" }]);
   });
 
   it("reports the answer once, not again when the stream then ends", async () => {

@@ -152,7 +152,7 @@ async function payAndRetry(
     retry = await nativeFetch(call.replayable.replay({}, body));
   } catch (failure) {
     // No HTTP answer (connection refused or reset): the server may have taken the paid call all the same.
-    wallet.receipt({ paymentId, status: 0, receipt: null });
+    wallet.receipt({ paymentId, status: 0, receipt: null, unanswered: "no-response" });
     throw failure;
   }
   const type = mediaType(retry);
@@ -175,14 +175,14 @@ async function payAndRetry(
 
 /**
  * What a paid retry without a JSON-RPC answer to the call says: no receipt.
- * A status that is not OK is the server's refusal (seed 004: a 402 with
- * `payment_parse`), reported as the HTTP binding reports one, with what its
- * body says. A 2xx is none, whatever its body: the server may have taken the
+ * A 402 is the server's refusal (seed 004: a 402 with `payment_parse`),
+ * reported as the HTTP binding reports one, with what its body says. Anything
+ * else is none, whatever its status or body: the server may have taken the
  * paid call, and whether it collected the payment the chain tells.
  */
 async function unansweredReceipt(retry: Response, paymentId: string): Promise<ReceiptParams> {
   const report = { paymentId, status: retry.status, receipt: null };
-  if (retry.ok) return report;
+  if (retry.status !== 402) return { ...report, unanswered: "not-an-answer" };
   const said = (await readCapped(retry.clone(), MAX_CHALLENGE_BYTES))?.trim();
   const message = said || `HTTP ${retry.status} ${retry.statusText}`.trim();
   return { ...report, error: { code: retry.status, message } };
@@ -218,7 +218,14 @@ function withReceiptWatch(
     call.signal,
     // Ended, broken off or given up without the call's answer: the server may have taken the call.
     () => {
-      if (!answered) wallet.receipt({ paymentId, status: retry.status, receipt: null });
+      if (!answered) {
+        wallet.receipt({
+          paymentId,
+          status: retry.status,
+          receipt: null,
+          unanswered: "stream-ended",
+        });
+      }
     },
   );
 }

@@ -228,6 +228,43 @@ describe("fileReceipt, Stipendex", () => {
   });
 });
 
+describe("a paid retry that brought neither a receipt nor a refusal", () => {
+  it.each([
+    [
+      { status: 0, unanswered: "no-response" },
+      /gave no answer to the paid request: the connection failed/,
+    ],
+    [{ status: 200, unanswered: "not-an-answer" }, /answer to the paid call was not the result/],
+    [{ status: 200, unanswered: "stream-ended" }, /stream ended before it sent the result/],
+    [{ status: 0, unanswered: "not-sent" }, /never sent/],
+    [{ status: 500 }, /answered the paid request with HTTP 500 instead of the result/],
+    [{ status: 502, unanswered: "not-an-answer" }, /with HTTP 502 instead/],
+  ] as const)(
+    "keeps the payment signed and charged, saying what happened: %o",
+    async (outcome, said) => {
+      const { h, payment } = await paidStipendex();
+      const filed = await fileReceipt(
+        deps(h),
+        { paymentId: payment.id, receipt: null, ...outcome },
+        AGENT,
+      );
+      expect(filed).toEqual({ state: "signed" });
+      const stored = await h.db.payments.get(payment.id);
+      expect(stored?.state).toBe("signed");
+      expect(stored?.reason).toMatch(said);
+      expect(stored?.charge).toEqual(payment.charge);
+    },
+  );
+
+  it("says nothing of an answer that came without a receipt", async () => {
+    const { h, payment } = await paidStipendex();
+    await fileReceipt(deps(h), { paymentId: payment.id, status: 200, receipt: null }, AGENT);
+    const stored = await h.db.payments.get(payment.id);
+    expect(stored?.state).toBe("signed");
+    expect(stored?.reason).toBeUndefined();
+  });
+});
+
 describe("a Receipt signed with a key the cached descriptor does not list yet", () => {
   // envelope.md section 7: a wallet fetches the descriptor again once on an unknown kid.
   it("fetches the descriptor again, once, and settles on the rotated key", async () => {

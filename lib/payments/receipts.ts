@@ -53,7 +53,17 @@ export async function fileReceipt(
     });
     return { state: updated.state };
   }
-  if (params.receipt === null || params.receipt === undefined) return { state: payment.state };
+  if (params.receipt === null || params.receipt === undefined) {
+    const reason = unansweredReason(params);
+    if (reason === undefined) return { state: payment.state };
+    // It stays signed: whether the server collected it, the chain tells.
+    await deps.db.payments
+      .where("id")
+      .equals(payment.id)
+      .filter((stored) => stored.state === "signed")
+      .modify({ reason, updatedAt: deps.now() });
+    return { state: payment.state };
+  }
   const filed = await fileReceived(deps, payment, {
     status: params.status,
     receipt: params.receipt,
@@ -61,6 +71,32 @@ export async function fileReceipt(
     receivedAt: deps.now(),
   });
   return { state: filed.state };
+}
+
+/**
+ * What history says of a paid retry that brought neither a receipt nor a
+ * refusal: nothing for an answer that simply came without one.
+ */
+export function unansweredReason({
+  status,
+  unanswered,
+}: Pick<ReceiptParams, "status" | "unanswered">): string | undefined {
+  if (unanswered === "no-response") {
+    return "The server gave no answer to the paid request: the connection failed or was cut.";
+  }
+  if (unanswered === "stream-ended") {
+    return "The server's stream ended before it sent the result that was paid for.";
+  }
+  if (unanswered === "not-sent") {
+    return "Signed but never sent: the request was given up before the paid retry went out.";
+  }
+  if (status >= 400) {
+    return `The server answered the paid request with HTTP ${status} instead of the result that was paid for.`;
+  }
+  if (unanswered === "not-an-answer") {
+    return "The server's answer to the paid call was not the result that was paid for.";
+  }
+  return undefined;
 }
 
 /**

@@ -125,7 +125,9 @@ function answeredInSse(
 /** The failure the proxy's error to a call stands for, when `error` is one (see answeredInSse). */
 export function noAnswerIn(error: JsonRpcError): UpstreamAnswerError | undefined {
   const status = field(error.data, NO_ANSWER);
-  return typeof status === "number" ? new UpstreamAnswerError(status, error.message) : undefined;
+  return typeof status === "number"
+    ? new UpstreamAnswerError(status, error.message, { streamEnded: true })
+    : undefined;
 }
 
 /** A message as the SDK's transport takes it. */

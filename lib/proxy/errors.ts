@@ -46,13 +46,16 @@ export const isProxyError = errorGuard(ProxyError);
  */
 export class UpstreamAnswerError extends ProxyError {
   override name = "UpstreamAnswerError";
+  /** What the wallet files of a paid retry answered so: an SSE stream that ended without the answer, or another answer. */
+  readonly unanswered: "not-an-answer" | "stream-ended";
 
   constructor(
     readonly status: number | undefined,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; streamEnded?: boolean },
   ) {
     super("upstream-no-answer", message, options);
+    this.unanswered = options?.streamEnded ? "stream-ended" : "not-an-answer";
   }
 }
 

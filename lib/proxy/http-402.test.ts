@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Listening, listen } from "../../demo/listen";
-import type { PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
+import type { PaymentAnswer, PaymentChallenge, ReceiptParams, Unanswered } from "../messages";
 import { createForwardingServer } from "./forward";
 import type { ProxyWallet } from "./paid-call";
 
@@ -197,27 +197,31 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
       message: expect.stringContaining("Unexpected content type"),
     });
-    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 200, receipt: null, unanswered: "not-an-answer" },
+    ]);
   });
 
   // No refusal either: the server may have taken the call; the chain check settles the money.
   // The SDK's transport fails on seed 004's payment_parse sent with 200 with a schema error, and
   // waits for the call's answer (until the host gives up; the proxy's own timeout is 30 minutes)
   // after JSON-RPC that is not it, or an SSE answer that ends or breaks off without it.
-  it.each<[string, PaidAnswer, number, string]>([
+  it.each<[string, PaidAnswer, number, string, Unanswered]>([
     // Then undici's words for it, e.g. "fetch failed (other side closed)".
-    ["its connection reset", (req) => req.socket.destroy(), 0, "fetch failed ("],
+    ["its connection reset", (req) => req.socket.destroy(), 0, "fetch failed (", "no-response"],
     [
       "200 with JSON that is no JSON-RPC",
       answers(200, "application/json", '{"error":"payment_parse"}'),
       200,
       'HTTP 200 with JSON that does not answer the call: {"error":"payment_parse"}',
+      "not-an-answer",
     ],
     [
       "200 with a JSON-RPC notification",
       answers(200, "application/json", '{"jsonrpc":"2.0","method":"notifications/message"}'),
       200,
       'HTTP 200 with JSON that does not answer the call: {"jsonrpc":"2.0","method":"notifications/message"}',
+      "not-an-answer",
     ],
     [
       "202 Accepted, with no body",
@@ -226,12 +230,14 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       },
       202,
       "HTTP 202 without answering the call",
+      "not-an-answer",
     ],
     [
       "with an SSE answer that ends without the call's answer",
       answers(200, "text/event-stream", ": working\n\n"),
       200,
       "HTTP 200 with an SSE stream that ended without answering the call",
+      "stream-ended",
     ],
     [
       "with an SSE answer that breaks off",
@@ -241,10 +247,11 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       },
       200,
       "HTTP 200 with an SSE stream that broke off before answering the call: ",
+      "stream-ended",
     ],
   ])(
     "reports a paid retry answered %s without a refusal, and tells the host at once that the wallet paid",
-    async (_how, paidAnswer, status, why) => {
+    async (_how, paidAnswer, status, why, unanswered) => {
       const server = await startPaidServer(true, paidAnswer);
       const { wallet, receipts } = payingWallet();
       const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
@@ -257,7 +264,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
           `The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: ${why}`,
         ),
       });
-      expect(receipts).toEqual([{ paymentId: "p1", status, receipt: null }]);
+      expect(receipts).toEqual([{ paymentId: "p1", status, receipt: null, unanswered }]);
     },
   );
 
@@ -274,7 +281,9 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
         /The Stipendex wallet paid for verify_agent, .* no answer to the paid call: fetch failed \(.+\)$/,
       ),
     });
-    expect(receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 0, receipt: null, unanswered: "no-response" },
+    ]);
   });
 
   // The person decided before the host's cancellation reached the wallet: the payment is signed.
@@ -292,7 +301,9 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       signal: cancel.signal,
     });
     await expect(call).rejects.toThrow("the person stopped the agent");
-    await expect.poll(() => receipts).toEqual([{ paymentId: "p1", status: 0, receipt: null }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 0, receipt: null, unanswered: "not-sent" }]);
     expect(server.payments).toEqual([]);
   });
 });

@@ -137,18 +137,18 @@ describe("callPaying", () => {
   });
 
   it.each([
-    ["what it said", "<h1>Bad Gateway</h1>", "<h1>Bad Gateway</h1>"],
+    ["what it said", "payment_parse", "payment_parse"],
     [
       "its status, for a body longer than the wallet takes",
       "x".repeat(PAGE_LIMITS.challenge + 1),
-      "HTTP 502",
+      "HTTP 402",
     ],
   ])(
-    "reports a paid retry answered with an HTTP error as a refusal with %s, and gives the host the original price",
+    "reports a paid retry answered HTTP 402 as a refusal with %s, and gives the host the original price",
     async (_, body, message) => {
       const server = upstream({ error: QUOTE_ERROR });
       const send = async (params: ToolCallParams) => {
-        if (server.sent.length) throw new UpstreamAnswerError(502, body);
+        if (server.sent.length) throw new UpstreamAnswerError(402, body);
         return server.send(params);
       };
       const w = wallet();
@@ -159,13 +159,31 @@ describe("callPaying", () => {
       expect(w.receipts).toEqual([
         {
           paymentId: "pay-1",
-          status: 502,
+          status: 402,
           receipt: null,
-          error: { code: 502, message },
+          error: { code: 402, message },
         },
       ]);
     },
   );
+
+  it("reports a paid retry answered with another HTTP error (a gateway's 502 page) without a refusal, and tells the host the wallet paid", async () => {
+    const server = upstream({ error: QUOTE_ERROR });
+    const send = async (params: ToolCallParams) => {
+      if (server.sent.length) throw new UpstreamAnswerError(502, "<h1>Bad Gateway</h1>");
+      return server.send(params);
+    };
+    const w = wallet();
+    expect(await callPaying(SERVER, call, send, w.proxyWallet)).toEqual({
+      error: {
+        code: -32603,
+        message: `The Stipendex wallet paid for web_search, and the MCP server at ${SERVER} gave no answer to the paid call: <h1>Bad Gateway</h1>`,
+      },
+    });
+    expect(w.receipts).toEqual([
+      { paymentId: "pay-1", status: 502, receipt: null, unanswered: "not-an-answer" },
+    ]);
+  });
 
   it("reports a paid retry that got no HTTP answer with status 0, and tells the host the wallet paid", async () => {
     const server = upstream({ error: QUOTE_ERROR });
@@ -181,7 +199,9 @@ describe("callPaying", () => {
         message: `The Stipendex wallet paid for web_search, and the MCP server at ${SERVER} gave no answer to the paid call: fetch failed (connect ECONNREFUSED 127.0.0.1:4020)`,
       },
     });
-    expect(w.receipts).toEqual([{ paymentId: "pay-1", status: 0, receipt: null }]);
+    expect(w.receipts).toEqual([
+      { paymentId: "pay-1", status: 0, receipt: null, unanswered: "no-response" },
+    ]);
   });
 
   it("reports a paid retry answered 2xx with no JSON-RPC answer without a refusal, and tells the host the wallet paid", async () => {
@@ -197,6 +217,8 @@ describe("callPaying", () => {
         message: `The Stipendex wallet paid for web_search, and the MCP server at ${SERVER} gave no answer to the paid call: HTTP 201 with JSON: {}`,
       },
     });
-    expect(w.receipts).toEqual([{ paymentId: "pay-1", status: 201, receipt: null }]);
+    expect(w.receipts).toEqual([
+      { paymentId: "pay-1", status: 201, receipt: null, unanswered: "not-an-answer" },
+    ]);
   });
 });

@@ -80,13 +80,17 @@ export async function callPaying(
   }
   const meta = isObject(params._meta) ? params._meta : {};
   let retried: CallOutcome;
+  // Cancelled while the wallet paid: not sent, so the payment never leaves the proxy.
+  const sent = !signal?.aborted;
   try {
+    signal?.throwIfAborted();
     retried = await send({
       ...params,
       _meta: { ...meta, [answer.meta.key]: answer.meta.value },
     });
   } catch (error) {
-    return noAnswerToPaidCall(error, server, params.name, answer.paymentId, wallet, asked ?? first);
+    const paid = { paymentId: answer.paymentId, sent };
+    return noAnswerToPaidCall(error, server, params.name, paid, wallet, asked ?? first);
   }
   const report = await withResultHash(answerReceipt(retried, answer.paymentId, 200), retried);
   // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
@@ -103,25 +107,25 @@ export async function callPaying(
 
 /**
  * A paid retry that got no JSON-RPC answer: reported to the wallet all the
- * same. An HTTP error is the server's refusal (seed 004: a 402 with
+ * same. An HTTP 402 is the server's refusal (seed 004: a 402 with
  * `payment_parse`), reported as the page hook reports one, and the host gets
- * the original price (envelope.md §7). Anything else is none: a 2xx, or no
- * HTTP answer at all (status 0, as the HTTP binding reports a connection
- * refused or reset), after which the server may still have taken the paid
- * call. The chain tells whether it collected; the host is told the wallet
- * paid, so it does not take the failure for an unpaid one.
+ * the original price (envelope.md §7). Anything else is none: another HTTP
+ * error, a 2xx, or no HTTP answer at all (status 0, as the HTTP binding
+ * reports a connection refused or reset), after which the server may still
+ * have taken the paid call. The chain tells whether it collected; the host is
+ * told the wallet paid, so it does not take the failure for an unpaid one.
  */
 async function noAnswerToPaidCall(
   error: unknown,
   server: string,
   tool: string,
-  paymentId: string,
+  { paymentId, sent }: { paymentId: string; sent: boolean },
   wallet: ProxyWallet,
   original: unknown,
 ): Promise<CallOutcome> {
   const answered = error instanceof UpstreamAnswerError ? error : undefined;
   const status = answered ? (answered.status ?? 200) : 0;
-  if (answered && (status < 200 || status > 299)) {
+  if (answered && status === 402) {
     const { message } = answered;
     // The wallet takes no longer message (a gateway's page may be): the status says enough then.
     const said = message && message.length <= PAGE_LIMITS.challenge ? message : `HTTP ${status}`;
@@ -134,7 +138,8 @@ async function noAnswerToPaidCall(
       original,
     );
   }
-  await wallet.receipt({ paymentId, status, receipt: null }).catch(() => undefined);
+  const unanswered = answered ? answered.unanswered : sent ? "no-response" : "not-sent";
+  await wallet.receipt({ paymentId, status, receipt: null, unanswered }).catch(() => undefined);
   const why = answered ? answered.message : failureText(error);
   return {
     error: {
