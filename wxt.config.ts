@@ -13,10 +13,11 @@ export default defineConfig({
     plugins: [tailwindcss()],
   }),
   manifest: ({ browser }) => ({
-    name: "Stipendex Wallet",
+    // The browser shows the name, description and toolbar title in its own language:
+    // messages from locales/<lang>.yml, which @wxt-dev/i18n writes to _locales/.
+    name: "__MSG_app_name__",
     default_locale: "en",
-    description:
-      "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
+    description: "__MSG_app_description__",
     permissions: [
       "storage",
       "alarms",
@@ -29,7 +30,7 @@ export default defineConfig({
       "declarativeNetRequestWithHostAccess",
     ],
     host_permissions: ["http://*/*", "https://*/*"],
-    action: { default_title: "Stipendex Wallet" },
+    action: { default_title: "__MSG_app_name__" },
     ...(browser === "firefox"
       ? {
           browser_specific_settings: {

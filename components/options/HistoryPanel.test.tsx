@@ -8,7 +8,11 @@ import { HistoryPanel } from "./HistoryPanel";
 
 describe("HistoryPanel", () => {
   beforeEach(() => fakeBrowser.reset());
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
   it("lists 100,000 payments a window at a time, filters, and opens a detail", async () => {
     const calls = installFakeBackground({
       ui_listPayments: ({ offset, limit, filter }) => ({
@@ -80,6 +84,26 @@ describe("HistoryPanel", () => {
     });
     render(<HistoryPanel />);
     expect(await screen.findByText("1 payment")).toBeTruthy();
+  });
+
+  it("writes the count and each payment's time in the browser's language and time zone", async () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    vi.stubEnv("TZ", "Asia/Tokyo");
+    installFakeBackground({
+      ui_listPayments: () => ({
+        total: 100_000,
+        rows: [{ ...PAYMENT_ROW, id: "pay-0", createdAt: Date.UTC(2025, 2, 1, 23, 30, 5) }],
+      }),
+      ui_spendPerDay: () => [],
+      ui_checkSettlements: () => null,
+      ui_spendBy: () => ({ sites: [], receivers: [] }),
+    });
+    render(<HistoryPanel />);
+    expect(await screen.findByText("100.000 payments")).toBeTruthy();
+    // Already 2 March in Tokyo; the exact instant stays in the element.
+    const time = await screen.findByText("02.03.25, 08:30:05");
+    expect(time.tagName).toBe("TIME");
+    expect(time.getAttribute("datetime")).toBe("2025-03-01T23:30:05.000Z");
   });
 
   it("starts the settlement pass, which writes, only once the first load's reads are answered", async () => {

@@ -3,6 +3,7 @@ import { useStore } from "zustand";
 import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
 import { t } from "@/lib/ui/i18n";
+import { formatCount, formatDateTime } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { receiverWords, siteWords, whatWords } from "@/lib/ui/payment-words";
 import { Button, ErrorNote } from "../shared/controls";
@@ -24,7 +25,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
       onClick={onOpen}
       className={`${COLUMNS} h-full w-full border-b border-slate-100 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900`}
     >
-      <span>{new Date(row.createdAt).toISOString().slice(0, 19).replace("T", " ")}</span>
+      <time dateTime={new Date(row.createdAt).toISOString()}>{formatDateTime(row.createdAt)}</time>
       <span>
         <StateBadge state={row.state} reason={row.reason} />
       </span>
@@ -66,7 +67,7 @@ export function HistoryPanel() {
       <ErrorNote>{error}</ErrorNote>
       <div className="flex items-center gap-2">
         <p className="flex-1 text-sm" aria-live="polite">
-          {t("history.count", total, [total.toLocaleString("en")])}
+          {t("history.count", total, [formatCount(total)])}
         </p>
         <Button onClick={() => void store.getState().exportAs("csv")}>
           {t("history.exportCsv")}

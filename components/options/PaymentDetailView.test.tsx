@@ -1,12 +1,17 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
 import { PAYMENT_DETAIL } from "@/tests/unit-support/ui/fixtures";
 import { PaymentDetailView } from "./PaymentDetailView";
 
 describe("PaymentDetailView", () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
   it("shows each decoded object with its verification and the settlement transaction", () => {
     const onClose = vi.fn();
     render(<PaymentDetailView detail={PAYMENT_DETAIL} onClose={onClose} />);
@@ -23,6 +28,23 @@ describe("PaymentDetailView", () => {
     expect(screen.getByText(/0.005 USDC on Base Sepolia \(5000 atomic, 6 decimals\)/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Back to payments" }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it("writes the time in the browser's language and time zone, and the exact instant in UTC", () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("ja");
+    vi.stubEnv("TZ", "Asia/Tokyo");
+    render(
+      <PaymentDetailView
+        detail={{ ...PAYMENT_DETAIL, createdAt: Date.UTC(2025, 2, 1, 23, 30, 5) }}
+        onClose={() => undefined}
+      />,
+    );
+    const time = screen.getByText("2025年3月2日 8:30:05 JST");
+    expect(time.tagName).toBe("TIME");
+    expect(time.getAttribute("datetime")).toBe("2025-03-01T23:30:05.000Z");
+    expect(screen.getByTestId("time-utc").textContent).toBe(
+      "Exactly: 2025-03-01T23:30:05.000Z (UTC)",
+    );
   });
 
   it("says what the chain said, links the explorer, and keeps a refusal's words", () => {

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { PaymentDetail } from "@/lib/messages";
 import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
+import { formatDateTimeLong } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
 import { Button, LINK_CLASS } from "../shared/controls";
@@ -49,6 +50,7 @@ const GRID = "grid grid-cols-[9rem_1fr] gap-1 text-sm";
 
 /** One payment in five parts: what, who, money, the signed objects, and the chain. */
 export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; onClose(): void }) {
+  const createdIso = new Date(detail.createdAt).toISOString();
   return (
     <section aria-labelledby="detail-heading" className="flex flex-col gap-3">
       <div className="flex items-center justify-between">
@@ -74,7 +76,12 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
             {detail.reason ? ` ${detail.reason}` : ""}
           </dd>
           <dt>{t("detail.time")}</dt>
-          <dd>{new Date(detail.createdAt).toISOString()}</dd>
+          <dd>
+            <time dateTime={createdIso}>{formatDateTimeLong(detail.createdAt)}</time>
+            <span className="block font-mono text-xs" data-testid="time-utc">
+              {t("detail.timeUtc", [createdIso])}
+            </span>
+          </dd>
         </dl>
         {detail.offerTrimmed && (
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="offer-trimmed">

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView } from "@/lib/messages";
 import { SettingsView } from "./SettingsView";
 
@@ -26,7 +27,10 @@ function setup() {
 }
 
 describe("SettingsView", () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
 
   it("saves edited caps, a new site budget and the auto-lock time, with the revision it read", async () => {
     const actions = setup();
@@ -178,6 +182,19 @@ describe("SettingsView", () => {
     expect(
       await screen.findByText(
         "Deleted 3 payments. Kept 2 still being settled: their charges can still be given back.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("writes the deleted and kept counts in the browser's language", async () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    const actions = setup();
+    actions.deleteHistory.mockResolvedValueOnce({ deleted: 12_345, kept: 1_002 });
+    fireEvent.click(screen.getByRole("button", { name: "Delete history" }));
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
+    expect(
+      await screen.findByText(
+        "Deleted 12.345 payments. Kept 1.002 still being settled: their charges can still be given back.",
       ),
     ).toBeTruthy();
   });

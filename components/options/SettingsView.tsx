@@ -4,6 +4,7 @@ import type { PolicyView } from "@/lib/messages";
 import { NETWORKS, networkLabel } from "@/lib/protocol/rails/networks";
 import { UiError } from "@/lib/ui/errors";
 import { t } from "@/lib/ui/i18n";
+import { formatCount } from "@/lib/ui/locale-format";
 import { showMicro } from "@/lib/ui/money";
 import { receiverWords } from "@/lib/ui/payment-words";
 import {
@@ -600,8 +601,11 @@ export function SettingsView({
                     const { deleted, kept } = await actions.deleteHistory();
                     setConfirmDelete(false);
                     return kept === 0
-                      ? t("settings.history.deleted", [String(deleted)])
-                      : t("settings.history.deletedKept", [String(deleted), String(kept)]);
+                      ? t("settings.history.deleted", [formatCount(deleted)])
+                      : t("settings.history.deletedKept", [
+                          formatCount(deleted),
+                          formatCount(kept),
+                        ]);
                   })
                 }
               >

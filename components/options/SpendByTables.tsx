@@ -1,6 +1,7 @@
 import type { SpendByTotal } from "@/lib/messages";
 import { formatAmount } from "@/lib/protocol/rails/amount";
 import { t } from "@/lib/ui/i18n";
+import { formatCount } from "@/lib/ui/locale-format";
 import { receiverWords, siteWords } from "@/lib/ui/payment-words";
 
 function TotalsTable({
@@ -37,7 +38,7 @@ function TotalsTable({
             <td className="pr-4" title={row.key}>
               {name(row.key)}
             </td>
-            <td className="pr-4">{row.count}</td>
+            <td className="pr-4">{formatCount(row.count)}</td>
             <td className="text-right font-mono">
               {formatAmount(BigInt(row.atomic), row.decimals)} {row.symbol}
               <span className="block font-sans text-xs">

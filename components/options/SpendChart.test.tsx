@@ -1,10 +1,15 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import { SpendChart } from "./SpendChart";
 
 describe("SpendChart", () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
   it("draws one bar per day, scaled to the largest, with exact titles", () => {
     render(
       <SpendChart
@@ -18,7 +23,7 @@ describe("SpendChart", () => {
         ]}
       />,
     );
-    const chart = screen.getByRole("img", { name: "Spend per day in USD, last 3 days" });
+    const chart = screen.getByRole("img", { name: "Spend per UTC day in USD, last 3 days" });
     const bars = [...chart.querySelectorAll("rect")];
     expect(bars.map((b) => b.getAttribute("data-day"))).toEqual([
       "2025-03-01",
@@ -27,11 +32,32 @@ describe("SpendChart", () => {
     ]);
     expect(bars.map((b) => Number(b.getAttribute("height")))).toEqual([58, 0, 116]);
     expect(bars.map((b) => b.textContent)).toEqual([
-      "2025-03-01: 0.5 USD",
-      "2025-03-02: 0 USD",
-      "2025-03-03: 1 USD",
+      "Mar 1, 2025: 0.5 USD",
+      "Mar 2, 2025: 0 USD",
+      "Mar 3, 2025: 1 USD",
     ]);
     const axes = [...chart.querySelectorAll("text")].map((label) => label.textContent);
-    expect(axes).toEqual(["1 USD", "0", "Spent (USD)", "2025-03-01", "2025-03-03", "Day"]);
+    expect(axes).toEqual(["1 USD", "0", "Spent (USD)", "Mar 1, 2025", "Mar 3, 2025", "Day (UTC)"]);
+  });
+
+  it("labels the budgets' UTC days in the browser's language, whatever the time zone", () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    // 3 March 03:00 UTC is still the evening of 2 March in Los Angeles.
+    vi.stubEnv("TZ", "America/Los_Angeles");
+    render(
+      <SpendChart
+        currency="USD"
+        days={2}
+        now={Date.UTC(2025, 2, 3, 3)}
+        spend={[{ day: "2025-03-03", currency: "USD", amount: "1000000" }]}
+      />,
+    );
+    const chart = screen.getByRole("img", { name: "Spend per UTC day in USD, last 2 days" });
+    expect([...chart.querySelectorAll("rect")].map((b) => b.textContent)).toEqual([
+      "02.03.2025: 0 USD",
+      "03.03.2025: 1 USD",
+    ]);
+    const axes = [...chart.querySelectorAll("text")].map((label) => label.textContent);
+    expect(axes.slice(3)).toEqual(["02.03.2025", "03.03.2025", "Day (UTC)"]);
   });
 });

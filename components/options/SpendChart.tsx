@@ -1,4 +1,5 @@
 import { t } from "@/lib/ui/i18n";
+import { formatCount, formatUtcDay } from "@/lib/ui/locale-format";
 import { showMicro } from "@/lib/ui/money";
 import type { DaySpend } from "@/lib/ui/period-totals";
 import { DAY_MS } from "@/lib/wallet/periods";
@@ -9,7 +10,7 @@ const PLOT_HEIGHT = 120;
 const LEFT = 72;
 const BOTTOM = 36;
 
-/** The last `days` UTC days, oldest first, as YYYY-MM-DD. */
+/** The last `days` UTC days (the budgets' days), oldest first, as YYYY-MM-DD. */
 function lastDays(days: number, now: number): string[] {
   return Array.from({ length: days }, (_, i) =>
     new Date(now - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10),
@@ -17,8 +18,9 @@ function lastDays(days: number, now: number): string[] {
 }
 
 /**
- * Spend per day in one currency as SVG bars over two labelled axes (amount,
- * day); each bar's exact amount is its tooltip.
+ * Spend per UTC day in one currency as SVG bars over two labelled axes (amount,
+ * day); each bar's exact amount is its tooltip. The days are UTC days, as the
+ * budgets count them, and the labels say so.
  */
 export function SpendChart({
   spend,
@@ -38,12 +40,12 @@ export function SpendChart({
   // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints.
   const max = series.reduce((m, s) => (s.amount > m ? s.amount : m), 0n);
   const slot = PLOT_WIDTH / days;
-  const first = series[0]?.day ?? "";
-  const last = series.at(-1)?.day ?? "";
+  const first = series[0];
+  const last = series.at(-1);
   return (
     <svg
       role="img"
-      aria-label={t("history.chart.label", [currency, String(days)])}
+      aria-label={t("history.chart.label", [currency, formatCount(days)])}
       viewBox={`0 0 ${LEFT + PLOT_WIDTH} ${PLOT_HEIGHT + BOTTOM}`}
       className="h-40 w-full text-emerald-600 dark:text-emerald-400"
     >
@@ -63,10 +65,10 @@ export function SpendChart({
           {t("history.chart.axisAmount", [currency])}
         </text>
         <text x={LEFT} y={PLOT_HEIGHT + 16}>
-          {first}
+          {first && formatUtcDay(first.day)}
         </text>
         <text x={LEFT + PLOT_WIDTH} y={PLOT_HEIGHT + 16} textAnchor="end">
-          {last}
+          {last && formatUtcDay(last.day)}
         </text>
         <text x={LEFT + PLOT_WIDTH / 2} y={PLOT_HEIGHT + 32} textAnchor="middle">
           {t("history.chart.axisDays")}
@@ -89,7 +91,9 @@ export function SpendChart({
             height={height}
             fill="currentColor"
           >
-            <title>{t("history.chart.bar", [day, showMicro(amount.toString(), currency)])}</title>
+            <title>
+              {t("history.chart.bar", [formatUtcDay(day), showMicro(amount.toString(), currency)])}
+            </title>
           </rect>
         );
       })}

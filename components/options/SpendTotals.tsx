@@ -1,10 +1,16 @@
 import { useId, useState } from "react";
 import { t } from "@/lib/ui/i18n";
+import { formatUtcDay, formatUtcMonth } from "@/lib/ui/locale-format";
 import { showMicro } from "@/lib/ui/money";
 import { type DaySpend, type TotalsPeriod, totalsByPeriod } from "@/lib/ui/period-totals";
 import { INPUT_CLASS } from "../shared/controls";
 
-/** Spend totals per day, week or month, per currency. */
+/** A period's key in the person's language: a day, a week's Monday, or a month, all UTC. */
+function periodWords(period: TotalsPeriod, key: string): string {
+  return period === "month" ? formatUtcMonth(key) : formatUtcDay(key);
+}
+
+/** Spend totals per UTC day, week or month (as the budgets count them), per currency. */
 export function SpendTotals({ spend }: { spend: DaySpend[] }) {
   const [period, setPeriod] = useState<TotalsPeriod>("day");
   const id = useId();
@@ -45,7 +51,9 @@ export function SpendTotals({ spend }: { spend: DaySpend[] }) {
           )}
           {totals.map((total) => (
             <tr key={`${total.period} ${total.currency}`}>
-              <td>{total.period}</td>
+              <td>
+                <time dateTime={total.period}>{periodWords(period, total.period)}</time>
+              </td>
               <td>{showMicro(total.amount, total.currency)}</td>
             </tr>
           ))}

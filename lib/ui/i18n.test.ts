@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { loadLocaleMessages } from "@/tests/unit-support/ui/locale-messages";
+import config from "@/wxt.config";
 
 /** Attributes a person reads (or hears from a screen reader). */
 const READ_ATTRIBUTES = new Set(["aria-label", "title", "placeholder", "alt"]);
@@ -100,5 +102,37 @@ describe("every word on the wallet's screens comes from locales/en.yml", () => {
       return isWords(title) ? [`${file}: ${title}`] : [];
     });
     expect(titles).toEqual([]);
+  });
+});
+
+describe("the browser names the wallet from locales/en.yml", () => {
+  it("the manifest's name, description and toolbar title are its messages", async () => {
+    const messages = await loadLocaleMessages("locales/en.yml");
+    // What the browser shows for a manifest string: a __MSG_key__ is replaced, anything else stays English.
+    const shown = (text: string | undefined) => {
+      const key = /^__MSG_(\w+)__$/.exec(text ?? "")?.[1];
+      return key ? messages[key] : `not a message: ${text}`;
+    };
+    for (const browser of ["chrome", "firefox"]) {
+      const manifest =
+        typeof config.manifest === "function"
+          ? await config.manifest({
+              browser,
+              manifestVersion: 3,
+              mode: "production",
+              command: "build",
+            })
+          : await config.manifest;
+      expect({
+        name: shown(manifest?.name),
+        description: shown(manifest?.description),
+        title: shown(manifest?.action?.default_title),
+      }).toEqual({
+        name: "Stipendex Wallet",
+        description:
+          "Pay for AI agents' API and MCP tool calls (Stipendex, x402) with budgets you set and approvals you give.",
+        title: "Stipendex Wallet",
+      });
+    }
   });
 });
