@@ -32,7 +32,7 @@ describe("openWalletDb", () => {
   it("declares payments and budgetSums with the history indexes", async () => {
     db = openWalletDb(`schema-${crypto.randomUUID()}`);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     const indexes = db.payments.schema.indexes.map((index) => index.name).sort();
     expect(indexes).toEqual(
       [
@@ -61,12 +61,39 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     const signed = await db.payments
       .where("[state+createdAt]")
       .between(["signed", 0], ["signed", 10])
       .toArray();
     expect(signed.map((p) => p.id)).toEqual(["p1"]);
+  });
+
+  it("keys the Quotes of version 8's payments by their receiver and jti, so another receiver's same jti is paid", async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const old = openOldWalletDb(
+      name,
+      8,
+      "id, createdAt, &quoteId, [origin+createdAt], [receiver+createdAt], [state+createdAt], requestKey, elicitedBy, checkAt",
+    );
+    await old
+      .table("payments")
+      .bulkAdd([
+        row("stipendex", { state: "signed", receiver: "https://a.example", quoteId: "q-1" }),
+        row("x402", { state: "signed", receiver: "eip155:8453:0xabc" }),
+      ]);
+    old.close();
+    db = openWalletDb(name);
+    await db.open();
+    expect(db.verno).toBe(9);
+    expect((await db.payments.get("stipendex"))?.quoteId).toBe("https://a.example q-1");
+    expect((await db.payments.get("x402"))?.quoteId).toBeUndefined();
+    await db.payments.add(
+      row("other", { receiver: "https://b.example", quoteId: "https://b.example q-1" }),
+    );
+    await expect(
+      db.payments.add(row("again", { quoteId: "https://a.example q-1" })),
+    ).rejects.toMatchObject({ name: "ConstraintError" });
   });
 
   it("upgrades version 4's row per sum into rows of period slots, and keeps every day of the history", async () => {
@@ -81,7 +108,7 @@ describe("openWalletDb", () => {
     old.close();
     db = openWalletDb(name);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     const rows = await db.budgetSums.toArray();
     expect(rows.map(({ key, periods }) => ({ key, periods }))).toEqual([
       { key: "daily:USD:2026-11-29", periods: { day: { at: "2026-11-29", amount: "3" } } },

@@ -13,7 +13,10 @@ export interface PaymentRecord {
   origin: string;
   receiver: string;
   state: PaymentState;
-  /** Stipendex Quote `jti`; unique where present (x402 offers have none). */
+  /**
+   * The Stipendex Quote it signed, as "<receiver> <jti>" (wallet/ledger.ts quoteKey);
+   * unique where present (x402 offers have none).
+   */
   quoteId?: string;
   resource: OfferResource;
   /** The chosen option's amount, atomic units as a decimal string. */
@@ -220,6 +223,19 @@ export function openWalletDb(name: string = WALLET_DB_NAME): WalletDb {
   // v8: the tracker no longer stops asking about a payment after a month without an endpoint;
   // those it had stopped asking about (still charged, never shown collected) are due again.
   db.version(8).stores({}).upgrade(scheduleUnscheduled);
+  // v9: a Quote is known by its receiver and jti (wallet/ledger.ts quoteKey): two receivers may
+  // number their Quotes alike. Those kept by the jti alone are keyed so too, so none is paid twice.
+  db.version(9)
+    .stores({})
+    .upgrade((tx) =>
+      tx
+        .table<PaymentRecord>("payments")
+        .where("quoteId")
+        .aboveOrEqual("")
+        .modify((payment) => {
+          payment.quoteId = `${payment.receiver} ${payment.quoteId}`;
+        }),
+    );
   countDexieTransactions(db);
   return db;
 }

@@ -60,11 +60,11 @@ function option(amount: bigint): PaymentOption {
   };
 }
 
-function offer(amount: bigint, quoteId?: string): Offer {
+function offer(amount: bigint, quoteId?: string, receiver = "https://api.example"): Offer {
   return {
     protocol: quoteId === undefined ? "x402-v2" : "stipendex",
     transport: "http",
-    receiver: "https://api.example",
+    receiver,
     resource: { kind: "http", method: "GET", url: "https://api.example/search?q=x" },
     description: "One search",
     options: [option(amount)],
@@ -113,6 +113,42 @@ async function approved(wdb: WalletDb, amount: bigint, quoteId?: string, origin 
   return advancePayment(wdb, payment.id, { state: "approved", confirmation: "conf-jws" }, at);
 }
 
+describe("a Quote is known by its receiver and its jti", () => {
+  const OTHER = "https://other-receiver.example";
+
+  it("pays two receivers' Quotes that share a jti, each once, when the person approves them", async () => {
+    const wdb = freshDb();
+    const pay = async (receiver: string) => {
+      const input = {
+        origin: AGENT,
+        receiver,
+        offer: offer(1n, "q-1", receiver),
+        option: option(1n),
+      };
+      const payment = await recordQuote(wdb, input, NOW);
+      await advancePayment(wdb, payment.id, { state: "approved", confirmation: "c" }, NOW);
+      return chargeAndSign(wdb, {
+        paymentId: payment.id,
+        settings: settings({ amount: 10n ** 9n, period: "day" }),
+        sign: async () => `proof-${receiver}`,
+        now: NOW,
+      });
+    };
+    expect((await pay("https://api.example")).state).toBe("signed");
+    const other = await pay(OTHER);
+    expect(other.state).toBe("signed");
+    expect(other.quoteId).toBe(`${OTHER} q-1`);
+    await expect(pay(OTHER)).rejects.toMatchObject({ code: "duplicate-quote" });
+  });
+
+  it("pays them on a budget too, and still refuses the same receiver's jti again", async () => {
+    const wdb = freshDb();
+    expect((await auto(wdb, 1n, { quoteId: "q-1" })).kind).toBe("signed");
+    expect((await auto(wdb, 1n, { quoteId: "q-1", receiver: OTHER })).kind).toBe("signed");
+    expect((await auto(wdb, 1n, { quoteId: "q-1", receiver: OTHER })).kind).toBe("known");
+  });
+});
+
 describe("recordQuote", () => {
   it("stores the chosen option's amount as a string of atomic units, state quoted", async () => {
     const wdb = freshDb();
@@ -148,7 +184,9 @@ describe("recordQuote", () => {
       name: "WalletError",
       code: "duplicate-quote",
     });
-    await expect(recordQuote(wdb, input)).rejects.toThrow("quote q1 was already recorded");
+    await expect(recordQuote(wdb, input)).rejects.toThrow(
+      "quote q1 of https://api.example was already recorded",
+    );
     await advancePayment(wdb, second.id, { state: "approved" });
     await expect(
       chargeAndSign(wdb, {
@@ -421,6 +459,7 @@ const auto = (
   amount: bigint,
   extra: {
     quoteId?: string;
+    receiver?: string;
     requestKey?: string;
     elicitedBy?: string;
     budget?: bigint;
@@ -431,8 +470,8 @@ const auto = (
   recordAutoPayment(wdb, {
     payment: {
       origin: AGENT,
-      receiver: "https://api.example",
-      offer: offer(amount, extra.quoteId),
+      receiver: extra.receiver ?? "https://api.example",
+      offer: offer(amount, extra.quoteId, extra.receiver),
       option: option(amount),
       ...(extra.requestKey === undefined ? {} : { requestKey: extra.requestKey }),
     },
@@ -469,7 +508,7 @@ describe("recordAutoPayment", () => {
       approvedBy: "policy",
       confirmation: "conf-jws",
       proof: "proof-jws",
-      quoteId: "q1",
+      quoteId: "https://api.example q1",
       requestKey: "r1",
       charge: { currency: "USD", micro: "5000" },
     });
@@ -965,7 +1004,9 @@ describe("recordRefusal", () => {
       );
       expect(refused).toMatchObject({ state: "refused", reason: "Replayed quote: q-paid" });
       expect(refused.quoteId).toBeUndefined();
-      expect(await db.payments.where("quoteId").equals("q-paid").count()).toBe(1);
+      expect(await db.payments.where("quoteId").equals("https://api.example q-paid").count()).toBe(
+        1,
+      );
       expect(await paymentCount(db)).toBe(2);
     } finally {
       await db.delete();

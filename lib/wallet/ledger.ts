@@ -28,8 +28,18 @@ export interface NewPayment {
   elicitedBy?: string;
 }
 
+/**
+ * What the ledger knows a Quote by: its receiver (the verified `iss`) and its
+ * `jti`. envelope.md §2 makes a jti unique among its receiver's Quotes, so two
+ * receivers may number theirs alike; §7: one Quote is never paid twice.
+ */
+export function quoteKey(offer: Offer): string | undefined {
+  return offer.quote === undefined ? undefined : `${offer.receiver} ${offer.quote.id}`;
+}
+
 export function newRecord(input: NewPayment, now: number): PaymentRecord {
   const { option, offer } = input;
+  const quoteId = quoteKey(offer);
   return {
     id: globalThis.crypto.randomUUID(),
     createdAt: now,
@@ -37,7 +47,7 @@ export function newRecord(input: NewPayment, now: number): PaymentRecord {
     origin: input.origin,
     receiver: input.receiver,
     state: "quoted",
-    ...(offer.quote === undefined ? {} : { quoteId: offer.quote.id }),
+    ...(quoteId === undefined ? {} : { quoteId }),
     resource: offer.resource,
     amount: option.amount.toString(),
     decimals: option.decimals,
@@ -82,7 +92,7 @@ export async function recordQuote(
     if (quoteId !== undefined && (await db.payments.where("quoteId").equals(quoteId).count()) > 0) {
       throw new WalletError(
         "duplicate-quote",
-        `quote ${quoteId} was already recorded; it is never paid twice`,
+        `quote ${input.offer.quote?.id} of ${input.offer.receiver} was already recorded; it is never paid twice`,
       );
     }
     await addCounted(db, record);
@@ -252,7 +262,7 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
         if (payment === undefined) throw paymentNotFound(id);
         const reserved = payment.state === "approved" && payment.charge !== undefined;
         if (payment.charge !== undefined && !reserved) {
-          throw alreadyPaid(id, payment.quoteId, payment.state);
+          throw alreadyPaid(id, payment.offer.quote?.id, payment.state);
         }
         assertTransition(id, payment.state, "signed");
         let charge = payment.charge;
@@ -261,7 +271,7 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
           if ("error" in charged) return charged;
           charge = charged.charge;
         }
-        const quoteId = payment.quoteId ?? payment.offer.quote?.id;
+        const quoteId = payment.quoteId ?? quoteKey(payment.offer);
         const signed = withSettlementCheck(
           {
             ...payment,
