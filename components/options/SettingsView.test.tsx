@@ -186,6 +186,18 @@ describe("SettingsView", () => {
     ).toBeTruthy();
   });
 
+  it("says one payment deleted and one kept in the singular", async () => {
+    const actions = setup();
+    actions.deleteHistory.mockResolvedValueOnce({ deleted: 1, kept: 1 });
+    fireEvent.click(screen.getByRole("button", { name: "Delete history" }));
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
+    expect(
+      await screen.findByText(
+        "Deleted 1 payment. Kept 1 still being settled: its charge can still be given back.",
+      ),
+    ).toBeTruthy();
+  });
+
   it("writes the deleted and kept counts in the browser's language", async () => {
     vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
     const actions = setup();

@@ -600,11 +600,12 @@ export function SettingsView({
                   void run(async () => {
                     const { deleted, kept } = await actions.deleteHistory();
                     setConfirmDelete(false);
+                    const done = t("settings.history.deleted", deleted, [formatCount(deleted)]);
                     return kept === 0
-                      ? t("settings.history.deleted", [formatCount(deleted)])
+                      ? done
                       : t("settings.history.deletedKept", [
-                          formatCount(deleted),
-                          formatCount(kept),
+                          done,
+                          t("settings.history.kept", kept, [formatCount(kept)]),
                         ]);
                   })
                 }
