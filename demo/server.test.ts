@@ -10,7 +10,7 @@ import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalize, sha256Base64url } from "../lib/protocol/canonical-json";
-import type { Rail } from "../lib/protocol/envelope/claims";
+import { isEvmRail, type Rail } from "../lib/protocol/envelope/claims";
 import { signConfirmation } from "../lib/protocol/envelope/confirmation";
 import { checkDescriptor, type Descriptor } from "../lib/protocol/envelope/descriptor";
 import { signEnvelope } from "../lib/protocol/envelope/envelope-jwt";
@@ -103,8 +103,8 @@ interface PayOptions {
 
 /** The wallet side of a Stipendex payment, built from lib/protocol only. */
 async function pay(quote: VerifiedQuote, options: PayOptions = {}): Promise<string> {
-  const rail = quote.claims.rails[0];
-  if (!rail) throw new Error("quote without rail");
+  const rail = quote.claims.rails.find(isEvmRail);
+  if (!rail) throw new Error("quote without an EVM rail");
   const option = railOption(rail);
   const signer = options.wrongSigner
     ? { ...privateKeyToAccount(demo.chain.accounts.deployer.privateKey), address: payer.address }

@@ -80,6 +80,50 @@ describe("createDescriptorSource", () => {
     expect(unstored.requests).toHaveLength(2);
   });
 
+  describe("keeps a descriptor as long as its Expires says, when no max-age does", () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const received = Date.parse("2026-01-01T00:00:00Z");
+    // The receiver's clock is an hour behind: Expires counts from its Date, not from ours.
+    const served = received - 60 * 60 * 1000;
+    const httpDate = (ms: number) => new Date(ms).toUTCString();
+    const date = httpDate(served);
+
+    it.each<[string, Record<string, string>, number]>([
+      ["a minute after its Date", { date, expires: httpDate(served + 60_000) }, 60_000],
+      ["in RFC 850 form", { date, expires: "Wednesday, 31-Dec-25 23:01:00 GMT" }, 60_000],
+      ["in asctime form (GMT)", { date, expires: "Wed Dec 31 23:01:00 2025" }, 60_000],
+      ["without a Date: from receipt", { expires: httpDate(received + 30_000) }, 30_000],
+      [
+        "with a Date that is no date: from receipt",
+        { date: "yesterday", expires: httpDate(received + 30_000) },
+        30_000,
+      ],
+      ["before its Date", { date, expires: httpDate(served - 1_000) }, 0],
+      ['"0", no date: already expired', { date, expires: "0" }, 0],
+      ['"2030", no date: already expired', { date, expires: "2030" }, 0],
+      ["a week on: a day at most", { date, expires: httpDate(served + 7 * DAY) }, DAY],
+      [
+        "but max-age wins over it",
+        { "cache-control": "max-age=10", date, expires: httpDate(served + 60 * 60 * 1000) },
+        10_000,
+      ],
+    ])("Expires %s", async (_when, headers, lifetime) => {
+      const { descriptor } = await makeReceiver();
+      let ms = received;
+      const receiver = network(json(descriptor, headers));
+      const source = createDescriptorSource(receiver.fetchImpl, () => ms);
+      await source.get(ORIGIN);
+      if (lifetime > 0) {
+        ms = received + lifetime - 1;
+        await source.get(ORIGIN);
+        expect(receiver.requests).toHaveLength(1);
+      }
+      ms = received + lifetime;
+      await source.get(ORIGIN);
+      expect(receiver.requests).toHaveLength(2);
+    });
+  });
+
   it("keeps at most cacheEntries descriptors, forgetting the least recently used", async () => {
     const { fetchImpl, requests } = await everyOrigin();
     const source = createDescriptorSource(fetchImpl, () => 0, {

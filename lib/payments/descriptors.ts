@@ -56,7 +56,7 @@ export function createDescriptorSource(
       }
       let fetched: { descriptor: Descriptor; lifetime: number };
       try {
-        fetched = await fetchDescriptor(fetchImpl, origin, limits);
+        fetched = await fetchDescriptor(fetchImpl, origin, limits, now);
       } catch (cause) {
         throw unavailable(origin, cause);
       }
@@ -106,6 +106,7 @@ async function fetchDescriptor(
   fetchImpl: typeof fetch,
   origin: string,
   limits: DescriptorLimits,
+  now: () => number,
 ): Promise<{ descriptor: Descriptor; lifetime: number }> {
   const url = `${origin}/.well-known/stipendex.json`;
   const signal = AbortSignal.timeout(limits.timeoutMs);
@@ -116,7 +117,7 @@ async function fetchDescriptor(
   }
   const text = await readCapped(response, limits.bytes, signal);
   const descriptor = checkDescriptor(JSON.parse(text), origin);
-  return { descriptor, lifetime: cacheLifetime(response) };
+  return { descriptor, lifetime: cacheLifetime(response.headers, now()) };
 }
 
 /** The body as text, read no further than `limit` bytes nor past `signal` (a body can trickle). */
@@ -151,9 +152,37 @@ async function readCapped(response: Response, limit: number, signal: AbortSignal
   }
 }
 
-function cacheLifetime(response: Response): number {
-  const control = response.headers.get("cache-control") ?? "";
+/**
+ * How long a descriptor may be kept, as a private cache reads it (RFC 9111 §4.2.1):
+ * nothing with no-store or no-cache; max-age, which wins over Expires; else Expires
+ * counted from the response's Date (from `receivedAt` without one), an Expires that is
+ * no date having passed already (§5.3). Never more than a day.
+ */
+function cacheLifetime(headers: Headers, receivedAt: number): number {
+  const control = headers.get("cache-control") ?? "";
   if (/no-store|no-cache/.test(control)) return 0;
   const maxAge = /max-age=(\d+)/.exec(control)?.[1];
-  return maxAge === undefined ? MAX_CACHE_MS : Math.min(Number(maxAge) * 1000, MAX_CACHE_MS);
+  if (maxAge !== undefined) return Math.min(Number(maxAge) * 1000, MAX_CACHE_MS);
+  const expires = headers.get("expires");
+  if (expires === null) return MAX_CACHE_MS;
+  const expiresAt = httpDate(expires);
+  if (expiresAt === undefined) return 0;
+  const servedAt = httpDate(headers.get("date") ?? "") ?? receivedAt;
+  return Math.min(Math.max(expiresAt - servedAt, 0), MAX_CACHE_MS);
+}
+
+/** RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms; all in GMT. */
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC850_DATE = /^[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const ASCTIME_DATE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
+/**
+ * An HTTP-date in ms, or undefined for anything else: Date.parse alone would read "0" as
+ * the year 2000 and "2030" as a date to come.
+ */
+function httpDate(text: string): number | undefined {
+  if (![IMF_FIXDATE, RFC850_DATE, ASCTIME_DATE].some((form) => form.test(text))) return undefined;
+  // asctime names no zone, and Date.parse would read it as local time.
+  const ms = Date.parse(ASCTIME_DATE.test(text) ? `${text} GMT` : text);
+  return Number.isNaN(ms) ? undefined : ms;
 }

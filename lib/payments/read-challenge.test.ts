@@ -7,7 +7,14 @@ import {
   stipendexMcpChallenge,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { makeReceiver, ORIGIN, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import {
+  alsoListing,
+  makeReceiver,
+  ORIGIN,
+  RAIL,
+  SOLANA_RAIL,
+  T,
+} from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { v2PaymentRequired } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import type { PaymentChallenge } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
@@ -166,6 +173,43 @@ describe("readChallenge", () => {
 });
 
 describe("readQuote", () => {
+  describe("a receiver that also offers rails the wallet cannot pay", () => {
+    const unknownChain = { ...RAIL, network: "eip155:999999" };
+
+    async function offering() {
+      const receiver = await makeReceiver();
+      const descriptor = alsoListing(receiver.descriptor, SOLANA_RAIL, unknownChain);
+      const network = descriptorNetwork({ [WELL_KNOWN]: descriptor });
+      const ctx = {
+        registry: createRegistry(),
+        descriptors: createDescriptorSource(network.fetchImpl, now),
+        now,
+      };
+      return { receiver, ctx };
+    }
+
+    it("is paid on the rail it can, the Base USDC one", async () => {
+      const { receiver, ctx } = await offering();
+      const { challenge } = await stipendexHttpChallenge(receiver, {
+        rails: [SOLANA_RAIL, unknownChain, RAIL],
+      });
+      const { offer } = await readChallenge(challenge, ctx);
+      expect(offer.options.map((option) => option.raw)).toEqual([RAIL]);
+    });
+
+    it.each([
+      ["Solana", SOLANA_RAIL],
+      ["an EVM chain the wallet does not know", unknownChain],
+    ])("is refused as unknown-network when its only rail is on %s", async (_chain, rail) => {
+      const { receiver, ctx } = await offering();
+      const { challenge } = await stipendexHttpChallenge(receiver, { rails: [rail] });
+      await expect(readChallenge(challenge, ctx)).rejects.toMatchObject({
+        name: "ProtocolError",
+        code: "unknown-network",
+      });
+    });
+  });
+
   it("fetches the descriptor again, once, when the Quote's key is new (rotation)", async () => {
     const receiver = await makeReceiver();
     const served: Record<string, unknown> = { [WELL_KNOWN]: receiver.descriptor };

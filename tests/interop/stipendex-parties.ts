@@ -1,7 +1,7 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import { exportJWK, generateKeyPair } from "jose";
 import { type Address, formatUnits, type LocalAccount } from "viem";
-import type { Rail } from "../../lib/protocol/envelope/claims";
+import { isEvmRail, type Rail } from "../../lib/protocol/envelope/claims";
 import { signConfirmation } from "../../lib/protocol/envelope/confirmation";
 import { checkDescriptor, type Descriptor } from "../../lib/protocol/envelope/descriptor";
 import { objectHash } from "../../lib/protocol/envelope/object-hash";
@@ -100,7 +100,7 @@ export async function payQuote(
 ): Promise<PaidQuote> {
   const offer = quoteToOffer(quote, "http");
   const option = offer.options[0];
-  const rail = quote.claims.rails[0];
+  const rail = quote.claims.rails.find(isEvmRail);
   if (!option || !rail) throw new Error("the Quote has no rail");
   const confirmation = await signConfirmation(
     {

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { atomicAmountSchema } from "./amount";
 
-/** Where a Quote, Proof and Receipt name a chain: CAIP-2, EVM only. */
+/** Any chain, as CAIP-2 names it (namespace:reference). */
 export const caip2Schema = z
+  .string()
+  .regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, "must be a CAIP-2 chain id (namespace:reference)");
+/** An EVM chain, the only kind this wallet pays on: where a Proof and a Receipt name a chain. */
+export const evmNetworkSchema = z
   .string()
   .regex(/^eip155:[1-9][0-9]{0,15}$/, "must be eip155:<chain id>");
 export const addressSchema = z
@@ -33,18 +37,74 @@ export const totalSchema = z.looseObject({
   currency: z.string().min(1).max(16),
 });
 
-export const railSchema = z.looseObject({
-  rail: z.literal("x402-exact"),
-  network: caip2Schema,
+/** Where a rail on an EVM chain pays: its chain id, token and account as 0x addresses. */
+export const evmPlaceFields = {
+  network: evmNetworkSchema,
   asset: addressSchema,
+  payTo: addressSchema,
+};
+
+/** Non-empty, as another chain spells an account or a token (base58, bech32…). */
+const chainAddressSchema = z.string().min(1).max(256);
+
+/** Where a rail on any CAIP-2 chain pays. */
+export const anyChainPlaceFields = {
+  network: caip2Schema,
+  asset: chainAddressSchema,
+  payTo: chainAddressSchema,
+};
+
+/** What an EVM rail names beyond any rail: where it pays and the token's EIP-712 domain. */
+const evmRailFields = {
+  ...evmPlaceFields,
+  extra: z.looseObject({ name: z.string().min(1), version: z.string().min(1) }),
+};
+
+const railFields = {
+  rail: z.literal("x402-exact"),
   amount: atomicAmountSchema,
   decimals: z.int().min(0).max(77),
   symbol: z.string().min(1).max(32),
-  payTo: addressSchema,
   maxTimeoutSeconds: z.int().positive().max(86_400),
-  extra: z.looseObject({ name: z.string().min(1), version: z.string().min(1) }),
-});
+};
+
+/** A rail this wallet pays: EIP-3009 on an EVM chain. A Proof carries one. */
+export const railSchema = z.looseObject({ ...railFields, ...evmRailFields });
 export type Rail = z.infer<typeof railSchema>;
+
+function isEip155(network: unknown): boolean {
+  return typeof network === "string" && network.startsWith("eip155:");
+}
+
+/**
+ * `schema` (a rail on any CAIP-2 chain) with `evmFields` checked too when the
+ * rail is on an eip155 chain: a rail on another chain passes on its shape, to
+ * be dropped by the wallet (it cannot pay it) instead of refusing the rails
+ * beside it; an EVM rail loses none of its checks.
+ */
+export function withEvmChecks<S extends z.ZodType<{ network: string }>>(
+  schema: S,
+  evmFields: z.ZodType,
+): S {
+  return schema.superRefine((rail, ctx) => {
+    if (!isEip155(rail.network)) return;
+    for (const issue of evmFields.safeParse(rail).error?.issues ?? []) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    }
+  });
+}
+
+/** A rail as a Quote offers it (§2, x402-shaped): on an EVM chain exactly a `Rail`. */
+export const offeredRailSchema = withEvmChecks(
+  z.looseObject({ ...railFields, ...anyChainPlaceFields, extra: z.looseObject({}).optional() }),
+  z.looseObject(evmRailFields),
+);
+export type OfferedRail = z.infer<typeof offeredRailSchema>;
+
+/** Whether an offered rail is on an EVM chain, and so (having passed offeredRailSchema) a `Rail`. */
+export function isEvmRail(rail: OfferedRail): rail is Rail {
+  return isEip155(rail.network);
+}
 
 /** Exactly one of `http` and `mcp`; other members are ignored, as everywhere else in a Quote. */
 export const resourceSchema = z.union([
@@ -75,7 +135,7 @@ export const quoteClaimsSchema = z.object({
   resource: resourceSchema,
   description: humanLine,
   total: totalSchema,
-  rails: z.array(railSchema).min(1).max(16),
+  rails: z.array(offeredRailSchema).min(1).max(16),
   profile: profileSchema.optional(),
 });
 export type QuoteClaims = z.infer<typeof quoteClaimsSchema>;
@@ -142,7 +202,7 @@ export const receiptClaimsSchema = z
     ph: b64urlSha256,
     status: z.enum(["settled", "accepted"]),
     settlement: z.object({
-      network: caip2Schema,
+      network: evmNetworkSchema,
       transaction: z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash"),
       amount: atomicAmountSchema,
       asset: addressSchema,

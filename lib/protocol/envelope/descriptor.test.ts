@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  alsoListing,
   makeReceiver,
   ORIGIN,
   RAIL,
+  SOLANA_RAIL,
 } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import type { ProtocolErrorCode } from "../errors";
 import { assertRailsListed, assertReceiverId, checkDescriptor, isLoopbackHost } from "./descriptor";
@@ -53,6 +55,22 @@ describe("checkDescriptor", () => {
       refused("invalid-descriptor"),
     );
   });
+
+  it("keeps a descriptor that also lists a rail on another chain, and every EVM check", async () => {
+    const { descriptor } = await makeReceiver();
+    const both = alsoListing(descriptor, SOLANA_RAIL);
+    expect(checkDescriptor(both, ORIGIN).rails).toEqual(both.rails);
+    for (const rail of [
+      { ...SOLANA_RAIL, network: "solana" },
+      { ...SOLANA_RAIL, payTo: "" },
+      { ...RAIL, payTo: SOLANA_RAIL.payTo },
+      { ...RAIL, network: "eip155:base" },
+    ]) {
+      expect(() => checkDescriptor(alsoListing(descriptor, rail), ORIGIN)).toThrow(
+        refused("invalid-descriptor"),
+      );
+    }
+  });
 });
 
 describe("assertReceiverId", () => {
@@ -88,6 +106,14 @@ describe("assertRailsListed", () => {
     expect(() => assertRailsListed([{ ...RAIL, asset: RAIL.payTo }], descriptor)).toThrow(
       refused("rail-not-in-descriptor"),
     );
+  });
+
+  it("matches a rail on another chain exactly: base58 and the like tell letter case apart", async () => {
+    const descriptor = alsoListing((await makeReceiver()).descriptor, SOLANA_RAIL);
+    expect(() => assertRailsListed([RAIL, SOLANA_RAIL], descriptor)).not.toThrow();
+    expect(() =>
+      assertRailsListed([{ ...SOLANA_RAIL, payTo: SOLANA_RAIL.payTo.toLowerCase() }], descriptor),
+    ).toThrow(refused("rail-not-in-descriptor"));
   });
 });
 

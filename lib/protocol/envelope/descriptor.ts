@@ -1,18 +1,23 @@
 import { z } from "zod";
 import { ProtocolError } from "../errors";
-import { addressSchema, caip2Schema, type Rail } from "./claims";
+import {
+  anyChainPlaceFields,
+  evmPlaceFields,
+  isEvmRail,
+  type OfferedRail,
+  withEvmChecks,
+} from "./claims";
 import { parseClaims } from "./parse-claims";
 
 const publicJwkSchema = z
   .looseObject({ kty: z.enum(["OKP", "EC", "RSA"]), kid: z.string().min(1) })
   .refine((jwk) => !("d" in jwk), { message: "must be a public key (it has a private part)" });
 
-export const descriptorRailSchema = z.looseObject({
-  rail: z.literal("x402-exact"),
-  network: caip2Schema,
-  asset: addressSchema,
-  payTo: addressSchema,
-});
+/** A rail on any CAIP-2 chain; on an EVM chain with 0x addresses (claims.ts, withEvmChecks). */
+export const descriptorRailSchema = withEvmChecks(
+  z.looseObject({ rail: z.literal("x402-exact"), ...anyChainPlaceFields }),
+  z.looseObject(evmPlaceFields),
+);
 
 export const descriptorSchema = z.looseObject({
   stipendex: z.literal("descriptor/0.1"),
@@ -96,15 +101,19 @@ export function checkDescriptor(descriptor: unknown, fetchedFromOrigin: string):
   return parsed;
 }
 
-/** Every Quote rail must be listed (same network, asset, payTo; addresses case-insensitive). */
-export function assertRailsListed(rails: readonly Rail[], descriptor: Descriptor): void {
+/**
+ * Every Quote rail must be listed (same network, asset, payTo). EVM addresses
+ * match in any letter case; other chains' (base58 and the like) only exactly.
+ */
+export function assertRailsListed(rails: readonly OfferedRail[], descriptor: Descriptor): void {
   for (const [index, rail] of rails.entries()) {
+    const comparable = isEvmRail(rail) ? (address: string) => address.toLowerCase() : String;
     const listed = descriptor.rails.some(
       (entry) =>
         entry.rail === rail.rail &&
         entry.network === rail.network &&
-        entry.asset.toLowerCase() === rail.asset.toLowerCase() &&
-        entry.payTo.toLowerCase() === rail.payTo.toLowerCase(),
+        comparable(entry.asset) === comparable(rail.asset) &&
+        comparable(entry.payTo) === comparable(rail.payTo),
     );
     if (!listed) {
       throw new ProtocolError(

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  alsoListing,
   makeReceiver,
   NOW,
   ORIGIN,
   quoteInput,
   RAIL,
+  SOLANA_RAIL,
   T,
 } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import type { ProtocolErrorCode } from "../errors";
+import type { OfferedRail } from "./claims";
 import { signQuote, verifyQuote } from "./quote";
 import { quoteToOffer } from "./quote-to-offer";
 
@@ -65,5 +68,22 @@ describe("quoteToOffer", () => {
       argsHash: mcp.argsHash,
     });
     expect(offer.quote).not.toHaveProperty("profile");
+  });
+
+  it("leaves out the rails on chains the wallet does not pay on, and says so when none is left", async () => {
+    const receiver = await makeReceiver();
+    const descriptor = alsoListing(receiver.descriptor, SOLANA_RAIL);
+    const verified = async (rails: OfferedRail[]) =>
+      verifyQuote(await signQuote(quoteInput({ rails }), receiver.key), { descriptor, now: NOW });
+    const offer = quoteToOffer(await verified([SOLANA_RAIL, RAIL]), "http");
+    expect(offer.options.map((option) => option.raw)).toEqual([RAIL]);
+    const solanaOnly = await verified([SOLANA_RAIL]);
+    expect(() => quoteToOffer(solanaOnly, "http")).toThrow(
+      expect.objectContaining({
+        name: "ProtocolError",
+        code: "unknown-network",
+        message: `Quote q-1 offers no rail on an EVM chain this wallet pays on, only ${SOLANA_RAIL.network}`,
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { ProtocolError } from "../errors";
 import type { Address, Caip2, Offer, OfferResource, OfferTransport, PaymentOption } from "../offer";
-import type { Rail, Resource } from "./claims";
+import { isEvmRail, type Rail, type Resource } from "./claims";
 import type { VerifiedQuote } from "./quote";
 
 function toResource(resource: Resource): OfferResource {
@@ -25,7 +25,11 @@ function toOption(rail: Rail): PaymentOption {
   };
 }
 
-/** The normalized Offer of a verified Quote; decimals and symbol come from the rail itself. */
+/**
+ * The normalized Offer of a verified Quote; decimals and symbol come from the rail itself.
+ * Rails on chains other than EVM ones are left out: the wallet cannot pay them (§6), and the
+ * rails beside them stay payable. With none left, it says so as an unknown EVM chain would.
+ */
 export function quoteToOffer(quote: VerifiedQuote, transport: OfferTransport): Offer {
   const { claims } = quote;
   const resource = toResource(claims.resource);
@@ -35,6 +39,14 @@ export function quoteToOffer(quote: VerifiedQuote, transport: OfferTransport): O
       `Quote ${claims.jti} is for an ${resource.kind} resource but came over ${transport}`,
     );
   }
+  const options = claims.rails.filter(isEvmRail).map(toOption);
+  if (options.length === 0) {
+    const networks = claims.rails.map((rail) => rail.network).join(", ");
+    throw new ProtocolError(
+      "unknown-network",
+      `Quote ${claims.jti} offers no rail on an EVM chain this wallet pays on, only ${networks}`,
+    );
+  }
   return {
     protocol: "stipendex",
     transport,
@@ -42,7 +54,7 @@ export function quoteToOffer(quote: VerifiedQuote, transport: OfferTransport): O
     resource,
     description: claims.description,
     displayTotal: { amount: claims.total.amount, currency: claims.total.currency },
-    options: claims.rails.map(toOption),
+    options,
     quote: {
       jws: quote.jws,
       id: claims.jti,

@@ -1,10 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import {
+  alsoListing,
   makeReceiver,
   NOW,
   ORIGIN,
   quoteInput,
   RAIL,
+  SOLANA_RAIL,
   T,
 } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import { StipendexError } from "../../errors";
@@ -143,6 +145,24 @@ describe("Quote", () => {
     await expect(
       verifyQuote(await sign({ total: { amount: "5000", currency: "USD" } }), options),
     ).rejects.toThrow(refused("total-mismatch"));
+  });
+
+  it("verifies a Quote that also offers a rail on another chain, which must be listed and match the total", async () => {
+    const receiver = await makeReceiver();
+    const descriptor = alsoListing(receiver.descriptor, SOLANA_RAIL);
+    const verify = async (rails: unknown[], options = { descriptor, now: NOW }) =>
+      verifyQuote(
+        await signEnvelope("quote", { ...quoteInput(), rails }, receiver.key, receiver.key.key),
+        options,
+      );
+    expect((await verify([RAIL, SOLANA_RAIL])).claims.rails).toEqual([RAIL, SOLANA_RAIL]);
+    await expect(
+      verify([RAIL, SOLANA_RAIL], { descriptor: receiver.descriptor, now: NOW }),
+    ).rejects.toThrow(refused("rail-not-in-descriptor"));
+    // §7 holds for every stablecoin rail of the Quote, paid or not: it states one price.
+    await expect(verify([RAIL, { ...SOLANA_RAIL, amount: "50000" }])).rejects.toThrow(
+      refused("total-mismatch"),
+    );
   });
 
   it("reads what JWT and the envelope allow: fractional times, unknown members of resource", async () => {

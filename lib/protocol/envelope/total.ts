@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
 import { ProtocolError } from "../errors";
-import type { Rail } from "./claims";
+import type { OfferedRail } from "./claims";
 
 /** Stablecoins whose display total must equal the rail amount exactly (§7), by symbol. */
 const STABLECOIN_CURRENCY: Readonly<Record<string, string>> = {
@@ -36,7 +36,7 @@ export function totalMatchesAmount(
  */
 export function assertTotalMatchesRails(
   total: { amount: string; currency: string },
-  rails: readonly Rail[],
+  rails: readonly OfferedRail[],
 ): void {
   for (const [index, rail] of rails.entries()) {
     const currency = STABLECOIN_CURRENCY[rail.symbol.toUpperCase()];

@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair } from "jose";
-import type { Rail } from "../../../../lib/protocol/envelope/claims";
+import { isEvmRail, type OfferedRail, type Rail } from "../../../../lib/protocol/envelope/claims";
 import type { ConfirmationInput } from "../../../../lib/protocol/envelope/confirmation";
 import type { Descriptor } from "../../../../lib/protocol/envelope/descriptor";
 import type { ProofInput } from "../../../../lib/protocol/envelope/proof";
@@ -23,6 +23,33 @@ export const RAIL: Rail = {
   maxTimeoutSeconds: 60,
   extra: { name: "USD Coin", version: "2" },
 };
+
+/**
+ * USDC on Solana, as x402 servers offer it (base58 mint and payTo, no EIP-712 domain): a
+ * rail this wallet cannot pay, for the same 0.005 USD as RAIL.
+ */
+export const SOLANA_RAIL: OfferedRail = {
+  rail: "x402-exact",
+  network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+  asset: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+  amount: "5000",
+  decimals: 6,
+  symbol: "USDC",
+  payTo: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+  maxTimeoutSeconds: 60,
+  extra: { feePayer: "2wKupLR9q6wXYppw8Gr2NvWxKBUqm4PPJKkQfoxHDBg4" },
+};
+
+/** `descriptor` listing `rails` too, as a descriptor lists a rail (network, asset, payTo). */
+export function alsoListing(descriptor: Descriptor, ...rails: OfferedRail[]): Descriptor {
+  const listed = rails.map(({ network, asset, payTo }) => ({
+    rail: "x402-exact" as const,
+    network,
+    asset,
+    payTo,
+  }));
+  return { ...descriptor, rails: [...descriptor.rails, ...listed] };
+}
 
 export interface TestReceiver {
   key: ReceiverKey;
@@ -84,7 +111,7 @@ export function confirmationInput(quote: VerifiedQuote): ConfirmationInput {
 }
 
 export function proofInput(quote: VerifiedQuote, ch: string, from: `0x${string}`): ProofInput {
-  const rail = quote.claims.rails[0] ?? RAIL;
+  const rail = quote.claims.rails.find(isEvmRail) ?? RAIL;
   return {
     aud: quote.claims.iss,
     jti: "p-1",
