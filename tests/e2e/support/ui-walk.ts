@@ -365,11 +365,11 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       assert.equal(payments.length, 4);
       await look(session(), options, "history");
       const times = (rows: PaymentRow[]) =>
-        rows.map((row) => new Date(row.createdAt).toISOString().slice(0, 19).replace("T", " "));
+        rows.map((row) => new Date(row.createdAt).toISOString());
       const firstShown = async () =>
         (
           await options.evaluate<string>(
-            `document.querySelector('[aria-label="Payments"] li button span')?.textContent ?? ""`,
+            `document.querySelector('[aria-label="Payments"] li button time')?.getAttribute("datetime") ?? ""`,
           )
         ).trim();
       assert.equal(await firstShown(), times(payments)[0]);
