@@ -468,7 +468,7 @@ export interface UiMethods {
     params: { filter: PaymentFilter; format: "csv" | "json" };
     result: { filename: string; mimeType: string; content: string };
   };
-  /** Deletes finished payments; `kept` still being settled (see lib/wallet/ledger.ts deleteHistory). */
+  /** Deletes finished payments; `kept` still being settled or whose Quote is still valid (see lib/wallet/ledger.ts deleteHistory). */
   ui_deleteHistory: { params: { confirm: true }; result: { deleted: number; kept: number } };
   ui_getPricing: { params: { origin: string }; result: McpServerReport[] };
   /** The paywalled page open in a tab, when it asked for a payment the wallet can make. */

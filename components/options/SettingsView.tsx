@@ -24,7 +24,7 @@ export interface SettingsActions {
   save(policy: PolicyView, autoLockMinutes: number): Promise<void>;
   changePassword(oldPassword: string, newPassword: string): Promise<void>;
   exportKey(password: string): Promise<string>;
-  /** Deletes finished payments; those still being settled are kept. */
+  /** Deletes finished payments; those still being settled or whose Quote is still valid are kept. */
   deleteHistory(): Promise<{ deleted: number; kept: number }>;
 }
 

@@ -15,6 +15,7 @@ import {
 import { ErrorCode, type PayParams } from "../messages";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
+import { recordSettlement } from "../wallet/ledger";
 import { createPageHandlers, createUiHandlers, type WalletServices } from "./handlers";
 import { createRouter, type PageContext, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
@@ -180,6 +181,38 @@ describe("ui handlers", () => {
     expect(await h.db.payments.count()).toBe(1);
     expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 0, kept: 1 });
     expect(await h.db.payments.count()).toBe(1);
+  });
+
+  it("refuses a Quote paid and settled before the history was deleted, while it is still valid", async () => {
+    const { h, pageApi, uiApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const first = await pageApi.stipendex_pay({ requestId: "a", challenge }, page(AGENT));
+    // The chain showed it collected: nothing left to ask about it.
+    await recordSettlement(h.db, first.paymentId, {
+      status: "confirmed",
+      transaction: `0x${"cd".repeat(32)}`,
+      blockNumber: "1",
+      checkedAt: h.clock.ms,
+    });
+    expect(await uiApi.ui_deleteHistory({ confirm: true }, ui)).toEqual({ deleted: 0, kept: 1 });
+    // The page sends the same Quote again within its lifetime: no second signature.
+    await expect(
+      pageApi.stipendex_pay({ requestId: "b", challenge }, page(AGENT)),
+    ).rejects.toMatchObject({ rpcCode: ErrorCode.InvalidQuote });
+  });
+
+  it("has the tracker look at a signed payment whose page never reports back", async () => {
+    const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    // The worker started with nothing to settle: its pass left the alarm off.
+    await h.settlements.run();
+    expect(h.settlementAlarms).toEqual([undefined]);
+    // The tab closes during the paid retry: no stipendex_receipt ever comes.
+    const { paymentId } = await pageApi.stipendex_pay(
+      { requestId: "gone", challenge: x402HttpChallenge(2) },
+      page(AGENT),
+    );
+    expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
+    await until(async () => h.settlementAlarms.at(-1) !== undefined, 600);
   });
 
   it("asks a chain whose RPC endpoint the person set about its waiting payments at once, not an hour later", async () => {

@@ -66,6 +66,9 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
         throw asInvalidQuote(error);
       });
       await s.wallet.touch();
+      // Signed: if its page never reports back, the tracker still finds it (and gives its
+      // charge back if never collected), however the alarm was left.
+      s.settlements.soon();
       return answer;
     },
     stipendex_receipt: async (params, context) => {
@@ -193,7 +196,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       if (params?.confirm !== true) {
         throw new RpcError(ErrorCode.InvalidParams, "Deleting history needs { confirm: true }");
       }
-      return deleteHistory(s.db);
+      return deleteHistory(s.db, s.now());
     },
     ui_getPricing: async (params) => reportsOf(await readPricingBook(s.session), params.origin),
   };

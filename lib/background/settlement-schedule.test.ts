@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SettlementSchedule } from "./settlement-schedule";
+import { RETRY_FAILED_PASS_MS, SettlementSchedule } from "./settlement-schedule";
 
 /** A schedule whose passes find nothing, counted. */
 function countingSchedule() {
@@ -59,5 +59,22 @@ describe("SettlementSchedule", () => {
     }
     // Pushed back by every request, it would not have run before the loop gave up.
     expect(counted.passes).toBe(1);
+  });
+
+  it("arms a retry when a pass fails, as the alarm that started it has fired", async () => {
+    const armed: (number | undefined)[] = [];
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        throw new Error("database closed");
+      },
+      schedule: async (at) => {
+        armed.push(at);
+      },
+    });
+    const before = Date.now();
+    await expect(schedule.run()).rejects.toThrow("database closed");
+    expect(armed).toHaveLength(1);
+    expect(armed[0]).toBeGreaterThanOrEqual(before + RETRY_FAILED_PASS_MS);
+    expect(armed[0]).toBeLessThanOrEqual(Date.now() + RETRY_FAILED_PASS_MS);
   });
 });

@@ -2,6 +2,8 @@
 const SOON_MS = 1_000;
 /** However many receipts keep coming, a pass no later than this after the first of them. */
 const SOON_AT_MOST_MS = 10_000;
+/** When a pass failed (a node down, the database closing), the next try: the alarm's own floor. */
+export const RETRY_FAILED_PASS_MS = 60_000;
 
 /**
  * Runs the settlement tracker one pass at a time (a request for a pass while
@@ -51,7 +53,11 @@ export class SettlementSchedule {
         let next: number | undefined;
         do {
           this.again = false;
-          next = await this.deps.track();
+          next = await this.deps.track().catch(async (error: unknown) => {
+            // A one-shot alarm already fired: without another, nothing would look until an event.
+            await this.deps.schedule(Date.now() + RETRY_FAILED_PASS_MS);
+            throw error;
+          });
         } while (this.again);
         await this.deps.schedule(next);
       } finally {

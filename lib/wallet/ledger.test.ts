@@ -1023,7 +1023,7 @@ describe("paymentCount and deleteHistory", () => {
       const [today] = sumSlotsToCharge(AGENT, "USD", Date.parse("2026-11-30T08:00:00Z"));
       if (!today) throw new Error("no slot");
       await putSums(db, [[today, 5n]]);
-      expect(await deleteHistory(db)).toEqual({ deleted: 3, kept: 0 });
+      expect(await deleteHistory(db, NOW)).toEqual({ deleted: 3, kept: 0 });
       expect(await db.payments.count()).toBe(0);
       expect(await paymentCount(db)).toBe(0);
       expect((await readAllSums(db)).get(today.key)).toBe(5n);
@@ -1044,10 +1044,29 @@ describe("paymentCount and deleteHistory", () => {
     await recordSettlement(wdb, settled.payment.id, { status: "used", checkedAt: NOW });
     const declined = await quoted(wdb, 1n);
     await advancePayment(wdb, declined.id, { state: "declined", reason: "no" });
-    expect(await deleteHistory(wdb)).toEqual({ deleted: 2, kept: 2 });
+    expect(await deleteHistory(wdb, NOW)).toEqual({ deleted: 2, kept: 2 });
     expect((await wdb.payments.toCollection().primaryKeys()).sort()).toEqual(
       [signed.payment.id, held.payment.id].sort(),
     );
     expect(await paymentCount(wdb)).toBe(2);
+  });
+
+  it("keeps a finished payment until its Quote expires, so the same Quote is still refused", async () => {
+    const wdb = freshDb();
+    const paid = await auto(wdb, 1_000n, { quoteId: "q-fresh" });
+    if (paid.kind !== "signed") return expect.unreachable("unsigned");
+    const expiresAt = NOW / 1000 + 300;
+    const quote = paid.payment.offer.quote;
+    if (quote === undefined) return expect.unreachable("no quote");
+    await wdb.payments.update(paid.payment.id, {
+      offer: { ...paid.payment.offer, quote: { ...quote, expiresAt } },
+    });
+    await recordSettlement(wdb, paid.payment.id, { status: "confirmed", checkedAt: NOW });
+    expect(await deleteHistory(wdb, NOW + 60_000)).toEqual({ deleted: 0, kept: 1 });
+    // The page sends the same Quote again: the ledger knows it, nothing is signed or charged.
+    expect(await auto(wdb, 1_000n, { quoteId: "q-fresh" })).toEqual({ kind: "known" });
+    // Once no receiver would accept the Quote (past its exp and the clock tolerance), it goes.
+    expect(await deleteHistory(wdb, (expiresAt + 6) * 1000)).toEqual({ deleted: 1, kept: 0 });
+    expect(await paymentCount(wdb)).toBe(0);
   });
 });

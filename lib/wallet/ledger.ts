@@ -1,6 +1,7 @@
 import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
-import { AWAITS_UNLOCK, reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
+import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from "../protocol/envelope/envelope-jwt";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { countedCharge, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
@@ -532,16 +533,30 @@ export async function paymentCount(db: WalletDb): Promise<number> {
  * Deletes every finished payment record. Those still in flight are kept (each
  * has a `checkAt`: charged and awaiting the chain, held for unlock, or an
  * approval charged ahead): the tracker must still find them to give their
- * charge back if it was never collected. Budget sums stay: forgetting the
- * history must not give back what was already spent this period.
+ * charge back if it was never collected. So is every payment whose Quote a
+ * page could still send: its unique quoteId is what refuses paying it twice.
+ * Budget sums stay: forgetting the history must not give back what was
+ * already spent this period.
  */
-export async function deleteHistory(db: WalletDb): Promise<{ deleted: number; kept: number }> {
+export async function deleteHistory(
+  db: WalletDb,
+  now: number,
+): Promise<{ deleted: number; kept: number }> {
   return db.transaction("rw", db.payments, db.counters, async () => {
     const before = await paymentCount(db);
-    const inFlight = await db.payments.where("checkAt").aboveOrEqual(AWAITS_UNLOCK).toArray();
+    const kept = await db.payments
+      .filter((payment) => payment.checkAt !== undefined || quoteStillValid(payment, now))
+      .toArray();
     await db.payments.clear();
-    await db.payments.bulkAdd(inFlight);
-    await db.counters.put({ name: "payments", value: inFlight.length });
-    return { deleted: Math.max(before - inFlight.length, 0), kept: inFlight.length };
+    await db.payments.bulkAdd(kept);
+    await db.counters.put({ name: "payments", value: kept.length });
+    return { deleted: Math.max(before - kept.length, 0), kept: kept.length };
   });
+}
+
+/** Whether the payment's Quote could still be verified (and so offered again) at `now`. */
+function quoteStillValid(payment: PaymentRecord, now: number): boolean {
+  const expiresAt = payment.offer.quote?.expiresAt;
+  if (payment.quoteId === undefined || expiresAt === undefined) return false;
+  return (expiresAt + DEFAULT_CLOCK_TOLERANCE_SECONDS) * 1000 >= now;
 }
