@@ -82,16 +82,28 @@ export interface ReceiptParams {
    * it either (the payment stays signed: the chain tells whether it was collected).
    */
   unanswered?: Unanswered;
+  /**
+   * MCP: the JSON-RPC error the server answered the paid call with, when it is
+   * not a refusal (only -32402 is one); `unanswered` is then "error-answer".
+   */
+  answerError?: { code: number; message: string };
 }
 
 /**
  * A paid retry without the answer it paid for: no HTTP answer at all (the
  * connection failed or was cut), an answer that is not the call's result (a
  * body that is no JSON-RPC answer, an HTTP error other than a 402), a stream
- * that ended before the result, or a signed payment never sent (a paywalled
- * page that loaded something else first).
+ * that ended before the result, a signed payment never sent (a paywalled
+ * page that loaded something else first), or a JSON-RPC error other than a
+ * refusal (see `answerError`).
  */
-export const UNANSWERED = ["no-response", "not-an-answer", "stream-ended", "not-sent"] as const;
+export const UNANSWERED = [
+  "no-response",
+  "not-an-answer",
+  "stream-ended",
+  "not-sent",
+  "error-answer",
+] as const;
 export type Unanswered = (typeof UNANSWERED)[number];
 
 /** An MCP `elicitation/create` request's params, as the server sent them. */

@@ -152,6 +152,7 @@ const schemas: { [M in PageMethod]: z.ZodType<PageParams<M>> } = {
     error: rpcError.optional(),
     resultHash: text(64).optional(),
     unanswered: z.enum(UNANSWERED).optional(),
+    answerError: z.object({ code: z.number().int(), message: text(PAGE_LIMITS.name) }).optional(),
   }),
   stipendex_reportMcpServer: mcpSighting,
   stipendex_getPricing: z.object({ server: url }),

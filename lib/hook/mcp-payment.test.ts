@@ -161,6 +161,34 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
       .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
   });
 
+  // A JSON-RPC error other than -32402 is no refusal either: the page gets it, history says it.
+  const crashed = {
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: -32603, message: "Tool crashed" },
+  };
+  const errorAnswer = {
+    paymentId: "m1",
+    status: 200,
+    receipt: null,
+    unanswered: "error-answer",
+    answerError: { code: -32603, message: "Tool crashed" },
+  };
+
+  it("reports a paid call answered with a JSON-RPC error other than -32402, handing the page that error", async () => {
+    const { response, receipts } = await payCall(Response.json(refusal), () =>
+      Response.json(crashed),
+    );
+    expect(await response.json()).toEqual(crashed);
+    await expect.poll(() => receipts).toEqual([errorAnswer]);
+  });
+
+  it("reports a JSON-RPC error other than -32402 on an SSE answer, passing the event on", async () => {
+    const { response, receipts } = await payCall(sse(refusal), () => sse(crashed));
+    expect(await response.text()).toBe(formatSseMessage(crashed));
+    await expect.poll(() => receipts).toEqual([errorAnswer]);
+  });
+
   it("keeps the original -32402 event on an SSE answer, where a 2xx that is not SSE cannot go", async () => {
     const { response, receipts } = await payCall(
       sse(refusal),

@@ -16,7 +16,12 @@ import { mediaType } from "./media-type";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, type SseEvent, SseSplitter } from "./sse";
-import { MAX_CHALLENGE_BYTES, MAX_REPORTED_TOOLS, type WalletLink } from "./wallet-link";
+import {
+  MAX_CHALLENGE_BYTES,
+  MAX_REPORTED_TOOLS,
+  PAGE_LIMITS,
+  type WalletLink,
+} from "./wallet-link";
 
 /** One JSON-RPC POST the page's MCP client made. */
 export interface McpCall {
@@ -292,6 +297,20 @@ export function answerReceipt(
         code: -32402,
         message: "Payment refused (x402)",
         ...(said === undefined ? {} : { data: said }),
+      },
+    };
+  }
+  if (isObject(message.error)) {
+    // Not a refusal: the server may have taken the paid call, and the chain tells if it collected.
+    const { code, message: said } = message.error;
+    return {
+      paymentId,
+      status,
+      receipt: null,
+      unanswered: "error-answer",
+      answerError: {
+        code: Number.isInteger(code) ? (code as number) : 0,
+        message: typeof said === "string" ? said.slice(0, PAGE_LIMITS.name) : "",
       },
     };
   }

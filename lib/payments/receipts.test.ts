@@ -239,6 +239,14 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
     [{ status: 0, unanswered: "not-sent" }, /never sent/],
     [{ status: 500 }, /answered the paid request with HTTP 500 instead of the result/],
     [{ status: 502, unanswered: "not-an-answer" }, /with HTTP 502 instead/],
+    [
+      {
+        status: 200,
+        unanswered: "error-answer",
+        answerError: { code: -32603, message: "Tool crashed" },
+      },
+      /answered the paid call with an error instead of the result that was paid for: Tool crashed \(JSON-RPC error -32603\)/,
+    ],
   ] as const)(
     "keeps the payment signed and charged, saying what happened: %o",
     async (outcome, said) => {

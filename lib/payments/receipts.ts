@@ -80,7 +80,13 @@ export async function fileReceipt(
 export function unansweredReason({
   status,
   unanswered,
-}: Pick<ReceiptParams, "status" | "unanswered">): string | undefined {
+  answerError,
+}: Pick<ReceiptParams, "status" | "unanswered" | "answerError">): string | undefined {
+  if (unanswered === "error-answer") {
+    const said = answerError?.message ? `: ${answerError.message}` : "";
+    const code = answerError ? ` (JSON-RPC error ${answerError.code})` : "";
+    return `The server answered the paid call with an error instead of the result that was paid for${said}${code}.`;
+  }
   if (unanswered === "no-response") {
     return "The server gave no answer to the paid request: the connection failed or was cut.";
   }
