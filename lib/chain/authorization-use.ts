@@ -10,8 +10,11 @@ const AUTHORIZATION_STATE = parseAbiItem(
 
 /** What the chain says, at its latest block, about whether an authorization can still move money. */
 export type AuthorizationFate =
-  /** Still collectable: the chain's clock has not reached `validBefore`, and the nonce is unused. */
-  | { kind: "open" }
+  /**
+   * Still collectable: the chain's clock, `chainTime` (the block's timestamp,
+   * seconds), has not reached `validBefore`, and the nonce is unused.
+   */
+  | { kind: "open"; chainTime: bigint }
   /** Used: a transfer went through with it (in `transaction`, when the wallet found it). */
   | { kind: "used"; transaction?: Hex }
   /**
@@ -56,7 +59,7 @@ export async function authorizationFate(
   if (!used) {
     return head.timestamp >= transfer.validBefore
       ? { kind: "expired-unused", blockNumber: head.number }
-      : { kind: "open" };
+      : { kind: "open", chainTime: head.timestamp };
   }
   // Where it was used: the token's own event, searched back over recent blocks.
   const span = options.searchBlocks ?? 100_000n;

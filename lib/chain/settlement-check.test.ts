@@ -74,7 +74,7 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
         validBefore: open.validBefore,
         chainId: BASE_SEPOLIA.chainId,
       }),
-    ).toEqual({ kind: "open" });
+    ).toEqual({ kind: "open", chainTime: (await chain.publicClient.getBlock()).timestamp });
 
     const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
     const { transaction } = await settleAuthorization(

@@ -120,6 +120,23 @@ describe("trackSettlements, against a local chain", () => {
     expect(again.counted.calls).toBe(0);
   });
 
+  // Before any test moves the chain's clock past the authorizations this one signs.
+  it("asks again when the chain's clock can have reached validBefore, not every few seconds, when the local clock runs ahead", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("clock-ahead");
+    const transfer = signedAuthorizationOf(payment);
+    if (!transfer) return expect.unreachable("no authorization");
+    // Past validBefore by the local clock, ten minutes ahead; not by the chain's.
+    const aheadMs = Number(transfer.validBefore) * 1000 - Date.now() + 10 * 60_000;
+    const before = Date.now() + aheadMs;
+    const { next, released } = await track({ laterMs: aheadMs });
+    const chainTime = (await chain.publicClient.getBlock()).timestamp;
+    expect(released).toBe(0);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    expect(next).toBeGreaterThanOrEqual(before + Number(transfer.validBefore - chainTime) * 1000);
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBe(next);
+  });
+
   it("leaves a payment whose receipt is held for unlock to that check, collected or not", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("held");
