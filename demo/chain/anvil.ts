@@ -78,6 +78,10 @@ async function launch(
     "--mnemonic",
     ANVIL_MNEMONIC,
     "--quiet",
+    // Blocks final two behind the head (anvil's default is 64), so a give-back decided at
+    // the finalized block (lib/chain/authorization-use.ts) follows in seconds.
+    "--slots-in-an-epoch",
+    "1",
     ...(blockTimeSeconds === undefined
       ? []
       : ["--block-time", String(blockTimeSeconds), "--mixed-mining"]),

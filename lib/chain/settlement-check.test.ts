@@ -74,7 +74,10 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
         validBefore: open.validBefore,
         chainId: BASE_SEPOLIA.chainId,
       }),
-    ).toEqual({ kind: "open" });
+    ).toEqual({
+      kind: "open",
+      chainTime: (await chain.publicClient.getBlock({ blockTag: "finalized" })).timestamp,
+    });
 
     const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
     const { transaction } = await settleAuthorization(
@@ -99,5 +102,23 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
         chainId: BASE_SEPOLIA.chainId,
       }),
     ).toMatchObject({ kind: "expired-unused" });
+  });
+
+  // Last: it moves the chain's clock an hour on.
+  it("calls an authorization expired unused only once a finalized block is past it, as a reorganization cannot undo that", async () => {
+    const { transfer, validBefore } = await signed(700n);
+    const fate = () =>
+      authorizationFate(chain.rpcUrl, { ...transfer, validBefore, chainId: BASE_SEPOLIA.chainId });
+    await chain.testClient.increaseTime({ seconds: 3_600 });
+    await chain.testClient.mine({ blocks: 1 });
+    // The latest block is past validBefore, but a reorganization could still replace it.
+    const latest = await chain.publicClient.getBlock();
+    const finalized = await chain.publicClient.getBlock({ blockTag: "finalized" });
+    expect(latest.timestamp).toBeGreaterThanOrEqual(validBefore);
+    expect(finalized.timestamp).toBeLessThan(validBefore);
+    expect(await fate()).toEqual({ kind: "open", chainTime: finalized.timestamp });
+    // The local chain finalizes two blocks behind its head.
+    await chain.testClient.mine({ blocks: 2 });
+    expect(await fate()).toMatchObject({ kind: "expired-unused", blockNumber: latest.number });
   });
 });

@@ -67,7 +67,8 @@ export interface PaymentRecord {
    * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge),
    * except those in `laterPeriods`: charged while the clock was behind a period the
    * ledger had already counted in, by the key of the clock's slot, the later period
-   * key it was counted in instead (wallet/budget-sums.ts periodIn).
+   * key it was counted in instead (wallet/budget-sums.ts periodIn). The day's spend
+   * history goes with the all-sites day (wallet/limits.ts withHistoryDay).
    */
   charge?: {
     currency: string;

@@ -48,8 +48,13 @@ function deps(h: Harness): ReceiptDeps {
 
 async function paidStipendex() {
   const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+  return { h, ...(await signedStipendex(h, "r")) };
+}
+
+/** One more payment of `h`'s receiver, signed, and the claims of a valid Receipt for it. */
+async function signedStipendex(h: Harness, requestId: string) {
   const { challenge } = await stipendexHttpChallenge(h.receiver);
-  const answer = await h.engine.pay({ requestId: "r", challenge }, CALLER);
+  const answer = await h.engine.pay({ requestId, challenge }, CALLER);
   const payment = await h.db.payments.get(answer.paymentId);
   if (!payment?.proof || !payment.offer.quote) return expect.unreachable("not signed");
   const claims: ReceiptInput = {
@@ -68,7 +73,7 @@ async function paidStipendex() {
       payer: h.unlocked.address,
     },
   };
-  return { h, payment, claims };
+  return { payment, claims };
 }
 
 describe("fileReceipt, Stipendex", () => {
@@ -438,6 +443,46 @@ describe("receipts that arrive while the wallet is locked", () => {
     const held = await h.db.payments.get(payment.id);
     expect(held?.heldReceipt).toMatchObject({ receipt: jws });
     expect(held?.checkAt).toBe(AWAITS_UNLOCK);
+  });
+
+  it("files the other held Receipts when filing one fails, and lets that one go on the next pass", async () => {
+    const { h, payment: one, claims: oneClaims } = await paidStipendex();
+    const { payment: other, claims: otherClaims } = await signedStipendex(h, "r2");
+    // Filed in id order (both wait for unlock): the first one filed is the one that fails.
+    const [bad, good] = [
+      { payment: one, claims: oneClaims },
+      { payment: other, claims: otherClaims },
+    ].sort((a, b) => (a.payment.id < b.payment.id ? -1 : 1));
+    if (!bad || !good) return expect.unreachable("two payments");
+    const wallet = lockable(h);
+    const anotherWallet = `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${"C".repeat(43)}`;
+    for (const [{ payment }, jws] of [
+      [bad, await signReceipt({ ...bad.claims, sub: anotherWallet }, h.receiver.key)],
+      [good, await signReceipt(good.claims, h.receiver.key)],
+    ] as const) {
+      await fileReceipt(wallet.deps, { paymentId: payment.id, status: 200, receipt: jws }, AGENT);
+    }
+    wallet.state.open = true;
+    // While its receiver's descriptor is fetched, the page reports the bad one refused: it is
+    // failed by the time its Receipt is rejected, and cannot be failed again.
+    let reported = false;
+    const descriptors: DescriptorSource = {
+      get: async (receiverId, options) => {
+        if (!reported) {
+          reported = true;
+          await fileReceipt(deps(h), refusedRetry(bad.payment.id), AGENT);
+        }
+        return h.descriptors.get(receiverId, options);
+      },
+    };
+    await fileHeldReceipts({ ...wallet.deps, descriptors });
+    expect(await h.db.payments.get(good.payment.id)).toMatchObject({ state: "settled" });
+    expect((await h.db.payments.get(good.payment.id))?.heldReceipt).toBeUndefined();
+    expect((await h.db.payments.get(bad.payment.id))?.state).toBe("failed");
+    // The next pass once it is due again (its refusal made it due for the settlement tracker).
+    h.clock.ms = (await h.db.payments.get(bad.payment.id))?.checkAt ?? 0;
+    await fileHeldReceipts(wallet.deps);
+    expect((await h.db.payments.get(bad.payment.id))?.heldReceipt).toBeUndefined();
   });
 
   it("files a refusal at once, locked or not: it names no wallet", async () => {

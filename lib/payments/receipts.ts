@@ -109,8 +109,9 @@ export function unansweredReason({
  * Checks the receipts held while the wallet was locked, now that it is not,
  * and those held for a descriptor that are due again. Each is filed as of when
  * it arrived, then let go unless it is held again; a pass cut short is
- * finished by the next one. While the wallet is locked, those due wait for
- * unlock instead, out of the settlement tracker's way.
+ * finished by the next one, as is one that could not be filed. While the
+ * wallet is locked, those due wait for unlock instead, out of the settlement
+ * tracker's way.
  */
 export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
   // One held for a descriptor is due at a time, like any payment: the range reads those too.
@@ -129,7 +130,13 @@ export async function fileHeldReceipts(deps: ReceiptDeps): Promise<number> {
     if (held && payment.state === "signed") {
       // One held by an older version has no arrival time: it was held at its last change.
       const receivedAt = held.receivedAt ?? payment.updatedAt;
-      if ((await fileReceived(deps, payment, { ...held, receivedAt })).held) continue;
+      try {
+        if ((await fileReceived(deps, payment, { ...held, receivedAt })).held) continue;
+      } catch {
+        // Moved meanwhile (a late report from its page) or unreadable: it stays held, for
+        // the next pass, and the others are filed and the settlement check goes on.
+        continue;
+      }
     }
     const now = deps.now();
     await deps.db.payments

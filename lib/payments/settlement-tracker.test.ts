@@ -120,6 +120,23 @@ describe("trackSettlements, against a local chain", () => {
     expect(again.counted.calls).toBe(0);
   });
 
+  // Before any test moves the chain's clock past the authorizations this one signs.
+  it("asks again when the chain's clock can have reached validBefore, not every few seconds, when the local clock runs ahead", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("clock-ahead");
+    const transfer = signedAuthorizationOf(payment);
+    if (!transfer) return expect.unreachable("no authorization");
+    // Past validBefore by the local clock, ten minutes ahead; not by the chain's.
+    const aheadMs = Number(transfer.validBefore) * 1000 - Date.now() + 10 * 60_000;
+    const before = Date.now() + aheadMs;
+    const { next, released } = await track({ laterMs: aheadMs });
+    const chainTime = (await chain.publicClient.getBlock()).timestamp;
+    expect(released).toBe(0);
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    expect(next).toBeGreaterThanOrEqual(before + Number(transfer.validBefore - chainTime) * 1000);
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBe(next);
+  });
+
   it("leaves a payment whose receipt is held for unlock to that check, collected or not", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("held");
@@ -172,14 +189,19 @@ describe("trackSettlements, against a local chain", () => {
     await chain.testClient.mine({ blocks: 1 });
     // Not due by this clock yet: nothing asked, nothing released.
     expect((await track()).released).toBe(0);
-    const passed = await track({ laterMs: 3_600_000 });
+    // Due, but only the latest block is past it: a reorganization could still replace that one.
+    expect((await track({ laterMs: 3_600_000 })).released).toBe(0);
+    expect((await everySum(h)).every((sum) => sum === 10_000n)).toBe(true);
+    // A finalized block past it: the local chain finalizes two blocks behind its head.
+    await chain.testClient.mine({ blocks: 2 });
+    const passed = await track({ laterMs: 3_700_000 });
     expect(passed).toEqual({ next: undefined, released: 1 });
     expect(await h.db.payments.get(payment.id)).toMatchObject({
       state: "expired",
       reason: UNCOLLECTABLE_REASON,
     });
     expect((await everySum(h)).every((sum) => sum === 0n)).toBe(true);
-    expect(await track({ laterMs: 3_600_000 })).toEqual({ next: undefined, released: 0 });
+    expect(await track({ laterMs: 3_700_000 })).toEqual({ next: undefined, released: 0 });
   });
 
   it("releases nothing on the word of a node of another chain (a mistyped endpoint)", async () => {
@@ -187,7 +209,8 @@ describe("trackSettlements, against a local chain", () => {
     const payment = await pay("other-chain");
     await h.db.payments.update(payment.id, { state: "failed", reason: "insufficient_funds" });
     await chain.testClient.increaseTime({ seconds: 3_600 });
-    await chain.testClient.mine({ blocks: 1 });
+    // Past it at a finalized block (two behind the head).
+    await chain.testClient.mine({ blocks: 3 });
     // The same node, presenting itself as Ethereum mainnet: its answers are not about this payment.
     const mainnet: typeof fetch = async (input, init) => {
       const request = JSON.parse(String(init?.body)) as { id: number; method: string };

@@ -29,8 +29,10 @@ export interface SettlementTrackerDeps {
 
 /** How soon a receiver's claimed settlement that the chain does not show yet is looked at again. */
 const RECHECK_CLAIM_MS = 30_000;
-/** After `validBefore` by the local clock, how long until the chain is asked (its blocks lag a little). */
+/** After the chain's clock should reach `validBefore`, how long until it is asked (its blocks lag a little). */
 const AFTER_VALID_BEFORE_MS = 5_000;
+/** The soonest an authorization still open on chain is asked about again: a chain whose blocks stall is not asked every few seconds. */
+const RECHECK_OPEN_MS = 30_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
 /** A payment this old, still without an endpoint, is looked at less often... */
@@ -178,8 +180,9 @@ async function askChain(
     );
     return undefined;
   }
-  const expiry = Number(transfer.validBefore) * 1000 + AFTER_VALID_BEFORE_MS;
-  return claimed ? Math.min(expiry, deps.now() + RECHECK_CLAIM_MS) : expiry;
+  // By the chain's clock, not the local one (which may run ahead): the token compares validBefore with it.
+  const untilExpiry = Number(transfer.validBefore - fate.chainTime) * 1000 + AFTER_VALID_BEFORE_MS;
+  return deps.now() + (claimed ? RECHECK_CLAIM_MS : Math.max(untilExpiry, RECHECK_OPEN_MS));
 }
 
 function settlementOf(

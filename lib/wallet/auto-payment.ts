@@ -1,7 +1,14 @@
 import { nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import { withSettlementCheck } from "../db/settlement-due";
-import { countedCharge, laterPeriods, rowsOf, rowsWith, sumsIn } from "./budget-sums";
+import {
+  countedCharge,
+  historyInCountedDay,
+  laterPeriods,
+  rowsOf,
+  rowsWith,
+  sumsIn,
+} from "./budget-sums";
 import { type Charge, chargeTarget, planCharge } from "./charge";
 import type { WalletError } from "./errors";
 import { type NewPayment, newRecord } from "./ledger";
@@ -136,8 +143,7 @@ export async function recordAutoPayment(
   const { now, settings, elicitedBy } = request;
   const { requestKey } = request.payment;
   const { quoteId, approved, target, signed } = record;
-  const slots = target.ok ? target.slots : [];
-  const rowKeys = rowsOf(slots);
+  const clockSlots = target.ok ? target.slots : [];
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Every read at once, then every write at once: each await is a round trip to the database.
@@ -145,10 +151,17 @@ export async function recordAutoPayment(
       known,
       rows: read,
       count,
-    } = await readLedger(stores, { requestKey, elicitedBy, quoteId }, rowKeys);
+    } = await readLedger(stores, { requestKey, elicitedBy, quoteId }, rowsOf(clockSlots));
     if (known) return { kind: "known" as const };
+    const slots = historyInCountedDay(clockSlots, read);
+    if (slots !== clockSlots) {
+      // A clock set back: the later day's history row, in one more round trip.
+      for (const key of rowsOf(slots).filter((row) => !read.has(row))) {
+        read.set(key, await requested<BudgetSum | undefined>(budgetSums.get(key)));
+      }
+    }
     const planned = target.ok
-      ? planCharge(approved, target, sumsIn(slots, read), settings, now)
+      ? planCharge(approved, { ...target, slots }, sumsIn(slots, read), settings, now)
       : target;
     const counter: Counter = { name: "payments", value: count + 1 };
     const writes = [requested(counters.put(counter))];

@@ -1,6 +1,6 @@
 import type { BudgetSum, WalletDb } from "../db/schema";
 import type { Charge } from "./charge";
-import { type SumSlot, slotKey } from "./limits";
+import { type SumSlot, slotKey, withHistoryDay } from "./limits";
 
 /**
  * Where the running sums are kept: a few rows, each holding the current slot
@@ -25,6 +25,18 @@ export function rowsOf(slots: readonly SumSlot[]): string[] {
 function periodIn(row: BudgetSum | undefined, slot: SumSlot): string {
   const kept = row?.periods[slot.period]?.at;
   return kept !== undefined && kept > slot.at ? kept : slot.at;
+}
+
+/**
+ * A charge's `slots`, read in `rows`, with its day's spend history in the
+ * day the all-sites daily sum counts it in (limits.ts withHistoryDay): a
+ * history day moved there needs its own row read too.
+ */
+export function historyInCountedDay(
+  slots: SumSlot[],
+  rows: ReadonlyMap<string, BudgetSum | undefined>,
+): SumSlot[] {
+  return withHistoryDay(slots, (slot) => periodIn(rows.get(slot.row), slot));
 }
 
 /** The sum `slot` reads (0 when its row is absent or holds an older period). */

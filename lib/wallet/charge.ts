@@ -8,6 +8,7 @@ import {
   type SumSlot,
   slotAt,
   sumSlotsToCharge,
+  withHistoryDay,
 } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
@@ -80,8 +81,9 @@ export function planCharge(
 
 /** The sums a charge was added to, to give it back. */
 export function chargedSlots(origin: string, charge: Charge): SumSlot[] {
-  return sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
+  const counted = sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
     const later = charge.laterPeriods?.[slot.key];
     return later === undefined ? slot : slotAt(slot, later);
   });
+  return withHistoryDay(counted, (slot) => slot.at);
 }

@@ -5,6 +5,7 @@ import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { openWalletDb, type WalletDb } from "../db/schema";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { transactionCount } from "../db/transaction-count";
+import { spendPerDay, spendSummaries } from "../payments/spend";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { type AutoPaymentOutcome, type LedgerMemory, recordAutoPayment } from "./auto-payment";
 import { readAllSums, readSums } from "./budget-sums";
@@ -674,6 +675,29 @@ describe("a clock set back behind the ledger", () => {
     // Its charge goes back to the December slots it was counted in.
     await releaseUncollectable(wdb, behind.id, AHEAD + 2);
     expect((await readAllSums(wdb)).get("global:USD:day:2026-12-01")).toBe(10_000n);
+    await runningAsRecounted(wdb);
+  });
+
+  it("keeps a day's spend history in the day its cap counted the charge in, on both paths, and gives it back there", async () => {
+    const wdb = freshDb();
+    await pay(wdb, 1_000n, BEFORE);
+    await pay(wdb, 10_000n, AHEAD);
+    const behind = await pay(wdb, 5_000n, BACK);
+    expect(await auto(wdb, 2_000n, { now: BACK })).toMatchObject({ kind: "signed" });
+    const sums = await readAllSums(wdb);
+    expect(sums.get("global:USD:day:2026-12-01")).toBe(17_000n);
+    expect(sums.get("daily:USD:2026-12-01:day:2026-12-01")).toBe(17_000n);
+    expect(sums.get("daily:USD:2026-11-30:day:2026-11-30")).toBe(1_000n);
+    // What the history shows for December 1 is what its day cap enforced.
+    const [enforced] = await spendSummaries(wdb, capsOnly, AHEAD + 1);
+    expect((await spendPerDay(wdb, capsOnly, AHEAD + 1, 2)).at(-1)).toEqual({
+      day: "2026-12-01",
+      currency: "USD",
+      amount: enforced?.today,
+    });
+    await runningAsRecounted(wdb);
+    await releaseUncollectable(wdb, behind.id, AHEAD + 2);
+    expect((await readAllSums(wdb)).get("daily:USD:2026-12-01:day:2026-12-01")).toBe(12_000n);
     await runningAsRecounted(wdb);
   });
 

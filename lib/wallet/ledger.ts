@@ -3,7 +3,7 @@ import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from "../protocol/envelope/envelope-jwt";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { countedCharge, readRows, rowsWith, sumsIn } from "./budget-sums";
+import { countedCharge, historyInCountedDay, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
@@ -171,10 +171,16 @@ async function chargeInside(
   now: number,
 ): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
-  const slots = target.ok ? target.slots : [];
-  const rows = await readRows(db, slots);
+  let slots = target.ok ? target.slots : [];
+  let rows = await readRows(db, slots);
+  // A clock set back: the day's history goes with the later day the day cap counts in.
+  const counted = historyInCountedDay(slots, rows);
+  if (counted !== slots) {
+    slots = counted;
+    rows = await readRows(db, slots);
+  }
   const planned = target.ok
-    ? planCharge(payment, target, sumsIn(slots, rows), settings, now)
+    ? planCharge(payment, { ...target, slots }, sumsIn(slots, rows), settings, now)
     : target;
   if ("error" in planned) {
     await db.payments.put(

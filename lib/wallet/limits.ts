@@ -104,9 +104,11 @@ export interface RemainingLimit extends LimitScope {
   micro: bigint;
 }
 
-const globalRow = (currency: string) => `global:${currency}`;
+const GLOBAL_PREFIX = "global:";
+const DAILY_PREFIX = "daily:";
+const globalRow = (currency: string) => `${GLOBAL_PREFIX}${currency}`;
 const originRow = (origin: string, currency: string) => `origin:${origin}:${currency}`;
-const dailyRow = (currency: string, day: string) => `daily:${currency}:${day}`;
+const dailyRow = (currency: string, day: string) => `${DAILY_PREFIX}${currency}:${day}`;
 
 /** A sum's name in memory, from its row, period and period key. */
 export function slotKey(row: string, period: string, at: string): string {
@@ -193,7 +195,29 @@ export function sumSlotsToCharge(origin: string, currency: string, at: number): 
 
 /** The all-sites spend of the UTC day that contains `at`, kept for the spend history. */
 export function dailySlot(currency: string, at: number): SumSlot {
-  return sumSlot(dailyRow(currency, periodKey("day", at)), "day", at);
+  return dailySlotOf(currency, periodKey("day", at));
+}
+
+function dailySlotOf(currency: string, day: string): SumSlot {
+  return slotAt({ row: dailyRow(currency, day), period: "day" }, day);
+}
+
+/**
+ * A charge's `slots` (sumSlotsToCharge) with its day's spend history kept in
+ * the day the all-sites daily sum counts it in, `periodOf` that slot: later
+ * than the clock's day when the clock was set back (budget-sums.ts periodIn),
+ * so the spend history shows for each day what that day's cap enforced.
+ * `slots` itself when the history stays in the clock's day.
+ */
+export function withHistoryDay(slots: SumSlot[], periodOf: (slot: SumSlot) => string): SumSlot[] {
+  const allSitesDay = slots.find(
+    ({ row, period }) => row.startsWith(GLOBAL_PREFIX) && period === "day",
+  );
+  if (allSitesDay === undefined) return slots;
+  const day = periodOf(allSitesDay);
+  const history = dailySlotOf(allSitesDay.row.slice(GLOBAL_PREFIX.length), day);
+  if (slots.some(({ key }) => key === history.key)) return slots;
+  return slots.map((slot) => (slot.row.startsWith(DAILY_PREFIX) ? history : slot));
 }
 
 /** The slot keys of `sumSlotsToCharge`, for reading sums from a map. */

@@ -342,9 +342,10 @@ export async function refusedThenReleased(rig: PaymentRig, origin: string) {
   assert.equal(todaySpent(charged) - todaySpent(before.spend), 5_000n, "charged while collectable");
   assert.equal(await rig.demo.chain.balanceOf(rig.payer), before.payer, "nothing moved");
 
-  // Past the window by the chain's clock: a block after it, then the wallet's check (its alarm, or history opening).
+  // Past the window by the chain's clock at a finalized block (the demo chain finalizes two
+  // blocks behind its head), then the wallet's check (its alarm, or history opening).
   await new Promise((resolve) => setTimeout(resolve, 6_000));
-  await rig.demo.chain.testClient.mine({ blocks: 1 });
+  await rig.demo.chain.testClient.mine({ blocks: 3 });
   await rig.wallet({ method: "ui_checkSettlements", params: undefined });
   const { rows } = await rig.wallet({
     method: "ui_listPayments",
