@@ -82,6 +82,8 @@ describe("capLimits + sumKeysToCharge", () => {
         rule: "global-day-cap",
         slot: {
           row: "global:USD",
+          holds: "all-sites",
+          currency: "USD",
           period: "day",
           at: "2026-11-30",
           key: "global:USD:day:2026-11-30",
@@ -95,6 +97,8 @@ describe("capLimits + sumKeysToCharge", () => {
         rule: "global-month-cap",
         slot: {
           row: "global:USD",
+          holds: "all-sites",
+          currency: "USD",
           period: "month",
           at: "2026-11",
           key: "global:USD:month:2026-11",
@@ -108,6 +112,8 @@ describe("capLimits + sumKeysToCharge", () => {
         rule: "origin-budget",
         slot: {
           row: `origin:${AGENT}:USD`,
+          holds: "site",
+          currency: "USD",
           period: "week",
           at: "2026-11-30",
           key: `origin:${AGENT}:USD:week:2026-11-30`,

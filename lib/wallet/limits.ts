@@ -85,6 +85,9 @@ export interface LimitScope {
 export interface SumSlot {
   /** The row: "global:USD", "origin:https://agent.example:USD" or "daily:USD:2026-11-30". */
   row: string;
+  /** What the row counts: all sites' spending, one site's, or a UTC day's for the spend history. */
+  holds: "all-sites" | "site" | "history";
+  currency: string;
   period: BudgetPeriod;
   /** The period's key (periods.ts): a row holding an older one reads 0 (budget-sums.ts). */
   at: string;
@@ -104,11 +107,9 @@ export interface RemainingLimit extends LimitScope {
   micro: bigint;
 }
 
-const GLOBAL_PREFIX = "global:";
-const DAILY_PREFIX = "daily:";
-const globalRow = (currency: string) => `${GLOBAL_PREFIX}${currency}`;
+const globalRow = (currency: string) => `global:${currency}`;
 const originRow = (origin: string, currency: string) => `origin:${origin}:${currency}`;
-const dailyRow = (currency: string, day: string) => `${DAILY_PREFIX}${currency}:${day}`;
+const dailyRow = (currency: string, day: string) => `daily:${currency}:${day}`;
 
 /** A sum's name in memory, from its row, period and period key. */
 export function slotKey(row: string, period: string, at: string): string {
@@ -121,13 +122,21 @@ export function slotPlace(key: string): string {
 }
 
 /** `slot`'s row and period, in the period keyed `at`. */
-export function slotAt({ row, period }: Pick<SumSlot, "row" | "period">, at: string): SumSlot {
-  return { row, period, at, key: slotKey(row, period, at) };
+export function slotAt(
+  { row, holds, currency, period }: Omit<SumSlot, "at" | "key">,
+  at: string,
+): SumSlot {
+  return { row, holds, currency, period, at, key: slotKey(row, period, at) };
 }
 
-function sumSlot(row: string, period: BudgetPeriod, at: number): SumSlot {
-  return slotAt({ row, period }, periodKey(period, at));
-}
+const allSitesSlot = (currency: string, period: BudgetPeriod, at: number): SumSlot =>
+  slotAt({ row: globalRow(currency), holds: "all-sites", currency, period }, periodKey(period, at));
+
+const siteSlot = (origin: string, currency: string, period: BudgetPeriod, at: number): SumSlot =>
+  slotAt(
+    { row: originRow(origin, currency), holds: "site", currency, period },
+    periodKey(period, at),
+  );
 
 const PERIOD_ADJECTIVE: Record<BudgetPeriod, string> = {
   day: "daily",
@@ -159,7 +168,7 @@ export function capLimits(
   ] as const) {
     const cap = global?.[period];
     if (cap === undefined) continue;
-    const slot = sumSlot(globalRow(currency), period, at);
+    const slot = allSitesSlot(currency, period, at);
     limits.push({ scope: "global", period, currency, rule, slot, cap });
   }
   const budget = settings.origins[origin];
@@ -170,7 +179,7 @@ export function capLimits(
       period,
       currency,
       rule: "origin-budget",
-      slot: sumSlot(originRow(origin, currency), period, at),
+      slot: siteSlot(origin, currency, period, at),
       cap: budget.amount,
     });
   }
@@ -184,10 +193,10 @@ export function capLimits(
  */
 export function sumSlotsToCharge(origin: string, currency: string, at: number): SumSlot[] {
   return [
-    sumSlot(globalRow(currency), "day", at),
-    sumSlot(globalRow(currency), "month", at),
+    allSitesSlot(currency, "day", at),
+    allSitesSlot(currency, "month", at),
     ...(["day", "week", "month", "none"] as const).map((period) =>
-      sumSlot(originRow(origin, currency), period, at),
+      siteSlot(origin, currency, period, at),
     ),
     dailySlot(currency, at),
   ];
@@ -199,7 +208,7 @@ export function dailySlot(currency: string, at: number): SumSlot {
 }
 
 function dailySlotOf(currency: string, day: string): SumSlot {
-  return slotAt({ row: dailyRow(currency, day), period: "day" }, day);
+  return slotAt({ row: dailyRow(currency, day), holds: "history", currency, period: "day" }, day);
 }
 
 /**
@@ -210,14 +219,11 @@ function dailySlotOf(currency: string, day: string): SumSlot {
  * `slots` itself when the history stays in the clock's day.
  */
 export function withHistoryDay(slots: SumSlot[], periodOf: (slot: SumSlot) => string): SumSlot[] {
-  const allSitesDay = slots.find(
-    ({ row, period }) => row.startsWith(GLOBAL_PREFIX) && period === "day",
-  );
+  const allSitesDay = slots.find(({ holds, period }) => holds === "all-sites" && period === "day");
   if (allSitesDay === undefined) return slots;
-  const day = periodOf(allSitesDay);
-  const history = dailySlotOf(allSitesDay.row.slice(GLOBAL_PREFIX.length), day);
+  const history = dailySlotOf(allSitesDay.currency, periodOf(allSitesDay));
   if (slots.some(({ key }) => key === history.key)) return slots;
-  return slots.map((slot) => (slot.row.startsWith(DAILY_PREFIX) ? history : slot));
+  return slots.map((slot) => (slot.holds === "history" ? history : slot));
 }
 
 /** The slot keys of `sumSlotsToCharge`, for reading sums from a map. */
