@@ -1075,6 +1075,46 @@ describe("paymentCount and deleteHistory", () => {
     expect(await paymentCount(wdb)).toBe(2);
   });
 
+  /** `id`'s Quote made to expire at `expiresAt` (seconds). */
+  const expiringAt = async (wdb: WalletDb, id: string, expiresAt: number) => {
+    const payment = await wdb.payments.get(id);
+    const quote = payment?.offer.quote;
+    if (payment === undefined || quote === undefined) throw new Error("no quote");
+    await wdb.payments.update(id, { offer: { ...payment.offer, quote: { ...quote, expiresAt } } });
+  };
+
+  // Review rev-today: a payment being approved holds no quoteId yet (recordQuote strips it),
+  // so quoteStillValid never keeps it: deleting history while the person approves loses it.
+  it("keeps a payment the person is approving, whose Quote is still valid", async () => {
+    const wdb = freshDb();
+    const asked = await quoted(wdb, 1_000n, "q-asked");
+    await expiringAt(wdb, asked.id, NOW / 1000 + 300);
+    await advancePayment(wdb, asked.id, { state: "approved", approvedBy: "person" });
+    expect(await deleteHistory(wdb, NOW + 1_000)).toEqual({ deleted: 0, kept: 1 });
+    const signed = await chargeAndSign(wdb, {
+      paymentId: asked.id,
+      settings: settings({ amount: 1_000_000n, period: "day" }),
+      sign: async () => "p",
+      now: NOW + 2_000,
+    });
+    expect(signed.state).toBe("signed");
+  });
+
+  // Review rev-today: quoteStillValid reads one local clock: run ahead at deletion (then set
+  // back by NTP), it deletes the payment of a Quote still valid, and the Quote is paid again.
+  it("still refuses a Quote paid before the history was deleted with the clock run ahead", async () => {
+    const wdb = freshDb();
+    const paid = await auto(wdb, 1_000n, { quoteId: "q-jump" });
+    if (paid.kind !== "signed") return expect.unreachable("unsigned");
+    await expiringAt(wdb, paid.payment.id, NOW / 1000 + 300);
+    await recordSettlement(wdb, paid.payment.id, { status: "confirmed", checkedAt: NOW });
+    await deleteHistory(wdb, NOW + 3_600_000);
+    // The clock is stepped back: the Quote is within its lifetime again.
+    expect(await auto(wdb, 1_000n, { quoteId: "q-jump", now: NOW + 60_000 })).toEqual({
+      kind: "known",
+    });
+  });
+
   it("keeps a finished payment until its Quote expires, so the same Quote is still refused", async () => {
     const wdb = freshDb();
     const paid = await auto(wdb, 1_000n, { quoteId: "q-fresh" });
