@@ -181,7 +181,7 @@ describe("SettingsView", () => {
     fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
     expect(
       await screen.findByText(
-        "Deleted 3 payments. Kept 2 still being settled or paid in the last few minutes.",
+        "Deleted 3 payments. Kept 2 still being settled, being decided or paid in the last hour.",
       ),
     ).toBeTruthy();
   });
@@ -193,7 +193,7 @@ describe("SettingsView", () => {
     fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
     expect(
       await screen.findByText(
-        "Deleted 1 payment. Kept 1 still being settled or paid in the last few minutes.",
+        "Deleted 1 payment. Kept 1 still being settled, being decided or paid in the last hour.",
       ),
     ).toBeTruthy();
   });
@@ -206,7 +206,7 @@ describe("SettingsView", () => {
     fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
     expect(
       await screen.findByText(
-        "Deleted 12.345 payments. Kept 1.002 still being settled or paid in the last few minutes.",
+        "Deleted 12.345 payments. Kept 1.002 still being settled, being decided or paid in the last hour.",
       ),
     ).toBeTruthy();
   });

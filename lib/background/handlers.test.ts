@@ -212,7 +212,13 @@ describe("ui handlers", () => {
       page(AGENT),
     );
     expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
-    await until(async () => h.settlementAlarms.at(-1) !== undefined, 600);
+    await until(async () => h.settlementAlarms.at(-1) !== undefined);
+    // Armed once: the next payments find it armed soon enough.
+    await pageApi.stipendex_pay(
+      { requestId: "next", challenge: x402HttpChallenge(2) },
+      page(AGENT),
+    );
+    expect(h.settlementAlarms).toHaveLength(2);
   });
 
   it("asks a chain whose RPC endpoint the person set about its waiting payments at once, not an hour later", async () => {

@@ -35,6 +35,13 @@ import type { SettlementSchedule } from "./settlement-schedule";
 import type { WalletPlatform } from "./wallet-services";
 import type { WalletSession } from "./wallet-session";
 
+/**
+ * How long after signing a payment the settlement tracker looks at it at the
+ * latest (the alarm's own floor): the receipt of its paid retry usually asks
+ * for that pass sooner.
+ */
+const LOOK_AFTER_PAYMENT_MS = 30_000;
+
 export interface WalletServices {
   db: WalletDb;
   session: KeyValueStore;
@@ -67,8 +74,8 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
       });
       await s.wallet.touch();
       // Signed: if its page never reports back, the tracker still finds it (and gives its
-      // charge back if never collected), however the alarm was left.
-      s.settlements.soon();
+      // charge back if never collected), however the alarm was left; a receipt's pass comes first.
+      void s.settlements.lookBy(s.now() + LOOK_AFTER_PAYMENT_MS).catch(() => undefined);
       return answer;
     },
     stipendex_receipt: async (params, context) => {

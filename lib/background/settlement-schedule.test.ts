@@ -77,4 +77,35 @@ describe("SettlementSchedule", () => {
     expect(armed[0]).toBeGreaterThanOrEqual(before + RETRY_FAILED_PASS_MS);
     expect(armed[0]).toBeLessThanOrEqual(Date.now() + RETRY_FAILED_PASS_MS);
   });
+
+  it("arms the alarm for a look by a time unless it already fires sooner, and re-asks a pass under way", async () => {
+    const armed: (number | undefined)[] = [];
+    let passes = 0;
+    let release: () => void = () => undefined;
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        passes++;
+        if (passes === 1) await new Promise<void>((resolve) => (release = resolve));
+        return undefined;
+      },
+      schedule: async (at) => {
+        armed.push(at);
+      },
+    });
+    await schedule.lookBy(5_000);
+    await schedule.lookBy(6_000);
+    expect(armed).toEqual([5_000]);
+    await schedule.lookBy(4_000);
+    expect(armed).toEqual([5_000, 4_000]);
+    // A pass that may have read the payments before the one just signed runs once more.
+    const pass = schedule.run();
+    await schedule.lookBy(3_000);
+    release();
+    await pass;
+    expect(passes).toBe(2);
+    // The pass armed nothing (no payment due): the next look arms again.
+    expect(armed).toEqual([5_000, 4_000, undefined]);
+    await schedule.lookBy(7_000);
+    expect(armed).toEqual([5_000, 4_000, undefined, 7_000]);
+  });
 });

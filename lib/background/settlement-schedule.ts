@@ -15,6 +15,8 @@ export class SettlementSchedule {
   private soonTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the pass the pending timer is for was first asked for. */
   private soonSince: number | undefined;
+  /** When the alarm this worker last armed fires (undefined: none, or not armed since it started). */
+  private armedAt: number | undefined;
 
   constructor(
     private readonly deps: {
@@ -43,6 +45,22 @@ export class SettlementSchedule {
     }, delayMs);
   }
 
+  /**
+   * A pass no later than `at`, for a payment just signed whose page may never
+   * report back: the alarm is armed for it unless it already fires sooner.
+   * Unlike `soon`, an alarm outlives the worker stopping.
+   */
+  async lookBy(at: number): Promise<void> {
+    // The pass under way may have read the payments before this one: it runs once more.
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.armedAt !== undefined && this.armedAt <= at) return;
+    this.armedAt = at;
+    await this.deps.schedule(at);
+  }
+
   run(): Promise<void> {
     if (this.running) {
       this.again = true;
@@ -55,15 +73,20 @@ export class SettlementSchedule {
           this.again = false;
           next = await this.deps.track().catch(async (error: unknown) => {
             // A one-shot alarm already fired: without another, nothing would look until an event.
-            await this.deps.schedule(Date.now() + RETRY_FAILED_PASS_MS);
+            await this.arm(Date.now() + RETRY_FAILED_PASS_MS);
             throw error;
           });
         } while (this.again);
-        await this.deps.schedule(next);
+        await this.arm(next);
       } finally {
         this.running = undefined;
       }
     })();
     return this.running;
+  }
+
+  private async arm(at: number | undefined): Promise<void> {
+    this.armedAt = at;
+    await this.deps.schedule(at);
   }
 }

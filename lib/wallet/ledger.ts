@@ -1,6 +1,7 @@
 import Dexie from "dexie";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
+import type { PaymentState } from "../payment-states";
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from "../protocol/envelope/envelope-jwt";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { countedCharge, historyInCountedDay, readRows, rowsWith, sumsIn } from "./budget-sums";
@@ -539,10 +540,10 @@ export async function paymentCount(db: WalletDb): Promise<number> {
  * Deletes every finished payment record. Those still in flight are kept (each
  * has a `checkAt`: charged and awaiting the chain, held for unlock, or an
  * approval charged ahead): the tracker must still find them to give their
- * charge back if it was never collected. So is every payment whose Quote a
- * page could still send: its unique quoteId is what refuses paying it twice.
- * Budget sums stay: forgetting the history must not give back what was
- * already spent this period.
+ * charge back if it was never collected. So are those still being decided
+ * (quoted, approved), and every payment whose Quote a page could still send:
+ * its unique quoteId is what refuses paying it twice. Budget sums stay:
+ * forgetting the history must not give back what was already spent this period.
  */
 export async function deleteHistory(
   db: WalletDb,
@@ -551,7 +552,12 @@ export async function deleteHistory(
   return db.transaction("rw", db.payments, db.counters, async () => {
     const before = await paymentCount(db);
     const kept = await db.payments
-      .filter((payment) => payment.checkAt !== undefined || quoteStillValid(payment, now))
+      .filter(
+        (payment) =>
+          payment.checkAt !== undefined ||
+          DECIDING.has(payment.state) ||
+          quoteStillValid(payment, now),
+      )
       .toArray();
     await db.payments.clear();
     await db.payments.bulkAdd(kept);
@@ -560,9 +566,19 @@ export async function deleteHistory(
   });
 }
 
-/** Whether the payment's Quote could still be verified (and so offered again) at `now`. */
+/** States of a payment still being decided: the engine moves it on, by its id, after a deletion. */
+const DECIDING: ReadonlySet<PaymentState> = new Set(["quoted", "approved"]);
+
+/**
+ * How far the clock may have run ahead when history is deleted: a Quote that
+ * seems expired by this much less could become valid again once the clock is
+ * set back (NTP stepping it), and be paid a second time if its id were gone.
+ */
+const CLOCK_AHEAD_MARGIN_MS = 3_600_000;
+
+/** Whether the payment's paid Quote could still be verified (and so offered again) at `now`. */
 function quoteStillValid(payment: PaymentRecord, now: number): boolean {
   const expiresAt = payment.offer.quote?.expiresAt;
   if (payment.quoteId === undefined || expiresAt === undefined) return false;
-  return (expiresAt + DEFAULT_CLOCK_TOLERANCE_SECONDS) * 1000 >= now;
+  return (expiresAt + DEFAULT_CLOCK_TOLERANCE_SECONDS) * 1000 + CLOCK_AHEAD_MARGIN_MS >= now;
 }
