@@ -55,11 +55,11 @@ export default defineBackground(() => {
     },
     scheduleLock: async (at) => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);
-      if (at !== undefined) browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
+      if (at !== undefined) await browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
     },
     scheduleSettlementCheck: async (at) => {
       await browser.alarms.clear(SETTLEMENT_ALARM);
-      if (at !== undefined) browser.alarms.create(SETTLEMENT_ALARM, { when: at });
+      if (at !== undefined) await browser.alarms.create(SETTLEMENT_ALARM, { when: at });
     },
     builtRpcEndpoints: parseRpcEndpoints(import.meta.env.WXT_DEMO_RPC),
     injectMcpHook: async ({ tabId, frameId }) => {
