@@ -23,7 +23,7 @@ import {
   settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
 } from "./ledger";
-import { sumKeysToCharge, sumSlotsToCharge } from "./limits";
+import { dailySlot, sumKeysToCharge, sumSlotsToCharge } from "./limits";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
 import { KEPT_OFFER_CHARS } from "./unpaid-record";
@@ -699,6 +699,24 @@ describe("a clock set back behind the ledger", () => {
     await releaseUncollectable(wdb, behind.id, AHEAD + 2);
     expect((await readAllSums(wdb)).get("daily:USD:2026-12-01:day:2026-12-01")).toBe(12_000n);
     await runningAsRecounted(wdb);
+  });
+
+  // Review rev-today: a charge stored before withHistoryDay (history in the clock's day) is
+  // given back, after the upgrade, out of the later day's history instead.
+  it("gives a charge made with the clock set back before the upgrade back to the history day it was added to", async () => {
+    const wdb = freshDb();
+    await pay(wdb, 1_000n, BEFORE);
+    await pay(wdb, 10_000n, AHEAD);
+    const behind = await pay(wdb, 5_000n, BACK);
+    // As the previous version stored it: the same charge (laterPeriods included), its history in November 30.
+    await putSums(wdb, [
+      [dailySlot("USD", BACK), 6_000n],
+      [dailySlot("USD", AHEAD), 10_000n],
+    ]);
+    await releaseUncollectable(wdb, behind.id, AHEAD + 2);
+    const sums = await readAllSums(wdb);
+    expect(sums.get(dailySlot("USD", BACK).key)).toBe(1_000n);
+    expect(sums.get(dailySlot("USD", AHEAD).key)).toBe(10_000n);
   });
 
   it("never reopens a period on the automatic path, remembered or not", async () => {
