@@ -68,13 +68,17 @@ export interface PaymentRecord {
    * except those in `laterPeriods`: charged while the clock was behind a period the
    * ledger had already counted in, by the key of the clock's slot, the later period
    * key it was counted in instead (wallet/budget-sums.ts periodIn). The day's spend
-   * history goes with the all-sites day (wallet/limits.ts withHistoryDay).
+   * history goes with the all-sites day (wallet/limits.ts withHistoryDay): when that
+   * is not the clock's day, `historyDay` is the UTC day key it was counted in. A
+   * charge without one was counted in the clock's day (so were all charges stored
+   * before the history followed the day cap, laterPeriods or not).
    */
   charge?: {
     currency: string;
     micro: string;
     chargedAt: number;
     laterPeriods?: Record<string, string>;
+    historyDay?: string;
   };
   /** What the chain says about this payment's settlement, once the wallet has asked it. */
   settlement?: SettlementRecord;

@@ -1,6 +1,7 @@
 import type { BudgetSum, WalletDb } from "../db/schema";
 import type { Charge } from "./charge";
 import { type SumSlot, slotKey, withHistoryDay } from "./limits";
+import { periodKey } from "./periods";
 
 /**
  * Where the running sums are kept: a few rows, each holding the current slot
@@ -57,14 +58,24 @@ export function laterPeriods(
   return later.length === 0 ? undefined : Object.fromEntries(later);
 }
 
-/** `charge` as counted in `slots` of `rows`: naming the later periods it went to, if any. */
+/**
+ * `charge` as counted in `slots` of `rows`: naming the later periods it went
+ * to, if any, and the day its spend history counted it in when that is not
+ * the clock's (historyInCountedDay), for chargedSlots to give it back there.
+ */
 export function countedCharge(
   charge: Charge,
   rows: ReadonlyMap<string, BudgetSum | undefined>,
   slots: readonly SumSlot[],
 ): Charge {
   const later = laterPeriods(rows, slots);
-  return later === undefined ? charge : { ...charge, laterPeriods: later };
+  const historyDay = slots.find(({ holds }) => holds === "history")?.at;
+  const moved = historyDay !== undefined && historyDay !== periodKey("day", charge.chargedAt);
+  return {
+    ...charge,
+    ...(later === undefined ? {} : { laterPeriods: later }),
+    ...(moved ? { historyDay } : {}),
+  };
 }
 
 /** Each slot's sum by its key, from the rows read for it (by row key). */

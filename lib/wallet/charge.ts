@@ -3,12 +3,12 @@ import { WalletError } from "./errors";
 import {
   budgetExhaustedReason,
   capLimits,
+  dailySlotOf,
   exceededCap,
   resolveCharge,
   type SumSlot,
   slotAt,
   sumSlotsToCharge,
-  withHistoryDay,
 } from "./limits";
 import type { PolicySettings } from "./policy-settings";
 
@@ -79,11 +79,17 @@ export function planCharge(
   return { charge, sums };
 }
 
-/** The sums a charge was added to, to give it back. */
+/**
+ * The sums a charge was added to, to give it back. Its spend history is in the
+ * day the charge names, else the clock's: a charge stored before the history
+ * followed the day cap (limits.ts withHistoryDay) names none, and was counted there.
+ */
 export function chargedSlots(origin: string, charge: Charge): SumSlot[] {
-  const counted = sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
+  return sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
+    if (slot.holds === "history") {
+      return charge.historyDay === undefined ? slot : dailySlotOf(slot.currency, charge.historyDay);
+    }
     const later = charge.laterPeriods?.[slot.key];
     return later === undefined ? slot : slotAt(slot, later);
   });
-  return withHistoryDay(counted, (slot) => slot.at);
 }

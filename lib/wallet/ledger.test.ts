@@ -23,7 +23,7 @@ import {
   settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
 } from "./ledger";
-import { sumKeysToCharge, sumSlotsToCharge } from "./limits";
+import { dailySlot, sumKeysToCharge, sumSlotsToCharge } from "./limits";
 import type { BudgetPeriod } from "./periods";
 import type { PolicySettings } from "./policy-settings";
 import { KEPT_OFFER_CHARS } from "./unpaid-record";
@@ -699,6 +699,53 @@ describe("a clock set back behind the ledger", () => {
     await releaseUncollectable(wdb, behind.id, AHEAD + 2);
     expect((await readAllSums(wdb)).get("daily:USD:2026-12-01:day:2026-12-01")).toBe(12_000n);
     await runningAsRecounted(wdb);
+  });
+
+  // Review rev-today: a charge stored before withHistoryDay (history in the clock's day) is
+  // given back, after the upgrade, out of the later day's history instead.
+  it("gives a charge made with the clock set back before the upgrade back to the history day it was added to", async () => {
+    const wdb = freshDb();
+    await pay(wdb, 1_000n, BEFORE);
+    await pay(wdb, 10_000n, AHEAD);
+    const behind = await pay(wdb, 5_000n, BACK);
+    // As the previous version stored it: the same charge (laterPeriods included, no historyDay), its history in November 30.
+    if (behind.charge === undefined) return expect.unreachable("not charged");
+    const { historyDay: _notYetRecorded, ...legacy } = behind.charge;
+    await wdb.payments.put({ ...behind, charge: legacy });
+    await putSums(wdb, [
+      [dailySlot("USD", BACK), 6_000n],
+      [dailySlot("USD", AHEAD), 10_000n],
+    ]);
+    await releaseUncollectable(wdb, behind.id, AHEAD + 2);
+    const sums = await readAllSums(wdb);
+    expect(sums.get(dailySlot("USD", BACK).key)).toBe(1_000n);
+    expect(sums.get(dailySlot("USD", AHEAD).key)).toBe(10_000n);
+  });
+
+  it("records on the charge, on every path, the later history day it was counted in, and gives it back there", async () => {
+    const wdb = freshDb();
+    const before = await pay(wdb, 1_000n, BEFORE);
+    await pay(wdb, 10_000n, AHEAD);
+    const charged = [await pay(wdb, 5_000n, BACK)];
+    // The automatic path in two steps, then from a memory of the sums read at the set-back clock.
+    for (const fromMemory of [false, true]) {
+      const sums = await readSums(wdb, sumSlotsToCharge(AGENT, "USD", BACK));
+      const remembered = fromMemory ? { sums, payments: charged.length + 2 } : undefined;
+      const outcome = await auto(wdb, 2_000n, { now: BACK, remembered });
+      if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
+      charged.push(outcome.payment);
+    }
+    // Only a history moved from the clock's day is named.
+    expect(before.charge?.historyDay).toBeUndefined();
+    for (const payment of charged) {
+      expect((await wdb.payments.get(payment.id))?.charge?.historyDay).toBe("2026-12-01");
+    }
+    expect((await readAllSums(wdb)).get(dailySlot("USD", AHEAD).key)).toBe(19_000n);
+    await runningAsRecounted(wdb);
+    for (const payment of charged) await releaseUncollectable(wdb, payment.id, AHEAD + 2);
+    const sums = await readAllSums(wdb);
+    expect(sums.get(dailySlot("USD", AHEAD).key)).toBe(10_000n);
+    expect(sums.get(dailySlot("USD", BACK).key)).toBe(1_000n);
   });
 
   it("never reopens a period on the automatic path, remembered or not", async () => {

@@ -207,7 +207,8 @@ export function dailySlot(currency: string, at: number): SumSlot {
   return dailySlotOf(currency, periodKey("day", at));
 }
 
-function dailySlotOf(currency: string, day: string): SumSlot {
+/** The spend-history slot of the UTC day keyed `day` (periods.ts). */
+export function dailySlotOf(currency: string, day: string): SumSlot {
   return slotAt({ row: dailyRow(currency, day), holds: "history", currency, period: "day" }, day);
 }
 
