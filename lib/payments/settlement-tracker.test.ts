@@ -133,7 +133,7 @@ describe("trackSettlements, against a local chain", () => {
   // Review rev-today: the next look is validBefore minus the finalized block's time, unbounded:
   // a node whose finalized block lags a month (finality stalled, a node still syncing) puts the
   // payment off for a month, though finality may catch up minutes later.
-  it("looks again within a day at an open authorization, however far the finalized block lags", async () => {
+  it("looks again within an hour at an open authorization, however far the finalized block lags", async () => {
     const { h, track, pay } = await paying();
     const payment = await pay("finality-lags");
     const monthBehind = finalizedAs((real) => ({
@@ -142,10 +142,9 @@ describe("trackSettlements, against a local chain", () => {
         timestamp: `0x${(BigInt(String(real.timestamp)) - 30n * 86_400n).toString(16)}`,
       },
     }));
-    const before = Date.now();
     const { next } = await track({ fetchFn: monthBehind });
     expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
-    expect(next).toBeLessThanOrEqual(before + 24 * 3_600_000);
+    expect(next).toBeLessThanOrEqual(Date.now() + 3_600_000);
   });
 
   /** A fetch that counts the JSON-RPC requests it passes on. */

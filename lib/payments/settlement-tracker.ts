@@ -33,6 +33,8 @@ const RECHECK_CLAIM_MS = 30_000;
 const AFTER_VALID_BEFORE_MS = 5_000;
 /** The soonest an authorization still open on chain is asked about again: a chain whose blocks stall is not asked every few seconds. */
 const RECHECK_OPEN_MS = 30_000;
+/** The latest: a final block that lags far (finality stalled, a node still syncing) may catch up any minute. */
+const MAX_RECHECK_OPEN_MS = 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
 /** A payment this old, still without an endpoint, is looked at less often... */
@@ -182,7 +184,8 @@ async function askChain(
   }
   // By the chain's clock, not the local one (which may run ahead): the token compares validBefore with it.
   const untilExpiry = Number(transfer.validBefore - fate.chainTime) * 1000 + AFTER_VALID_BEFORE_MS;
-  return deps.now() + (claimed ? RECHECK_CLAIM_MS : Math.max(untilExpiry, RECHECK_OPEN_MS));
+  const wait = Math.min(Math.max(untilExpiry, RECHECK_OPEN_MS), MAX_RECHECK_OPEN_MS);
+  return deps.now() + (claimed ? RECHECK_CLAIM_MS : wait);
 }
 
 function settlementOf(
