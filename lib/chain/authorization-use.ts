@@ -48,30 +48,28 @@ const namesNoFinalized = (error: unknown) =>
     null;
 
 /**
- * Asks the chain (the node must be of the authorization's chain), not the
- * local clock, whether `validBefore` has passed: the token compares it with
- * the block's timestamp, and a wallet's clock may run ahead. It has passed
- * for good once a final block's timestamp is at or past it (the finalized
- * block, or on a node without one FINAL_DEPTH_WITHOUT_TAG below the head): no
- * block after it, nor any that replaces one after it, has an earlier
- * timestamp. The nonce is read at the head, read after that block: unused
- * there, no block up to the final one used it (and those stay), and no later
- * one can, so a charge given back on its word is never collected after all.
- * (The head keeps its state on every node; a finalized block, hundreds of
- * blocks back on Base, is past what a node that is not an archive keeps.)
- * A use seen at the head only keeps the charge.
+ * What a look reads of a node once, for every authorization it asks about:
+ * its chain, a final block, and its head.
  */
-export async function authorizationFate(
+export interface ChainView {
+  chainId: number;
+  /** A block no reorganization undoes: the finalized one, or FINAL_DEPTH_WITHOUT_TAG below the head. */
+  final: { number: bigint; timestamp: bigint };
+  /** Read after `final`, so at or above it: each nonce is read here. */
+  head: bigint;
+}
+
+/**
+ * Reads `url`'s chain id, final block and head. A node that answers that it
+ * has no finalized block has the block FINAL_DEPTH_WITHOUT_TAG below its head
+ * taken as final; one that does not answer fails.
+ */
+export async function viewChain(
   url: string,
-  transfer: SignedTransfer & { validBefore: bigint; chainId: number },
-  options: { fetchFn?: typeof fetch; searchBlocks?: bigint } = {},
-): Promise<AuthorizationFate> {
+  options: { fetchFn?: typeof fetch } = {},
+): Promise<ChainView> {
   const node = client(url, options.fetchFn);
-  // A node of another chain (a mistyped endpoint) would call every authorization unused.
   const chainId = await node.getChainId();
-  if (chainId !== transfer.chainId) {
-    throw new Error(`${url} serves chain ${chainId}, not chain ${transfer.chainId}`);
-  }
   const final = await node.getBlock({ blockTag: "finalized" }).catch(async (error: unknown) => {
     if (!namesNoFinalized(error)) throw error;
     const head = await node.getBlockNumber({ cacheTime: 0 });
@@ -84,6 +82,34 @@ export async function authorizationFate(
   if (head < final.number) {
     throw new Error(`${url} gave block ${head} as its head, below its final block ${final.number}`);
   }
+  return { chainId, final: { number: final.number, timestamp: final.timestamp }, head };
+}
+
+/**
+ * Asks the chain (the node must be of the authorization's chain), not the
+ * local clock, whether `validBefore` has passed: the token compares it with
+ * the block's timestamp, and a wallet's clock may run ahead. It has passed
+ * for good once a final block's timestamp is at or past it: no block after
+ * it, nor any that replaces one after it, has an earlier timestamp. The
+ * nonce is read at the head, read after that block: unused there, no block
+ * up to the final one used it (and those stay), and no later one can, so a
+ * charge given back on its word is never collected after all. (The head
+ * keeps its state on every node; a finalized block, hundreds of blocks back
+ * on Base, is past what a node that is not an archive keeps.) A use seen at
+ * the head only keeps the charge. `view` is the node's, read by viewChain
+ * (once for many authorizations), or read here.
+ */
+export async function authorizationFate(
+  url: string,
+  transfer: SignedTransfer & { validBefore: bigint; chainId: number },
+  options: { fetchFn?: typeof fetch; searchBlocks?: bigint; view?: ChainView } = {},
+): Promise<AuthorizationFate> {
+  const { chainId, final, head } = options.view ?? (await viewChain(url, options));
+  // A node of another chain (a mistyped endpoint) would call every authorization unused.
+  if (chainId !== transfer.chainId) {
+    throw new Error(`${url} serves chain ${chainId}, not chain ${transfer.chainId}`);
+  }
+  const node = client(url, options.fetchFn);
   const from = getAddress(transfer.from);
   const used = await node.readContract({
     address: transfer.token,

@@ -157,6 +157,22 @@ describe("trackSettlements, against a local chain", () => {
     return { counted, fetchFn };
   }
 
+  it("reads a node's chain and final block once a pass, however many payments it asks about", async () => {
+    const { track, pay } = await paying();
+    await pay("many-1");
+    await pay("many-2");
+    await pay("many-3");
+    const methods: string[] = [];
+    const listening: typeof fetch = (input, init) => {
+      methods.push((JSON.parse(String(init?.body)) as { method: string }).method);
+      return fetch(input, init);
+    };
+    await track({ fetchFn: listening });
+    const asked = (method: string) => methods.filter((one) => one === method).length;
+    expect(asked("eth_call")).toBeGreaterThanOrEqual(3);
+    expect([asked("eth_chainId"), asked("eth_getBlockByNumber")]).toEqual([1, 1]);
+  });
+
   // Before any test moves the chain's clock past the authorizations this one signs.
   it("asks the chain about a payment once, then not before the time it was given", async () => {
     const { h, track, pay } = await paying();
