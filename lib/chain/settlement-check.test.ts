@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import { type Hex, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,7 +6,7 @@ import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain
 import { settleAuthorization } from "../../demo/receiver/settle";
 import { usdcOption } from "../../tests/unit-support/payments/offers";
 import { signTransferWithAuthorization } from "../protocol/rails/eip3009";
-import { authorizationFate } from "./authorization-use";
+import { authorizationFate, FINAL_DEPTH_WITHOUT_TAG } from "./authorization-use";
 import { checkSettlement, type SignedTransfer } from "./settlement-check";
 
 describe("checkSettlement and authorizationFate, against a local chain", () => {
@@ -119,6 +120,99 @@ describe("checkSettlement and authorizationFate, against a local chain", () => {
     expect(await fate()).toEqual({ kind: "open", chainTime: finalized.timestamp });
     // The local chain finalizes two blocks behind its head.
     await chain.testClient.mine({ blocks: 2 });
-    expect(await fate()).toMatchObject({ kind: "expired-unused", blockNumber: latest.number });
+    expect(await fate()).toEqual({
+      kind: "expired-unused",
+      blockNumber: await chain.publicClient.getBlockNumber({ cacheTime: 0 }),
+    });
+  });
+
+  type Request = { id: number; method: string; params?: unknown[] };
+
+  /**
+   * A node on 127.0.0.1 in front of the local chain: what `answer` replies to
+   * (a JSON-RPC error) it answers itself, the rest it passes on.
+   */
+  async function nodeBefore(answer: (request: Request) => Promise<object | undefined>) {
+    const server = createServer(async (incoming, outgoing) => {
+      let body = "";
+      for await (const chunk of incoming) body += chunk;
+      const request = JSON.parse(body) as Request;
+      const error = await answer(request);
+      const reply = error
+        ? JSON.stringify({ jsonrpc: "2.0", id: request.id, error })
+        : await (
+            await fetch(chain.rpcUrl, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body,
+            })
+          ).text();
+      outgoing.writeHead(200, { "content-type": "application/json" }).end(reply);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+    return {
+      url: `http://127.0.0.1:${address.port}/`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  /** Signed by the chain's clock, which earlier tests moved on: a minute to live. */
+  async function signedNow(value: bigint) {
+    const { timestamp } = await chain.publicClient.getBlock({ blockTag: "latest" });
+    const { transfer, validBefore } = await signed(value, Number(timestamp));
+    return { ...transfer, validBefore, chainId: BASE_SEPOLIA.chainId };
+  }
+
+  it("on a node that names no finalized block, takes one far enough below the head as final", async () => {
+    const node = await nodeBefore(async ({ method, params }) =>
+      method === "eth_getBlockByNumber" && params?.[0] === "finalized"
+        ? { code: -32602, message: "invalid block tag: finalized" }
+        : undefined,
+    );
+    try {
+      // Deep enough that the block taken as final is not the first one.
+      await chain.testClient.mine({ blocks: Number(FINAL_DEPTH_WITHOUT_TAG) });
+      const transfer = await signedNow(700n);
+      await chain.testClient.increaseTime({ seconds: 3_600 });
+      await chain.testClient.mine({ blocks: 3 });
+      // Past it at the finalized block, but this node does not say so: not yet final enough.
+      const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+      const shallow = await chain.publicClient.getBlock({
+        blockNumber: head - FINAL_DEPTH_WITHOUT_TAG,
+      });
+      expect(await authorizationFate(node.url, transfer)).toEqual({
+        kind: "open",
+        chainTime: shallow.timestamp,
+      });
+      await chain.testClient.mine({ blocks: Number(FINAL_DEPTH_WITHOUT_TAG) });
+      expect(await authorizationFate(node.url, transfer)).toMatchObject({
+        kind: "expired-unused",
+      });
+    } finally {
+      await node.close();
+    }
+  });
+
+  it("reads the nonce at the head, on a node that keeps no state as old as its finalized block", async () => {
+    // Not an archive: a call at any block but the head is refused, as past a pruned node's state.
+    const node = await nodeBefore(async ({ method, params }) => {
+      if (method !== "eth_call" || params?.[1] === "latest") return undefined;
+      const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+      return BigInt(String(params?.[1])) < head
+        ? { code: -32000, message: "missing trie node" }
+        : undefined;
+    });
+    try {
+      const transfer = await signedNow(700n);
+      await chain.testClient.increaseTime({ seconds: 3_600 });
+      await chain.testClient.mine({ blocks: 3 });
+      expect(await authorizationFate(node.url, transfer)).toMatchObject({
+        kind: "expired-unused",
+      });
+    } finally {
+      await node.close();
+    }
   });
 });

@@ -34,7 +34,8 @@ export type SettlementCheck =
   /** The transaction exists but is not this payment: reverted, or other transfers. */
   | { kind: "mismatch"; reason: string };
 
-const client = (url: string, fetchFn?: typeof fetch) =>
+/** A client of the node at `url` that gives up on a request after 8 s, without retrying. */
+export const client = (url: string, fetchFn?: typeof fetch) =>
   createPublicClient({
     transport: http(url, { timeout: 8_000, retryCount: 0, ...(fetchFn ? { fetchFn } : {}) }),
   });

@@ -95,6 +95,58 @@ describe("trackSettlements, against a local chain", () => {
     });
   });
 
+  /** A fetch to `chain` that answers a request for the finalized block with `answer`'s result instead. */
+  function finalizedAs(answer: (real: Record<string, unknown>) => unknown): typeof fetch {
+    return async (input, init) => {
+      const request = JSON.parse(String(init?.body)) as {
+        id: number;
+        method: string;
+        params?: unknown[];
+      };
+      const response = await fetch(input, init);
+      if (request.method !== "eth_getBlockByNumber" || request.params?.[0] !== "finalized") {
+        return response;
+      }
+      const real = (await response.json()) as { result: Record<string, unknown> };
+      return Response.json({ jsonrpc: "2.0", id: request.id, ...(answer(real.result) as object) });
+    };
+  }
+
+  // Review rev-today: before today the tracker read "latest" only; a node (or a chain) that
+  // has no "finalized" tag now fails every look, so a payment collected on chain with no
+  // receipt is never settled, and its node is backed off as if it were down.
+  it("settles a payment the chain shows collected, on a node that knows no finalized block", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("collected-no-finality");
+    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
+    const payload = JSON.parse(atob(payment.proof ?? "")) as {
+      payload: Parameters<typeof settleAuthorization>[2];
+    };
+    await settleAuthorization(facilitator, chain.token.address, payload.payload);
+    const noFinality = finalizedAs(() => ({
+      error: { code: -32602, message: "invalid block tag: finalized" },
+    }));
+    await track({ fetchFn: noFinality });
+    expect(await h.db.payments.get(payment.id)).toMatchObject({ state: "settled" });
+  });
+
+  // Review rev-today: the next look is validBefore minus the finalized block's time, unbounded:
+  // a node whose finalized block lags a month (finality stalled, a node still syncing) puts the
+  // payment off for a month, though finality may catch up minutes later.
+  it("looks again within an hour at an open authorization, however far the finalized block lags", async () => {
+    const { h, track, pay } = await paying();
+    const payment = await pay("finality-lags");
+    const monthBehind = finalizedAs((real) => ({
+      result: {
+        ...real,
+        timestamp: `0x${(BigInt(String(real.timestamp)) - 30n * 86_400n).toString(16)}`,
+      },
+    }));
+    const { next } = await track({ fetchFn: monthBehind });
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
+    expect(next).toBeLessThanOrEqual(Date.now() + 3_600_000);
+  });
+
   /** A fetch that counts the JSON-RPC requests it passes on. */
   function countingFetch() {
     const counted = { calls: 0 };
@@ -104,6 +156,22 @@ describe("trackSettlements, against a local chain", () => {
     };
     return { counted, fetchFn };
   }
+
+  it("reads a node's chain and final block once a pass, however many payments it asks about", async () => {
+    const { track, pay } = await paying();
+    await pay("many-1");
+    await pay("many-2");
+    await pay("many-3");
+    const methods: string[] = [];
+    const listening: typeof fetch = (input, init) => {
+      methods.push((JSON.parse(String(init?.body)) as { method: string }).method);
+      return fetch(input, init);
+    };
+    await track({ fetchFn: listening });
+    const asked = (method: string) => methods.filter((one) => one === method).length;
+    expect(asked("eth_call")).toBeGreaterThanOrEqual(3);
+    expect([asked("eth_chainId"), asked("eth_getBlockByNumber")]).toEqual([1, 1]);
+  });
 
   // Before any test moves the chain's clock past the authorizations this one signs.
   it("asks the chain about a payment once, then not before the time it was given", async () => {

@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { z } from "zod";
-import { authorizationFate } from "../chain/authorization-use";
+import { authorizationFate, type ChainView, viewChain } from "../chain/authorization-use";
 import { checkSettlement, type SettlementCheck } from "../chain/settlement-check";
 import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil } from "../db/settlement-due";
@@ -33,6 +33,8 @@ const RECHECK_CLAIM_MS = 30_000;
 const AFTER_VALID_BEFORE_MS = 5_000;
 /** The soonest an authorization still open on chain is asked about again: a chain whose blocks stall is not asked every few seconds. */
 const RECHECK_OPEN_MS = 30_000;
+/** The latest: a final block that lags far (finality stalled, a node still syncing) may catch up any minute. */
+const MAX_RECHECK_OPEN_MS = 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
 /** A payment this old, still without an endpoint, is looked at less often... */
@@ -82,9 +84,10 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
     .between(0, deps.now(), true, true)
     .limit(PASS_SIZE)
     .toArray();
-  const pass = {
+  const pass: Pass = {
     backoff: deps.backoff ?? new NodeBackoff(),
-    unreachable: new Map<string, number>(),
+    unreachable: new Map(),
+    views: new Map(),
   };
   const checks: ScheduledCheck[] = [];
   for (const payment of due) {
@@ -102,10 +105,19 @@ export async function trackSettlements(deps: SettlementTrackerDeps): Promise<num
   return next === undefined ? undefined : Math.max(next, deps.now() + BACKLOG_PAUSE_MS);
 }
 
+/** What one pass keeps about each node (by URL) it asks. */
+interface Pass {
+  backoff: NodeBackoff;
+  /** How long a node that did not answer is left alone. */
+  unreachable: Map<string, number>;
+  /** A node's chain, final block and head, read once for all its payments. */
+  views: Map<string, ChainView>;
+}
+
 async function trackOne(
   deps: SettlementTrackerDeps,
   payment: PaymentRecord,
-  pass: { backoff: NodeBackoff; unreachable: Map<string, number> },
+  pass: Pass,
 ): Promise<number | undefined> {
   const now = deps.now();
   const reserved = reservedUntil(payment);
@@ -132,7 +144,9 @@ async function trackOne(
   const waiting = pass.unreachable.get(url);
   if (waiting !== undefined) return now + waiting;
   try {
-    const at = await askChain(deps, payment, transfer, url);
+    const view = pass.views.get(url) ?? (await viewChain(url, fetchOf(deps)));
+    pass.views.set(url, view);
+    const at = await askChain(deps, payment, transfer, url, view);
     pass.backoff.answered(url);
     return at;
   } catch {
@@ -148,8 +162,9 @@ async function askChain(
   payment: PaymentRecord,
   transfer: SignedAuthorization,
   url: string,
+  view: ChainView,
 ): Promise<number | undefined> {
-  const options = deps.fetchFn ? { fetchFn: deps.fetchFn } : {};
+  const options = fetchOf(deps);
   const claimed = claimedTransactionOf(payment);
   if (claimed) {
     const check = await checkSettlement(url, claimed, transfer, options);
@@ -159,7 +174,7 @@ async function askChain(
   const fate = await authorizationFate(
     url,
     { ...transfer, chainId: optionOf(payment).chainId },
-    options,
+    { ...options, view },
   );
   if (fate.kind === "expired-unused") {
     if (await releaseUncollectable(deps.db, payment.id, deps.now())) deps.released();
@@ -182,8 +197,11 @@ async function askChain(
   }
   // By the chain's clock, not the local one (which may run ahead): the token compares validBefore with it.
   const untilExpiry = Number(transfer.validBefore - fate.chainTime) * 1000 + AFTER_VALID_BEFORE_MS;
-  return deps.now() + (claimed ? RECHECK_CLAIM_MS : Math.max(untilExpiry, RECHECK_OPEN_MS));
+  const wait = Math.min(Math.max(untilExpiry, RECHECK_OPEN_MS), MAX_RECHECK_OPEN_MS);
+  return deps.now() + (claimed ? RECHECK_CLAIM_MS : wait);
 }
+
+const fetchOf = (deps: SettlementTrackerDeps) => (deps.fetchFn ? { fetchFn: deps.fetchFn } : {});
 
 function settlementOf(
   check: SettlementCheck,
