@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nativeTransaction, requested } from "./native-transaction";
+import { awaitKeepingOpen, nativeTransaction, requested } from "./native-transaction";
 import { openWalletDb } from "./schema";
 
 describe("nativeTransaction", () => {
@@ -40,6 +40,42 @@ describe("nativeTransaction", () => {
     ).rejects.toMatchObject({ name: "ConstraintError" });
     expect(await db.budgetSums.get("k")).toBeUndefined();
     expect(await db.counters.get("payments")).toEqual(counter(7));
+    await db.delete();
+  });
+
+  it("keeps a transaction open while it waits for work outside the database", async () => {
+    const db = openWalletDb(`native-${crypto.randomUUID()}`);
+    const later = <T>(value: T, ms: number) =>
+      new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+    await nativeTransaction(db, ["counters"], async (stores, commit) => {
+      const value = await awaitKeepingOpen(stores.counters, "payments", later(3, 25));
+      // Still active: a transaction left without a request would have committed meanwhile.
+      const written = requested(stores.counters.put(counter(value)));
+      commit();
+      await written;
+    });
+    expect(await db.counters.get("payments")).toEqual(counter(3));
+    // Already settled: no read needed, the value comes back at once.
+    await nativeTransaction(db, ["counters"], async (stores) => {
+      const value = await awaitKeepingOpen(stores.counters, "payments", Promise.resolve(4));
+      await requested(stores.counters.put(counter(value)));
+    });
+    expect(await db.counters.get("payments")).toEqual(counter(4));
+    await db.delete();
+  });
+
+  it("rejects, with the transaction aborted, when the work it waited for fails", async () => {
+    const db = openWalletDb(`native-${crypto.randomUUID()}`);
+    const failing = new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error("the signer is gone")), 10),
+    );
+    await expect(
+      nativeTransaction(db, ["counters"], async (stores) => {
+        await requested(stores.counters.put(counter(1)));
+        await awaitKeepingOpen(stores.counters, "payments", failing);
+      }),
+    ).rejects.toThrow("the signer is gone");
+    expect(await db.counters.get("payments")).toBeUndefined();
     await db.delete();
   });
 });

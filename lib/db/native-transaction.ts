@@ -46,3 +46,31 @@ export function requested<T>(request: IDBRequest<T>): Promise<T> {
     request.onerror = () => reject(request.error);
   });
 }
+
+/**
+ * Waits for `pending` (work outside the database: WebCrypto signing) without
+ * letting the transaction commit meanwhile. A transaction with no request in
+ * flight commits at the end of its task, so one small read of `key` is kept in
+ * flight until `pending` settles. Resolves (or rejects) in a request's
+ * continuation, where the transaction can still take requests.
+ */
+export async function awaitKeepingOpen<T>(
+  store: IDBObjectStore,
+  key: IDBValidKey,
+  pending: Promise<T>,
+): Promise<T> {
+  let outcome: PromiseSettledResult<T> | undefined;
+  pending.then(
+    (value) => {
+      outcome = { status: "fulfilled", value };
+    },
+    (reason: unknown) => {
+      outcome = { status: "rejected", reason };
+    },
+  );
+  // One microtask later: a `pending` already settled is seen without a read.
+  await Promise.resolve();
+  while (outcome === undefined) await requested(store.getKey(key));
+  if (outcome.status === "rejected") throw outcome.reason;
+  return outcome.value;
+}

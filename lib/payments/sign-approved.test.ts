@@ -8,7 +8,7 @@ import {
   stipendexHttpChallenge,
   until,
 } from "../../tests/unit-support/payments/test-support";
-import type { EngineParts } from "./engine-parts";
+import { type EngineParts, requestKeyOf } from "./engine-parts";
 
 /**
  * Locks the wallet while the engine gets the signer for the `nth` time from
@@ -66,6 +66,26 @@ describe("signing after a lock", () => {
     paid.catch(() => undefined);
     await until(async () => (await h.approvals.pending()).length === 1);
     await assertUnsigned(h, "quoted");
+  });
+
+  it("does not send or keep a payment signed on its own, with the ledger remembered, while a lock landed", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const first = await stipendexHttpChallenge(h.receiver);
+    await h.engine.pay({ requestId: "first", challenge: first.challenge }, CALLER);
+    const sums = await h.db.budgetSums.toArray();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    await lockWhileSigning(h);
+    const paid = h.engine.pay({ requestId: "hot", challenge }, CALLER);
+    paid.catch(() => undefined);
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const second = await h.db.payments
+      .where("requestKey")
+      .equals(requestKeyOf(CALLER, "hot"))
+      .toArray();
+    expect(second.map(({ state, proof }) => ({ state, proof }))).toEqual([
+      { state: "quoted", proof: undefined },
+    ]);
+    expect(await h.db.budgetSums.toArray()).toEqual(sums);
   });
 
   /** The person approves a payment they were asked about; the `nth` signer fetch after it locks. */

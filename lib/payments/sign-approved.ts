@@ -1,14 +1,14 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PaymentAnswer } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { recordAutoPayment } from "../wallet/auto-payment";
+import { type AutoSignatures, recordAutoPayment } from "../wallet/auto-payment";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, chargeAndSign, releaseUnusedApproval } from "../wallet/ledger";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
 import { type Caller, type EngineParts, elicitedKey, optionOf } from "./engine-parts";
-import { PaymentError, walletLocked } from "./errors";
+import { isPaymentError, PaymentError, walletLocked } from "./errors";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
 
@@ -71,8 +71,9 @@ export async function signApproved(
 }
 
 /**
- * The hot path: a payment the policy approves on its own is signed, then
- * recorded, checked against the caps and charged in one transaction.
+ * The hot path: a payment the policy approves on its own is recorded,
+ * checked against the caps, signed and charged in one transaction (signed
+ * while the database answers its reads; nothing leaves before it commits).
  * Undefined when the person must be asked, the wallet is locked, or the
  * ledger already knows the request, its elicitation or its Quote: the usual
  * path takes over.
@@ -95,16 +96,18 @@ export async function payAutomatically(
   // A lock since the wallet was fetched wins: the usual path asks instead.
   if (!parts.deps.walletOpen(wallet)) return undefined;
   const seconds = parts.seconds();
-  const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
-  const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
-  // Or one that landed while it signed: the signatures are dropped, never sent.
-  if (!parts.deps.walletOpen(wallet)) return undefined;
+  const sign = async (): Promise<AutoSignatures> => {
+    const confirming = confirmOffer(offer, option, caller.origin, confirm, signer, seconds);
+    const signed = await signPayment(offer, option, confirming, wallet.evmAccount, signer, seconds);
+    // Or one that landed while it signed: the signatures are dropped, never stored or sent.
+    if (!parts.deps.walletOpen(wallet)) throw walletLocked();
+    return { confirmation: await confirming, proof: signed.proof };
+  };
   const now = parts.deps.now();
   const remembered = parts.remembered();
   const outcome = await recordAutoPayment(parts.deps.db, {
     payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
-    confirmation: await confirming,
-    proof: signed.proof,
+    sign,
     settings,
     // Only a tool call's Quote can have been elicited (elicit.ts): an HTTP one needs no lookup.
     ...(offer.quote && offer.resource.kind === "mcp"
@@ -119,8 +122,12 @@ export async function payAutomatically(
             payments: remembered,
           },
         }),
+  }).catch((error: unknown) => {
+    // Locked while it signed: nothing was stored; the usual path finds the wallet locked.
+    if (isPaymentError(error, "wallet-locked")) return undefined;
+    throw error;
   });
-  if (outcome.kind === "known") return undefined;
+  if (outcome === undefined || outcome.kind === "known") return undefined;
   if (outcome.kind === "refused") {
     parts.spend.forget();
     throw new PaymentError("policy-refused", outcome.error.message, { rule: "budget" });
@@ -128,5 +135,5 @@ export async function payAutomatically(
   parts.spend.committed(outcome.sums);
   parts.counted(outcome.payments);
   parts.deps.balances.spent(option.network, option.asset, option.amount);
-  return { paymentId: outcome.payment.id, ...signed.answer };
+  return { paymentId: outcome.payment.id, ...answerFor(offer, outcome.payment.proof ?? "") };
 }

@@ -1,4 +1,4 @@
-import { nativeTransaction, requested } from "../db/native-transaction";
+import { awaitKeepingOpen, nativeTransaction, requested } from "../db/native-transaction";
 import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import { withSettlementCheck } from "../db/settlement-due";
 import {
@@ -38,10 +38,20 @@ export interface LedgerMemory {
   payments: number;
 }
 
-interface AutoPaymentRequest {
-  payment: NewPayment;
+/** What an automatic payment is recorded with: its Confirmation and its signed payment. */
+export interface AutoSignatures {
   confirmation: string;
   proof: string;
+}
+
+interface AutoPaymentRequest {
+  payment: NewPayment;
+  /**
+   * Signs the Confirmation and the payment; called once. On the one-round-trip
+   * path it is called once the transaction's requests are on their way, so the
+   * database works while it signs; nothing is stored (or sent) unless it resolves.
+   */
+  sign: () => Promise<AutoSignatures>;
   settings: PolicySettings;
   /** The key an elicitation of this payment by the same caller would carry. */
   elicitedBy?: string;
@@ -53,20 +63,16 @@ interface AutoPaymentRequest {
 function autoRecord(request: AutoPaymentRequest) {
   const { now, settings } = request;
   const { quoteId, ...record } = newRecord(request.payment, now);
-  const approved: PaymentRecord = {
-    ...record,
-    state: "approved",
-    confirmation: request.confirmation,
-    approvedBy: "policy",
-  };
+  const approved: PaymentRecord = { ...record, state: "approved", approvedBy: "policy" };
   const target = chargeTarget(approved, settings, now);
-  const signed = (charge: Charge): PaymentRecord =>
+  const signed = (charge: Charge, { confirmation, proof }: AutoSignatures): PaymentRecord =>
     withSettlementCheck(
       {
         ...approved,
         ...(quoteId === undefined ? {} : { quoteId }),
         state: "signed",
-        proof: request.proof,
+        confirmation,
+        proof,
         charge,
       },
       now,
@@ -114,35 +120,47 @@ class MemoryOutdated extends Error {
 }
 
 /**
- * The hot path of a payment the policy approves on its own: the Confirmation
- * and payment are signed before (a transaction cannot await them), and this
- * one rw transaction checks the payment is new, re-checks every cap against
- * the running sums, and stores it as signed, charged and counted — or as
- * refused, without its signature or its Quote id.
+ * The hot path of a payment the policy approves on its own: one rw
+ * transaction checks the payment is new, re-checks every cap against the
+ * running sums, and stores it as signed, charged and counted — or as refused,
+ * without its signature or its Quote id. The usual way signs first.
  *
  * With `remembered` sums and count that allow the payment, its writes go out
- * with the reads, in one round trip instead of two; the transaction commits
- * only if the reads then match what was remembered, and is aborted (nothing
- * written) otherwise, and the payment recorded the usual way.
+ * with the reads, and it is signed while the database answers them; the
+ * transaction commits only if the reads then match what was remembered, and
+ * is aborted (nothing written) otherwise, and the payment recorded the usual way.
  */
 export async function recordAutoPayment(
   db: WalletDb,
   request: AutoPaymentRequest,
 ): Promise<AutoPaymentOutcome> {
   const record = autoRecord(request);
+  let signing: Promise<AutoSignatures> | undefined;
+  const signatures = () => {
+    signing ??= request.sign();
+    // Awaited by whichever way records the payment; a way that writes nothing drops it.
+    signing.catch(() => undefined);
+    return signing;
+  };
   if (request.remembered) {
-    const recorded = await recordFromMemory(db, request, record, request.remembered).catch(
-      (error: unknown) => {
-        // A Quote id the ledger holds fails the add (its index is unique): the usual way says so.
-        if (error instanceof MemoryOutdated || isConstraintError(error)) return undefined;
-        throw error;
-      },
-    );
+    const recorded = await recordFromMemory(
+      db,
+      request,
+      { ...record, signatures },
+      request.remembered,
+    ).catch((error: unknown) => {
+      // A Quote id the ledger holds fails the add (its index is unique): the usual way says so.
+      if (error instanceof MemoryOutdated || isConstraintError(error)) return undefined;
+      throw error;
+    });
     if (recorded) return recorded;
   }
   const { now, settings, elicitedBy } = request;
   const { requestKey } = request.payment;
-  const { quoteId, approved, target, signed } = record;
+  const { quoteId, target, signed } = record;
+  // The usual way needs both round trips' answers before it writes: it signs first.
+  const made = await signatures();
+  const approved: PaymentRecord = { ...record.approved, confirmation: made.confirmation };
   const clockSlots = target.ok ? target.slots : [];
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
@@ -176,7 +194,7 @@ export async function recordAutoPayment(
       await Promise.all(writes);
       return { kind: "refused" as const, error: planned.error };
     }
-    const payment = signed(countedCharge(planned.charge, read, slots));
+    const payment = signed(countedCharge(planned.charge, read, slots), made);
     for (const row of rowsWith(read, slots, planned.sums, now)) {
       writes.push(requested(budgetSums.put(row)));
     }
@@ -190,14 +208,21 @@ export async function recordAutoPayment(
 
 /**
  * `recordAutoPayment` in one round trip: the lookups and reads, then at once
- * the writes `remembered` implies; commits once the reads agree, else throws
- * MemoryOutdated and the transaction is aborted. Undefined (nothing done)
- * when the memory does not cover the payment or would refuse it.
+ * the writes `remembered` implies; the payment is signed while the database
+ * answers, and added once it is (the transaction kept open meanwhile); it
+ * commits once the reads agree, else throws MemoryOutdated and the
+ * transaction is aborted. Undefined (nothing done, nothing signed) when the
+ * memory does not cover the payment or would refuse it.
  */
 async function recordFromMemory(
   db: WalletDb,
   request: AutoPaymentRequest,
-  { approved, target, signed }: ReturnType<typeof autoRecord>,
+  {
+    approved,
+    target,
+    signed,
+    signatures,
+  }: ReturnType<typeof autoRecord> & { signatures: () => Promise<AutoSignatures> },
   remembered: LedgerMemory,
 ): Promise<AutoPaymentOutcome | undefined> {
   const { now, settings, elicitedBy } = request;
@@ -207,21 +232,21 @@ async function recordFromMemory(
   if ("error" in planned) return undefined;
   const { slots } = target;
   const rowKeys = rowsOf(slots);
-  const payment = signed(planned.charge);
   const count = remembered.payments + 1;
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Requests run in the order they are made: these reads see the database before the writes.
     // No lookup of the Quote id: the unique index refuses a known one, and that aborts it all.
     const checks = readLedger(stores, { requestKey, elicitedBy }, rowKeys);
-    const writes = Promise.all([
+    const writes = [
       requested(counters.put({ name: "payments", value: count } satisfies Counter)),
       // A charge fills every period of its rows: nothing else in them needs keeping.
       ...rowsWith(new Map(), slots, planned.sums, now).map((row) => requested(budgetSums.put(row))),
-      requested(payments.add(payment)),
-    ]);
+    ];
     // Answered below, or, once aborted, not at all.
-    writes.catch(() => undefined);
+    for (const write of writes) write.catch(() => undefined);
+    // Signed now, while the database works on the requests above.
+    const signing = signatures();
     const { known, rows, count: counted } = await checks;
     const found = sumsIn(slots, rows);
     // A row holding a later period than now's (the clock was set back) is not blind-written over.
@@ -231,8 +256,10 @@ async function recordFromMemory(
       laterPeriods(rows, slots) === undefined &&
       slots.every(({ key }) => found.get(key) === remembered.sums.get(key));
     if (!agrees) throw new MemoryOutdated("the ledger changed since it was remembered");
+    const payment = signed(planned.charge, await awaitKeepingOpen(counters, "payments", signing));
+    writes.push(requested(payments.add(payment)));
     commit();
-    await writes;
+    await Promise.all(writes);
     return { kind: "signed" as const, payment, sums: planned.sums, payments: count };
   });
 }

@@ -7,7 +7,12 @@ import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { transactionCount } from "../db/transaction-count";
 import { spendPerDay, spendSummaries } from "../payments/spend";
 import type { Offer, PaymentOption } from "../protocol/offer";
-import { type AutoPaymentOutcome, type LedgerMemory, recordAutoPayment } from "./auto-payment";
+import {
+  type AutoPaymentOutcome,
+  type AutoSignatures,
+  type LedgerMemory,
+  recordAutoPayment,
+} from "./auto-payment";
 import { readAllSums, readSums } from "./budget-sums";
 import {
   advancePayment,
@@ -466,6 +471,7 @@ const auto = (
     budget?: bigint;
     now?: number;
     remembered?: LedgerMemory;
+    sign?: () => Promise<AutoSignatures>;
   } = {},
 ) =>
   recordAutoPayment(wdb, {
@@ -476,8 +482,7 @@ const auto = (
       option: option(amount),
       ...(extra.requestKey === undefined ? {} : { requestKey: extra.requestKey }),
     },
-    confirmation: "conf-jws",
-    proof: "proof-jws",
+    sign: extra.sign ?? (async () => ({ confirmation: "conf-jws", proof: "proof-jws" })),
     settings: settings({ amount: extra.budget ?? 1_000_000n, period: "day" }),
     ...(extra.elicitedBy === undefined ? {} : { elicitedBy: extra.elicitedBy }),
     now: extra.now ?? NOW,
@@ -619,6 +624,67 @@ describe("recordAutoPayment from what the caller remembers", () => {
     expect(await auto(wdb, 1_000n, { requestKey: "r1", remembered })).toEqual({ kind: "known" });
     expect(await paymentCount(wdb)).toBe(1);
     expect(await readAllSums(wdb)).toEqual(remembered.sums);
+  });
+
+  it("signs once its requests are on their way, and keeps the transaction open until the signatures arrive", async () => {
+    const wdb = freshDb();
+    const remembered = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));
+    let openedWhenSigning: number | undefined;
+    const before = transactionCount.readwrite;
+    const outcome = await auto(wdb, 2_000n, {
+      quoteId: "q2",
+      remembered,
+      // Signing takes tasks of its own (WebCrypto): here a timer, long after the reads are answered.
+      sign: () => {
+        openedWhenSigning = transactionCount.readwrite - before;
+        return new Promise((resolve) =>
+          setTimeout(() => resolve({ confirmation: "late-conf", proof: "late-proof" }), 30),
+        );
+      },
+    });
+    expect(openedWhenSigning).toBe(1);
+    expect(transactionCount.readwrite - before).toBe(1);
+    if (outcome.kind !== "signed") return expect.unreachable(outcome.kind);
+    expect(await wdb.payments.get(outcome.payment.id)).toMatchObject({
+      state: "signed",
+      confirmation: "late-conf",
+      proof: "late-proof",
+    });
+    expect(await paymentCount(wdb)).toBe(2);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+
+  it("writes nothing when signing fails, and says why", async () => {
+    const wdb = freshDb();
+    const remembered = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));
+    const failure = new Error("the signer is gone");
+    await expect(
+      auto(wdb, 2_000n, {
+        quoteId: "q2",
+        remembered,
+        sign: () => new Promise((_resolve, reject) => setTimeout(() => reject(failure), 10)),
+      }),
+    ).rejects.toBe(failure);
+    expect(await paymentCount(wdb)).toBe(1);
+    expect(await wdb.payments.count()).toBe(1);
+    expect(await readAllSums(wdb)).toEqual(remembered.sums);
+  });
+
+  it("signs once when the memory was outdated and the payment is recorded the usual way", async () => {
+    const wdb = freshDb();
+    const memory = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));
+    let signed = 0;
+    const sign = async () => {
+      signed += 1;
+      return { confirmation: "conf-jws", proof: "proof-jws" };
+    };
+    const outcome = await auto(wdb, 1_000n, {
+      quoteId: "q2",
+      remembered: { sums: memory.sums, payments: memory.payments + 5 },
+      sign,
+    });
+    expect(outcome).toMatchObject({ kind: "signed", payments: 2 });
+    expect(signed).toBe(1);
   });
 
   it("counts every one of concurrent payments that share one memory exactly once", async () => {
