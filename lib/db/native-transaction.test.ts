@@ -48,17 +48,17 @@ describe("nativeTransaction", () => {
     const later = <T>(value: T, ms: number) =>
       new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
     await nativeTransaction(db, ["counters"], async (stores, commit) => {
-      const value = await awaitKeepingOpen(stores.counters, "payments", later(3, 25));
+      const kept = await awaitKeepingOpen(stores.counters, "payments", later(3, 25), 5_000);
       // Still active: a transaction left without a request would have committed meanwhile.
-      const written = requested(stores.counters.put(counter(value)));
+      const written = requested(stores.counters.put(counter(kept?.value ?? 0)));
       commit();
       await written;
     });
     expect(await db.counters.get("payments")).toEqual(counter(3));
     // Already settled: no read needed, the value comes back at once.
     await nativeTransaction(db, ["counters"], async (stores) => {
-      const value = await awaitKeepingOpen(stores.counters, "payments", Promise.resolve(4));
-      await requested(stores.counters.put(counter(value)));
+      const kept = await awaitKeepingOpen(stores.counters, "payments", Promise.resolve(4), 0);
+      await requested(stores.counters.put(counter(kept?.value ?? 0)));
     });
     expect(await db.counters.get("payments")).toEqual(counter(4));
     await db.delete();
@@ -72,10 +72,21 @@ describe("nativeTransaction", () => {
     await expect(
       nativeTransaction(db, ["counters"], async (stores) => {
         await requested(stores.counters.put(counter(1)));
-        await awaitKeepingOpen(stores.counters, "payments", failing);
+        await awaitKeepingOpen(stores.counters, "payments", failing, 5_000);
       }),
     ).rejects.toThrow("the signer is gone");
     expect(await db.counters.get("payments")).toBeUndefined();
+    await db.delete();
+  });
+
+  it("gives up, with the transaction still open, once its patience has run out", async () => {
+    const db = openWalletDb(`native-${crypto.randomUUID()}`);
+    const never = new Promise<number>(() => undefined);
+    await nativeTransaction(db, ["counters"], async (stores) => {
+      expect(await awaitKeepingOpen(stores.counters, "payments", never, 20)).toBeUndefined();
+      await requested(stores.counters.put(counter(9)));
+    });
+    expect(await db.counters.get("payments")).toEqual(counter(9));
     await db.delete();
   });
 });

@@ -52,13 +52,16 @@ export function requested<T>(request: IDBRequest<T>): Promise<T> {
  * letting the transaction commit meanwhile. A transaction with no request in
  * flight commits at the end of its task, so one small read of `key` is kept in
  * flight until `pending` settles. Resolves (or rejects) in a request's
- * continuation, where the transaction can still take requests.
+ * continuation, where the transaction can still take requests; resolves
+ * undefined once `patienceMs` have passed without `pending` settling, so a
+ * hung computation does not hold the stores from every other transaction.
  */
 export async function awaitKeepingOpen<T>(
   store: IDBObjectStore,
   key: IDBValidKey,
   pending: Promise<T>,
-): Promise<T> {
+  patienceMs: number,
+): Promise<{ value: T } | undefined> {
   let outcome: PromiseSettledResult<T> | undefined;
   pending.then(
     (value) => {
@@ -68,9 +71,13 @@ export async function awaitKeepingOpen<T>(
       outcome = { status: "rejected", reason };
     },
   );
+  const givesUpAt = performance.now() + patienceMs;
   // One microtask later: a `pending` already settled is seen without a read.
   await Promise.resolve();
-  while (outcome === undefined) await requested(store.getKey(key));
+  while (outcome === undefined) {
+    if (performance.now() >= givesUpAt) return undefined;
+    await requested(store.getKey(key));
+  }
   if (outcome.status === "rejected") throw outcome.reason;
-  return outcome.value;
+  return { value: outcome.value };
 }

@@ -114,10 +114,21 @@ function isConstraintError(error: unknown): boolean {
   return error instanceof DOMException && error.name === "ConstraintError";
 }
 
-/** The database did not hold what the caller remembered: nothing was written. */
-class MemoryOutdated extends Error {
-  override name = "MemoryOutdated";
+/**
+ * The one-round-trip way gave up (the database did not hold what the caller
+ * remembered, or the signatures outlasted SIGNING_PATIENCE_MS): nothing was
+ * written, and the usual way records the payment.
+ */
+class UsualWayNeeded extends Error {
+  override name = "UsualWayNeeded";
 }
+
+/**
+ * How long the one-round-trip transaction waits, open, for the signatures
+ * (a few milliseconds as a rule): past it, it lets the stores go to other
+ * transactions and the usual way waits for them instead.
+ */
+const SIGNING_PATIENCE_MS = 2_000;
 
 /**
  * The hot path of a payment the policy approves on its own: one rw
@@ -150,7 +161,7 @@ export async function recordAutoPayment(
       request.remembered,
     ).catch((error: unknown) => {
       // A Quote id the ledger holds fails the add (its index is unique): the usual way says so.
-      if (error instanceof MemoryOutdated || isConstraintError(error)) return undefined;
+      if (error instanceof UsualWayNeeded || isConstraintError(error)) return undefined;
       throw error;
     });
     if (recorded) return recorded;
@@ -210,7 +221,7 @@ export async function recordAutoPayment(
  * `recordAutoPayment` in one round trip: the lookups and reads, then at once
  * the writes `remembered` implies; the payment is signed while the database
  * answers, and added once it is (the transaction kept open meanwhile); it
- * commits once the reads agree, else throws MemoryOutdated and the
+ * commits once the reads agree, else throws UsualWayNeeded and the
  * transaction is aborted. Undefined (nothing done, nothing signed) when the
  * memory does not cover the payment or would refuse it.
  */
@@ -255,8 +266,10 @@ async function recordFromMemory(
       counted === remembered.payments &&
       laterPeriods(rows, slots) === undefined &&
       slots.every(({ key }) => found.get(key) === remembered.sums.get(key));
-    if (!agrees) throw new MemoryOutdated("the ledger changed since it was remembered");
-    const payment = signed(planned.charge, await awaitKeepingOpen(counters, "payments", signing));
+    if (!agrees) throw new UsualWayNeeded("the ledger changed since it was remembered");
+    const made = await awaitKeepingOpen(counters, "payments", signing, SIGNING_PATIENCE_MS);
+    if (!made) throw new UsualWayNeeded("the signatures took too long");
+    const payment = signed(planned.charge, made.value);
     writes.push(requested(payments.add(payment)));
     commit();
     await Promise.all(writes);

@@ -670,6 +670,29 @@ describe("recordAutoPayment from what the caller remembers", () => {
     expect(await readAllSums(wdb)).toEqual(remembered.sums);
   });
 
+  it("lets the stores go when signing outlasts its patience, and records the payment the usual way, once", async () => {
+    const wdb = freshDb();
+    const remembered = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));
+    let signed = 0;
+    const opened = await readWrites(() =>
+      auto(wdb, 2_000n, {
+        quoteId: "q2",
+        remembered,
+        sign: () => {
+          signed += 1;
+          return new Promise((resolve) =>
+            setTimeout(() => resolve({ confirmation: "slow-conf", proof: "slow-proof" }), 2_100),
+          );
+        },
+      }),
+    );
+    expect(opened).toBe(2);
+    expect(signed).toBe(1);
+    expect(await paymentCount(wdb)).toBe(2);
+    expect(await wdb.payments.filter((p) => p.proof === "slow-proof").count()).toBe(1);
+    expect(await recount(wdb)).toEqual(await readAllSums(wdb));
+  });
+
   it("signs once when the memory was outdated and the payment is recorded the usual way", async () => {
     const wdb = freshDb();
     const memory = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));
