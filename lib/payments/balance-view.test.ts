@@ -92,7 +92,7 @@ describe("pendingAmounts", () => {
     expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
     // An unsigned x402 settle response (a page can send one) settles it with nothing on chain yet.
     const receipt = JSON.stringify({ success: true, transaction: TX, network: "eip155:84532" });
-    await advancePayment(h.db, paymentId, { state: "settled", receipt });
+    await advancePayment(h.db, paymentId, { state: "settled", receipt }, h.clock.ms);
     // Until the tracker asks the chain (at once), the receiver's word: an honest one's transfer
     // is in the balance already, and must not be taken from it twice.
     expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBeUndefined();

@@ -45,7 +45,12 @@ export async function obtainConsent(
   const decision = await decide(parts, settings, payment.receiver, option, caller, server);
   if (decision.action === "refuse") {
     parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: decision.reason });
+    await advancePayment(
+      parts.deps.db,
+      payment.id,
+      { state: "refused", reason: decision.reason },
+      parts.deps.now(),
+    );
     return { outcome: "refused", rule: decision.rule, reason: decision.reason };
   }
   const remaining = describeRemaining(decision.remaining);
@@ -60,10 +65,12 @@ export async function obtainConsent(
     }).catch(async (error: unknown) => {
       if (isPaymentError(error, "too-many-waiting")) {
         parts.endedUnpaid(caller.origin);
-        await advancePayment(parts.deps.db, payment.id, {
-          state: "refused",
-          reason: error.message,
-        });
+        await advancePayment(
+          parts.deps.db,
+          payment.id,
+          { state: "refused", reason: error.message },
+          parts.deps.now(),
+        );
       }
       throw error;
     });
@@ -79,11 +86,12 @@ export async function obtainConsent(
             remaining,
           });
       const reason = answer.withdrawn ? withdrawnReason(caller.origin) : "You declined the payment";
-      await advancePayment(parts.deps.db, payment.id, {
-        state: "declined",
-        reason,
-        ...(confirmation ? { confirmation } : {}),
-      });
+      await advancePayment(
+        parts.deps.db,
+        payment.id,
+        { state: "declined", reason, ...(confirmation ? { confirmation } : {}) },
+        parts.deps.now(),
+      );
       await parts.deps.approvals.consume(payment.id);
       return { outcome: "declined", reason };
     }

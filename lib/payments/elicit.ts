@@ -106,7 +106,12 @@ async function answerOnce(
   if (requestKey !== undefined && withdrawn(requestKey) && payment.state === "quoted") {
     const reason = withdrawnReason(caller.origin);
     parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "declined", reason });
+    await advancePayment(
+      parts.deps.db,
+      payment.id,
+      { state: "declined", reason },
+      parts.deps.now(),
+    );
     return { action: "cancel" };
   }
   const schema = params.params.requestedSchema;
@@ -115,7 +120,12 @@ async function answerOnce(
   } catch (error) {
     if (!isPaymentError(error, "elicitation-schema") || payment.state !== "quoted") throw error;
     parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason: error.message });
+    await advancePayment(
+      parts.deps.db,
+      payment.id,
+      { state: "refused", reason: error.message },
+      parts.deps.now(),
+    );
     return { action: "decline" };
   }
   return answerElicitation(parts, payment, caller, schema);
@@ -138,14 +148,14 @@ async function answerElicitation(
   if (quote && quote.expiresAt <= parts.seconds()) {
     // Expired while the person decided: no payment could use the Confirmation, so none is given.
     const reason = `Quote ${quote.id} expired before it was confirmed`;
-    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason }, parts.deps.now());
     return { action: "decline" };
   }
   const fits = confirmationFits(schema, given.confirmation);
   if (fits !== true) {
     const reason = elicitationSchemaError(fits).message;
     parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason });
+    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason }, parts.deps.now());
     return { action: "decline" };
   }
   try {

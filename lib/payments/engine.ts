@@ -117,7 +117,12 @@ export class PaymentEngine {
     if (payment.requestKey !== undefined && this.withdrawn.has(payment.requestKey)) {
       const reason = withdrawnReason(caller.origin);
       this.parts.endedUnpaid(caller.origin);
-      await advancePayment(this.deps.db, payment.id, { state: "declined", reason });
+      await advancePayment(
+        this.deps.db,
+        payment.id,
+        { state: "declined", reason },
+        this.deps.now(),
+      );
       throw userDeclined(reason);
     }
     const given = await obtainConsent(this.parts, payment, caller, "payment");
@@ -125,11 +130,12 @@ export class PaymentEngine {
       throw new PaymentError("policy-refused", given.reason, { rule: given.rule });
     }
     if (given.outcome === "declined") throw userDeclined(given.reason);
-    const approved = await advancePayment(this.deps.db, payment.id, {
-      state: "approved",
-      confirmation: given.confirmation,
-      approvedBy: given.approvedBy,
-    });
+    const approved = await advancePayment(
+      this.deps.db,
+      payment.id,
+      { state: "approved", confirmation: given.confirmation, approvedBy: given.approvedBy },
+      this.deps.now(),
+    );
     return signApproved(this.parts, approved);
   }
 

@@ -219,6 +219,13 @@ describe("fileReceipt, Stipendex", () => {
     expect(failed?.charge).toBeDefined();
   });
 
+  it("files a receipt as of the wallet's clock, not the machine's", async () => {
+    const { h, payment } = await paidStipendex();
+    h.clock.ms += 3_600_000;
+    await fileReceipt(deps(h), refusedRetry(payment.id), AGENT);
+    expect((await h.db.payments.get(payment.id))?.updatedAt).toBe(h.clock.ms);
+  });
+
   it("answers another origin as if the payment did not exist", async () => {
     const { h, payment, claims } = await paidStipendex();
     const jws = await signReceipt(claims, h.receiver.key);

@@ -46,11 +46,12 @@ export async function fileReceipt(
   if (payment.state !== "signed") return { state: payment.state };
   if (params.error) {
     const refusal = readRefusal(params.error);
-    const updated = await advancePayment(deps.db, payment.id, {
-      state: "failed",
-      reason: `${refusal.plain} ${STAYS_CHARGED}`,
-      receiverSaid: refusal.said,
-    });
+    const updated = await advancePayment(
+      deps.db,
+      payment.id,
+      { state: "failed", reason: `${refusal.plain} ${STAYS_CHARGED}`, receiverSaid: refusal.said },
+      deps.now(),
+    );
     return { state: updated.state };
   }
   if (params.receipt === null || params.receipt === undefined) {
@@ -192,10 +193,12 @@ async function fileReceived(
       });
       return { state: payment.state, held: false };
     }
-    const updated = await advancePayment(deps.db, payment.id, {
-      state: "settled",
-      receipt: settled.receipt,
-    });
+    const updated = await advancePayment(
+      deps.db,
+      payment.id,
+      { state: "settled", receipt: settled.receipt },
+      deps.now(),
+    );
     return { state: updated.state, held: false };
   } catch (error) {
     const waited = deps.now() - received.receivedAt;
@@ -204,11 +207,12 @@ async function fileReceived(
       return hold(deps, payment, received, deps.now() + retry);
     }
     const reason = `Receipt rejected: ${errorText(error)}`;
-    const updated = await advancePayment(deps.db, payment.id, {
-      state: "failed",
-      reason,
-      receipt: kept,
-    });
+    const updated = await advancePayment(
+      deps.db,
+      payment.id,
+      { state: "failed", reason, receipt: kept },
+      deps.now(),
+    );
     return { state: updated.state, held: false };
   }
 }

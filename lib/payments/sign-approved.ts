@@ -26,7 +26,12 @@ export async function signApproved(
   if (offer.quote && offer.quote.expiresAt <= parts.seconds()) {
     const reason = `Quote ${offer.quote.id} expired before it was signed`;
     if (payment.charge === undefined) {
-      await advancePayment(parts.deps.db, payment.id, { state: "expired", reason });
+      await advancePayment(
+        parts.deps.db,
+        payment.id,
+        { state: "expired", reason },
+        parts.deps.now(),
+      );
     } else if (await releaseUnusedApproval(parts.deps.db, payment.id, parts.deps.now(), reason)) {
       // Charged when it was approved (an elicitation's): the charge goes back with it.
       parts.spend.forget();

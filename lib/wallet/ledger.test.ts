@@ -193,7 +193,7 @@ describe("recordQuote", () => {
     await expect(recordQuote(wdb, input)).rejects.toThrow(
       "quote q1 of https://api.example was already recorded",
     );
-    await advancePayment(wdb, second.id, { state: "approved" });
+    await advancePayment(wdb, second.id, { state: "approved" }, NOW);
     await expect(
       chargeAndSign(wdb, {
         paymentId: second.id,
@@ -229,11 +229,16 @@ describe("advancePayment", () => {
   it("records declines with their reason and confirmation", async () => {
     const wdb = freshDb();
     const p = await quoted(wdb);
-    const declined = await advancePayment(wdb, p.id, {
-      state: "declined",
-      reason: "the person said no",
-      confirmation: "c",
-    });
+    const declined = await advancePayment(
+      wdb,
+      p.id,
+      {
+        state: "declined",
+        reason: "the person said no",
+        confirmation: "c",
+      },
+      NOW,
+    );
     expect(await wdb.payments.get(p.id)).toEqual(declined);
     expect(declined).toMatchObject({
       state: "declined",
@@ -285,13 +290,15 @@ describe("advancePayment", () => {
     const wdb = freshDb();
     const p = await quoted(wdb);
     await expect(
-      advancePayment(wdb, p.id, { state: "settled", receipt: "r" }),
+      advancePayment(wdb, p.id, { state: "settled", receipt: "r" }, NOW),
     ).rejects.toMatchObject({ name: "WalletError", code: "invalid-transition" });
     expect((await wdb.payments.get(p.id))?.state).toBe("quoted");
   });
 
   it("throws payment-not-found for an unknown id", async () => {
-    await expect(advancePayment(freshDb(), "nope", { state: "approved" })).rejects.toMatchObject({
+    await expect(
+      advancePayment(freshDb(), "nope", { state: "approved" }, NOW),
+    ).rejects.toMatchObject({
       name: "WalletError",
       code: "payment-not-found",
     });
@@ -306,7 +313,12 @@ describe("advancePayment", () => {
       sign: async () => "proof",
       now: NOW,
     });
-    const settled = await advancePayment(wdb, p.id, { state: "settled", receipt: "receipt-jws" });
+    const settled = await advancePayment(
+      wdb,
+      p.id,
+      { state: "settled", receipt: "receipt-jws" },
+      NOW,
+    );
     expect(settled).toMatchObject({ state: "settled", receipt: "receipt-jws", proof: "proof" });
   });
 });
@@ -952,7 +964,7 @@ describe("the settlement tracker's schedule", () => {
       option: option(1_000n),
     });
     expect(quoted.checkAt).toBeUndefined();
-    await advancePayment(wdb, quoted.id, { state: "approved" });
+    await advancePayment(wdb, quoted.id, { state: "approved" }, NOW);
     const signed = await chargeAndSign(wdb, {
       paymentId: quoted.id,
       settings: settings({ amount: 1_000_000n, period: "day" }),
@@ -1033,7 +1045,12 @@ describe("releaseUncollectable", () => {
     const wdb = freshDb();
     const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
     if (signed.kind !== "signed") return expect.unreachable(signed.kind);
-    await advancePayment(wdb, signed.payment.id, { state: "failed", reason: "insufficient_funds" });
+    await advancePayment(
+      wdb,
+      signed.payment.id,
+      { state: "failed", reason: "insufficient_funds" },
+      NOW,
+    );
     expect(await releaseUncollectable(wdb, signed.payment.id, NOW)).toMatchObject({
       state: "expired",
     });
@@ -1180,7 +1197,7 @@ describe("paymentCount and deleteHistory", () => {
     try {
       for (let i = 0; i < 3; i++) {
         const payment = await quoted(db, 1n, `count-${i}`);
-        await advancePayment(db, payment.id, { state: "declined", reason: "no" });
+        await advancePayment(db, payment.id, { state: "declined", reason: "no" }, NOW);
       }
       expect(await paymentCount(db)).toBe(3);
       const [today] = sumSlotsToCharge(AGENT, "USD", Date.parse("2026-11-30T08:00:00Z"));
@@ -1206,7 +1223,7 @@ describe("paymentCount and deleteHistory", () => {
     await wdb.payments.update(held.payment.id, { checkAt: AWAITS_UNLOCK });
     await recordSettlement(wdb, settled.payment.id, { status: "used", checkedAt: NOW });
     const declined = await quoted(wdb, 1n);
-    await advancePayment(wdb, declined.id, { state: "declined", reason: "no" });
+    await advancePayment(wdb, declined.id, { state: "declined", reason: "no" }, NOW);
     expect(await deleteHistory(wdb, NOW)).toEqual({ deleted: 2, kept: 2 });
     expect((await wdb.payments.toCollection().primaryKeys()).sort()).toEqual(
       [signed.payment.id, held.payment.id].sort(),
@@ -1228,7 +1245,7 @@ describe("paymentCount and deleteHistory", () => {
     const wdb = freshDb();
     const asked = await quoted(wdb, 1_000n, "q-asked");
     await expiringAt(wdb, asked.id, NOW / 1000 + 300);
-    await advancePayment(wdb, asked.id, { state: "approved", approvedBy: "person" });
+    await advancePayment(wdb, asked.id, { state: "approved", approvedBy: "person" }, NOW);
     expect(await deleteHistory(wdb, NOW + 1_000)).toEqual({ deleted: 0, kept: 1 });
     const signed = await chargeAndSign(wdb, {
       paymentId: asked.id,

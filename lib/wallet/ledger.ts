@@ -132,7 +132,7 @@ export async function advancePayment(
   db: WalletDb,
   id: string,
   update: PaymentUpdate,
-  now: number = Date.now(),
+  now: number,
 ): Promise<PaymentRecord> {
   return db.transaction("rw", db.payments, async () => {
     const payment = await db.payments.get(id);
