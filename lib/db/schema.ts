@@ -62,24 +62,8 @@ export interface PaymentRecord {
    * keep whole: `offer` holds only its summary (wallet/unpaid-record.ts).
    */
   offerTrimmed?: true;
-  /**
-   * Set in the transaction that charged the budget. The sums it was added to
-   * follow from the origin, currency and time (wallet/limits.ts sumSlotsToCharge),
-   * except those in `laterPeriods`: charged while the clock was behind a period the
-   * ledger had already counted in, by the key of the clock's slot, the later period
-   * key it was counted in instead (wallet/budget-sums.ts periodIn). The day's spend
-   * history goes with the all-sites day (wallet/limits.ts withHistoryDay): when that
-   * is not the clock's day, `historyDay` is the UTC day key it was counted in. A
-   * charge without one was counted in the clock's day (so were all charges stored
-   * before the history followed the day cap, laterPeriods or not).
-   */
-  charge?: {
-    currency: string;
-    micro: string;
-    chargedAt: number;
-    laterPeriods?: Record<string, string>;
-    historyDay?: string;
-  };
+  /** Set in the transaction that charged the budget (see ChargeRecord). */
+  charge?: ChargeRecord;
   /** What the chain says about this payment's settlement, once the wallet has asked it. */
   settlement?: SettlementRecord;
   /**
@@ -89,12 +73,27 @@ export interface PaymentRecord {
    */
   checkAt?: number;
   /** A charge given back (the authorization expired unused on chain): what it was, and when. */
-  releasedCharge?: {
-    currency: string;
-    micro: string;
-    chargedAt: number;
-    releasedAt: number;
-  };
+  releasedCharge?: ChargeRecord & { releasedAt: number };
+}
+
+/**
+ * A charge against the budget. The sums it was added to follow from the
+ * payment's origin, the currency and `chargedAt` (wallet/limits.ts
+ * sumSlotsToCharge), except those in `laterPeriods`: charged while the clock
+ * was behind a period the ledger had already counted in, by the key of the
+ * clock's slot, the later period key it was counted in instead
+ * (wallet/budget-sums.ts periodIn). The day's spend history goes with the
+ * all-sites day (wallet/limits.ts withHistoryDay): when that is not the
+ * clock's day, `historyDay` is the UTC day key it was counted in. A charge
+ * without one was counted in the clock's day (so were all charges stored
+ * before the history followed the day cap, laterPeriods or not).
+ */
+export interface ChargeRecord {
+  currency: string;
+  micro: string;
+  chargedAt: number;
+  laterPeriods?: Record<string, string>;
+  historyDay?: string;
 }
 
 /** What a paid retry brought back, as the page reported it (see ReceiptParams). */

@@ -1,5 +1,5 @@
 import { awaitKeepingOpen, nativeTransaction, requested } from "../db/native-transaction";
-import type { BudgetSum, Counter, PaymentRecord, WalletDb } from "../db/schema";
+import type { BudgetSum, ChargeRecord, Counter, PaymentRecord, WalletDb } from "../db/schema";
 import { withSettlementCheck } from "../db/settlement-due";
 import {
   countedCharge,
@@ -9,7 +9,7 @@ import {
   rowsWith,
   sumsIn,
 } from "./budget-sums";
-import { type Charge, chargeTarget, planCharge } from "./charge";
+import { chargeTarget, planCharge } from "./charge";
 import type { WalletError } from "./errors";
 import { type NewPayment, newRecord } from "./ledger";
 import type { PolicySettings } from "./policy-settings";
@@ -65,7 +65,7 @@ function autoRecord(request: AutoPaymentRequest) {
   const { quoteId, ...record } = newRecord(request.payment, now);
   const approved: PaymentRecord = { ...record, state: "approved", approvedBy: "policy" };
   const target = chargeTarget(approved, settings, now);
-  const signed = (charge: Charge, { confirmation, proof }: AutoSignatures): PaymentRecord =>
+  const signed = (charge: ChargeRecord, { confirmation, proof }: AutoSignatures): PaymentRecord =>
     withSettlementCheck(
       {
         ...approved,

@@ -1,5 +1,4 @@
-import type { BudgetSum, WalletDb } from "../db/schema";
-import type { Charge } from "./charge";
+import type { BudgetSum, ChargeRecord, WalletDb } from "../db/schema";
 import { type SumSlot, slotKey, withHistoryDay } from "./limits";
 import { periodKey } from "./periods";
 
@@ -64,10 +63,10 @@ export function laterPeriods(
  * the clock's (historyInCountedDay), for chargedSlots to give it back there.
  */
 export function countedCharge(
-  charge: Charge,
+  charge: ChargeRecord,
   rows: ReadonlyMap<string, BudgetSum | undefined>,
   slots: readonly SumSlot[],
-): Charge {
+): ChargeRecord {
   const later = laterPeriods(rows, slots);
   const historyDay = slots.find(({ holds }) => holds === "history")?.at;
   const moved = historyDay !== undefined && historyDay !== periodKey("day", charge.chargedAt);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BASE_SEPOLIA_USDC, USDC_AS_USD } from "../../tests/unit-support/payments/offers";
-import type { PaymentRecord } from "../db/schema";
-import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
+import type { ChargeRecord, PaymentRecord } from "../db/schema";
+import { chargedSlots, chargeTarget, planCharge } from "./charge";
 import { dailySlot } from "./limits";
 import { DAY_MS } from "./periods";
 import { testCurrency } from "./test-money";
@@ -94,7 +94,7 @@ describe("chargedSlots", () => {
   it("takes the spend history from the day the charge names, else from the clock's day", () => {
     const charge = { currency: TEST_USD, micro: "6000", chargedAt: NOW };
     const laterDay = { [`global:${TEST_USD}:day:2026-11-30`]: "2026-12-01" };
-    const history = (named: Partial<Charge>) =>
+    const history = (named: Partial<ChargeRecord>) =>
       chargedSlots(AGENT, { ...charge, ...named }).find(({ holds }) => holds === "history")?.key;
     expect(history({ laterPeriods: laterDay, historyDay: "2026-12-01" })).toBe(
       dailySlot(TEST_USD, NOW + DAY_MS).key,

@@ -1,4 +1,4 @@
-import type { PaymentRecord } from "../db/schema";
+import type { ChargeRecord, PaymentRecord } from "../db/schema";
 import { WalletError } from "./errors";
 import {
   budgetExhaustedReason,
@@ -17,8 +17,6 @@ import type { PolicySettings } from "./policy-settings";
  * against every cap's running sum. Pure; the ledger reads the sums and
  * writes what this returns in the same transaction as the payment.
  */
-
-export type Charge = NonNullable<PaymentRecord["charge"]>;
 
 /** What charging a payment needs to know before reading the sums: its currency, amount and sums. */
 export type ChargeTarget =
@@ -59,7 +57,7 @@ export function planCharge(
   spent: ReadonlyMap<string, bigint>,
   settings: PolicySettings,
   now: number,
-): { charge: Charge; sums: Map<string, bigint> } | { error: WalletError } {
+): { charge: ChargeRecord; sums: Map<string, bigint> } | { error: WalletError } {
   const withinSiteBudget = payment.approvedBy !== "person";
   const limits = capLimits(settings, payment.origin, target.currency, now).filter(
     (limit) => withinSiteBudget || limit.rule !== "origin-budget",
@@ -84,7 +82,7 @@ export function planCharge(
  * day the charge names, else the clock's: a charge stored before the history
  * followed the day cap (limits.ts withHistoryDay) names none, and was counted there.
  */
-export function chargedSlots(origin: string, charge: Charge): SumSlot[] {
+export function chargedSlots(origin: string, charge: ChargeRecord): SumSlot[] {
   return sumSlotsToCharge(origin, charge.currency, charge.chargedAt).map((slot) => {
     if (slot.holds === "history") {
       return charge.historyDay === undefined ? slot : dailySlotOf(slot.currency, charge.historyDay);

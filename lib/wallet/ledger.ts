@@ -1,11 +1,11 @@
 import Dexie from "dexie";
-import type { PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
+import type { ChargeRecord, PaymentRecord, SettlementRecord, WalletDb } from "../db/schema";
 import { reservedUntil, UNSETTLED, withSettlementCheck } from "../db/settlement-due";
 import type { PaymentState } from "../payment-states";
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from "../protocol/envelope/envelope-jwt";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { countedCharge, historyInCountedDay, readRows, rowsWith, sumsIn } from "./budget-sums";
-import { type Charge, chargedSlots, chargeTarget, planCharge } from "./charge";
+import { chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
 import { assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
@@ -170,7 +170,7 @@ async function chargeInside(
   payment: PaymentRecord,
   settings: PolicySettings,
   now: number,
-): Promise<{ charge: Charge; sums: Map<string, bigint> } | { error: WalletError }> {
+): Promise<{ charge: ChargeRecord; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
   let slots = target.ok ? target.slots : [];
   let rows = await readRows(db, slots);
@@ -326,7 +326,12 @@ async function refuseSecondSignature(
 }
 
 /** Takes a charge back out of every running sum it was added to, never below zero (inside a rw transaction). */
-async function giveBack(db: WalletDb, origin: string, charge: Charge, now: number): Promise<void> {
+async function giveBack(
+  db: WalletDb,
+  origin: string,
+  charge: ChargeRecord,
+  now: number,
+): Promise<void> {
   const slots = chargedSlots(origin, charge);
   const rows = await readRows(db, slots);
   const spent = sumsIn(slots, rows);
