@@ -40,6 +40,25 @@ describe("SpendChart", () => {
     expect(axes).toEqual(["1 USD", "0", "Spent (USD)", "Mar 1, 2025", "Mar 3, 2025", "Day (UTC)"]);
   });
 
+  it("ends at a later day the wallet already counts in, while this clock is set back", () => {
+    render(
+      <SpendChart
+        currency="USD"
+        days={2}
+        now={Date.UTC(2026, 10, 30, 23, 59, 55)}
+        spend={[
+          { day: "2026-11-30", currency: "USD", amount: "7" },
+          { day: "2026-12-01", currency: "USD", amount: "30" },
+        ]}
+      />,
+    );
+    const chart = screen.getByRole("img", { name: "Spend per UTC day in USD, last 2 days" });
+    expect([...chart.querySelectorAll("rect")].map((b) => b.getAttribute("data-day"))).toEqual([
+      "2026-11-30",
+      "2026-12-01",
+    ]);
+  });
+
   it("labels the budgets' UTC days in the browser's language, whatever the time zone", () => {
     vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
     // 3 March 03:00 UTC is still the evening of 2 March in Los Angeles.

@@ -36,7 +36,9 @@ export function SpendChart({
   const byDay = new Map(
     spend.filter((s) => s.currency === currency).map((s) => [s.day, BigInt(s.amount)]),
   );
-  const series = lastDays(days, now).map((day) => ({ day, amount: byDay.get(day) ?? 0n }));
+  // Ends today, or at the later day the wallet counts in while this clock is set back.
+  const latest = Math.max(now, ...[...byDay.keys()].map((day) => Date.parse(`${day}T00:00:00Z`)));
+  const series = lastDays(days, latest).map((day) => ({ day, amount: byDay.get(day) ?? 0n }));
   // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints.
   const max = series.reduce((m, s) => (s.amount > m ? s.amount : m), 0n);
   const slot = PLOT_WIDTH / days;

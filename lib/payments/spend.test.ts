@@ -81,6 +81,23 @@ describe("spendPerDay", () => {
     ]);
   });
 
+  it("ends at the later day the budgets count in while the clock is set back, as the day's cap does", async () => {
+    // The clock ran ahead into December 1, then was set back to November 30: the all-sites
+    // daily sum (and the history with it) counts today's charges in December 1.
+    const ahead = Date.UTC(2026, 11, 1, 0, 0, 5);
+    const back = Date.UTC(2026, 10, 30, 23, 59, 55);
+    const db = await withSums([
+      [dailySlot("USD", back), 7n],
+      [sumSlotsToCharge(AGENT, "USD", ahead)[0], 30n],
+      [dailySlot("USD", ahead), 30n],
+    ]);
+    const [today] = await spendSummaries(db, settings, back);
+    expect(await spendPerDay(db, settings, back, 2)).toEqual([
+      { day: "2026-11-30", currency: "USD", amount: "7" },
+      { day: "2026-12-01", currency: "USD", amount: today?.today },
+    ]);
+  });
+
   it("keeps the span between 1 and 366 days", async () => {
     const db = await withSums([]);
     expect(await spendPerDay(db, settings, NOW, 0)).toHaveLength(1);

@@ -1,8 +1,8 @@
 import type { WalletDb } from "../db/schema";
 import type { SpendSummary } from "../messages";
-import { readSums } from "../wallet/budget-sums";
+import { historyInCountedDay, readRows, readSums } from "../wallet/budget-sums";
 import { capLimits, dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
-import { DAY_MS } from "../wallet/periods";
+import { DAY_MS, periodKey } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
 
 function currencies(settings: PolicySettings): string[] {
@@ -62,7 +62,23 @@ export async function spendSummaries(
   return summaries;
 }
 
-/** All-sites spend per UTC day for the last `days` days, oldest first, from the daily sums. */
+/**
+ * The UTC day a charge made `now` in `currency` goes into the spend history:
+ * the clock's, or a later one the all-sites daily sum already counts in while
+ * the clock is set back behind the ledger (limits.ts withHistoryDay).
+ */
+async function historyDayAt(db: WalletDb, currency: string, now: number): Promise<string> {
+  const slots = sumSlotsToCharge("", currency, now);
+  const counted = historyInCountedDay(slots, await readRows(db, slots));
+  return counted.find((slot) => slot.holds === "history")?.at ?? periodKey("day", now);
+}
+
+/**
+ * All-sites spend per UTC day for the last `days` days, oldest first, from the
+ * daily sums. The last day is today's, or the later day the budgets already
+ * count in while the clock is set back: its charges are shown where the day
+ * cap counted them.
+ */
 export async function spendPerDay(
   db: WalletDb,
   settings: PolicySettings,
@@ -70,10 +86,15 @@ export async function spendPerDay(
   days: number,
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
+  let end = now;
+  for (const currency of currencies(settings)) {
+    const counted = Date.parse(`${await historyDayAt(db, currency, now)}T00:00:00Z`);
+    if (counted > end) end = counted;
+  }
   const wanted: { currency: string; slot: SumSlot }[] = [];
   for (const currency of currencies(settings)) {
     for (let i = span - 1; i >= 0; i--)
-      wanted.push({ currency, slot: dailySlot(currency, now - i * DAY_MS) });
+      wanted.push({ currency, slot: dailySlot(currency, end - i * DAY_MS) });
   }
   const sums = await readSums(
     db,
