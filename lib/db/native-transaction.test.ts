@@ -43,6 +43,26 @@ describe("nativeTransaction", () => {
     await db.delete();
   });
 
+  it("rejects with the failure its run saw when a request fails after commit, writing nothing", async () => {
+    // Chromium and Firefox run a failed request's continuations before its error aborts the
+    // transaction: the run fails while the transaction is committing and abort() is refused.
+    // fake-indexeddb aborts first, so the run here fails at once after commit(), as it would there.
+    const db = openWalletDb(`native-${crypto.randomUUID()}`);
+    await db.counters.add(counter(7));
+    const seen = new DOMException("Key already exists in the object store.", "ConstraintError");
+    await expect(
+      nativeTransaction(db, ["counters", "budgetSums"], async (stores, commit) => {
+        stores.budgetSums.put({ key: "k", amount: "5", updatedAt: 0 });
+        stores.counters.add(counter(8));
+        commit();
+        throw seen;
+      }),
+    ).rejects.toBe(seen);
+    expect(await db.budgetSums.get("k")).toBeUndefined();
+    expect(await db.counters.get("payments")).toEqual(counter(7));
+    await db.delete();
+  });
+
   it("keeps a transaction open while it waits for work outside the database", async () => {
     const db = openWalletDb(`native-${crypto.randomUUID()}`);
     const later = <T>(value: T, ms: number) =>
@@ -76,6 +96,21 @@ describe("nativeTransaction", () => {
       }),
     ).rejects.toThrow("the signer is gone");
     expect(await db.counters.get("payments")).toBeUndefined();
+    await db.delete();
+  });
+
+  it("rejects with a write's own error when the write fails while it keeps the transaction open", async () => {
+    const db = openWalletDb(`native-${crypto.randomUUID()}`);
+    await db.counters.add(counter(7));
+    const signed = new Promise<number>((resolve) => setTimeout(() => resolve(1), 25));
+    await expect(
+      nativeTransaction(db, ["counters"], async (stores) => {
+        // Answered below, or, once aborted, not at all (as recordFromMemory's writes).
+        requested(stores.counters.add(counter(8))).catch(() => undefined);
+        await awaitKeepingOpen(stores.counters, "payments", signed, 5_000);
+      }),
+    ).rejects.toMatchObject({ name: "ConstraintError" });
+    expect(await db.counters.get("payments")).toEqual(counter(7));
     await db.delete();
   });
 

@@ -638,6 +638,25 @@ describe("recordAutoPayment from what the caller remembers", () => {
     expect(await readAllSums(wdb)).toEqual(remembered.sums);
   });
 
+  it("finds a Quote the ledger holds among its reads: no request fails once it may have committed", async () => {
+    const wdb = freshDb();
+    const first = await auto(wdb, 1_000n, { quoteId: "q1", requestKey: "r1" });
+    const failed: string[] = [];
+    // Firefox commits the other writes when a request fails after commit(): none may fail there.
+    // (Requests an abort cancels report AbortError: the abort, before commit(), is what is wanted.)
+    wdb.backendDB().addEventListener("error", (event) => {
+      const name = (event.target as IDBRequest).error?.name ?? "unknown";
+      if (name !== "AbortError") failed.push(name);
+    });
+    const replay = auto(wdb, 1_000n, {
+      quoteId: "q1",
+      requestKey: "r2",
+      remembered: memoryAfter(first),
+    });
+    expect(await replay).toEqual({ kind: "known" });
+    expect(failed).toEqual([]);
+  });
+
   it("signs once its requests are on their way, and keeps the transaction open until the signatures arrive", async () => {
     const wdb = freshDb();
     const remembered = memoryAfter(await auto(wdb, 1_000n, { quoteId: "q1" }));

@@ -152,6 +152,26 @@ export function describeHostile(
       get().browser.page.evaluate(
         `hostile.pay(${JSON.stringify(challenge)}, ${JSON.stringify(extra)})`,
       ) as Promise<PayOutcome>;
+    /** Runs `checks` while the hostile page holds an automatic budget; the policy is restored after. */
+    const withHostileBudget = async (checks: () => Promise<void>) => {
+      const { browser } = get();
+      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
+      await browser.wallet({
+        method: "ui_setPolicy",
+        params: withOriginBudget(policy, hostileOrigin, {
+          amount: "1000000",
+          autoApproveUpTo: "1000000",
+        }),
+      });
+      try {
+        await checks();
+      } finally {
+        await browser.wallet({
+          method: "ui_setPolicy",
+          params: { ...policy, revision: undefined },
+        });
+      }
+    };
     /**
      * Adds a frame of `origin` (named `name`) to the hostile page, which pays a tools/call
      * -32402 carrying `quote`; resolves once the confirmation window asks, with what it paid.
@@ -286,6 +306,30 @@ export function describeHostile(
       assert.equal(browser.windowsOpened(), windows, "no confirmation window for a replay");
       await assertNothingSigned(rig, hostileOrigin, afterFirst, "refused");
     });
+
+    it("a Quote paid under an automatic budget, replayed under a new request id, is refused as a replay", () =>
+      withHostileBudget(async () => {
+        const { browser } = get();
+        // The first pays the usual way at the latest; the worker then remembers the ledger.
+        for (const q of ["auto-first", "auto-replayed"]) {
+          const paid = await pay(httpChallenge(searchUrl(q), await fetchQuote(searchUrl(q))));
+          assert.equal(paid.ok, true, JSON.stringify(paid));
+        }
+        const quote = await fetchQuote(searchUrl("auto-replayed-again"));
+        const first = await pay(httpChallenge(searchUrl("auto-replayed-again"), quote));
+        assert.equal(first.ok, true, JSON.stringify(first));
+        const afterFirst = await snapshot(rig, hostileOrigin);
+        const windows = browser.windowsOpened();
+        // From memory: the Quote id's unique index refuses the add, after the transaction's commit().
+        const replay = await pay(httpChallenge(searchUrl("auto-replayed-again"), quote));
+        const { spend } = await snapshot(rig, hostileOrigin);
+        assert.deepEqual(spend, afterFirst.spend, "nothing charged for the replay");
+        assert.equal(replay.ok, false);
+        assert.equal(replay.error?.code, ErrorCode.InvalidQuote, JSON.stringify(replay));
+        assert.match(replay.error?.message ?? "", /Replayed quote/);
+        assert.equal(browser.windowsOpened(), windows, "no confirmation window for a replay");
+        await assertNothingSigned(rig, hostileOrigin, afterFirst, "refused");
+      }));
 
     it("a Quote signed by a key the receiver never published is refused, served or handed over", async () => {
       const { browser, server } = get();
@@ -435,17 +479,9 @@ export function describeHostile(
       }
     });
 
-    it("a sandboxed frame cannot spend the embedding site's budget, nor ask at all", async () => {
-      const { browser } = get();
-      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
-      await browser.wallet({
-        method: "ui_setPolicy",
-        params: withOriginBudget(policy, hostileOrigin, {
-          amount: "1000000",
-          autoApproveUpTo: "1000000",
-        }),
-      });
-      try {
+    it("a sandboxed frame cannot spend the embedding site's budget, nor ask at all", () =>
+      withHostileBudget(async () => {
+        const { browser } = get();
         await browser.page.evaluate(
           `hostile.addFrame("sandboxed", "/hostile-frame.html?sandboxed", "allow-scripts")`,
         );
@@ -467,13 +503,7 @@ export function describeHostile(
           "no confirmation window for an opaque origin",
         );
         await assertNothingSigned(rig, hostileOrigin, before);
-      } finally {
-        await browser.wallet({
-          method: "ui_setPolicy",
-          params: { ...policy, revision: undefined },
-        });
-      }
-    });
+      }));
 
     it("cannot load the confirmation page nor reach the extension's messaging", async () => {
       const { browser } = get();
