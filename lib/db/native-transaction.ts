@@ -10,8 +10,11 @@ export type StoreName = "payments" | "counters" | "budgetSums";
  * the profile (an automatic payment's single transaction). `run` may issue
  * requests and await them with `requested` (it must await nothing else),
  * and `commit` once it has issued its last request.
- * Resolves with `run`'s result once the transaction has committed; rejects
- * (and nothing is written) if any request failed.
+ * Resolves with `run`'s result once the transaction has committed; rejects,
+ * nothing written, if `run` throws or a request fails before `commit`. A
+ * request failing after `commit` does not reliably abort (Firefox commits the
+ * other writes): `run` commits only once none of its requests can fail, having
+ * read first what a unique index would refuse.
  */
 export async function nativeTransaction<T>(
   db: WalletDb,
@@ -27,13 +30,22 @@ export async function nativeTransaction<T>(
       reject(transaction.error ?? new DOMException("aborted", "AbortError"));
   });
   const open = Object.fromEntries(stores.map((name) => [name, transaction.objectStore(name)]));
+  let committing = false;
   let result: T;
   try {
-    result = await run(open as Record<StoreName, IDBObjectStore>, () => transaction.commit());
+    result = await run(open as Record<StoreName, IDBObjectStore>, () => {
+      transaction.commit();
+      committing = true;
+    });
   } catch (error) {
-    if (!transaction.error) transaction.abort();
+    // Once committing, only a failed request can have failed `run`, and browsers run its
+    // continuations before its error aborts the transaction: abort() would be refused then.
+    if (!committing && !transaction.error) transaction.abort();
     await committed.catch(() => undefined);
-    throw error;
+    // A request aborted by another's failure only says so: that failure is the transaction's.
+    throw error instanceof DOMException && error.name === "AbortError" && transaction.error
+      ? transaction.error
+      : error;
   }
   await committed;
   return result;

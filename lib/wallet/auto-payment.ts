@@ -229,6 +229,7 @@ async function recordFromMemory(
   db: WalletDb,
   request: AutoPaymentRequest,
   {
+    quoteId,
     approved,
     target,
     signed,
@@ -247,8 +248,9 @@ async function recordFromMemory(
   return nativeTransaction(db, ["payments", "counters", "budgetSums"], async (stores, commit) => {
     const { payments, counters, budgetSums } = stores;
     // Requests run in the order they are made: these reads see the database before the writes.
-    // No lookup of the Quote id: the unique index refuses a known one, and that aborts it all.
-    const checks = readLedger(stores, { requestKey, elicitedBy }, rowKeys);
+    // The Quote id is looked up too: a known one must abort before commit(), as Firefox commits
+    // the other writes when a request fails after it (the unique index's refusal is too late).
+    const checks = readLedger(stores, { requestKey, elicitedBy, quoteId }, rowKeys);
     const writes = [
       requested(counters.put({ name: "payments", value: count } satisfies Counter)),
       // A charge fills every period of its rows: nothing else in them needs keeping.
