@@ -100,7 +100,8 @@ function watchRender(month: string) {
       select.value = "month";
       select.dispatchEvent(new Event("change", { bubbles: true }));
     }
-    const cell = [...document.querySelectorAll("td")].find((td) => td.textContent === month);
+    // The month is shown in the person's language; its <time> carries the key.
+    const cell = document.querySelector(`td time[datetime="${month}"]`)?.closest("td");
     if (marks.month === undefined && cell) {
       marks.month = performance.now();
       marks.monthText = cell.nextElementSibling?.textContent ?? "";
