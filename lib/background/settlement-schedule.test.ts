@@ -78,7 +78,7 @@ describe("SettlementSchedule", () => {
     expect(armed[0]).toBeLessThanOrEqual(Date.now() + RETRY_FAILED_PASS_MS);
   });
 
-  it("arms the alarm for a look by a time unless it already fires sooner, and re-asks a pass under way", async () => {
+  it("arms the alarm for a look by a time unless it already fires sooner, and again after a pass under way", async () => {
     const armed: (number | undefined)[] = [];
     let passes = 0;
     let release: () => void = () => undefined;
@@ -97,15 +97,53 @@ describe("SettlementSchedule", () => {
     expect(armed).toEqual([5_000]);
     await schedule.lookBy(4_000);
     expect(armed).toEqual([5_000, 4_000]);
-    // A pass that may have read the payments before the one just signed runs once more.
+    // A pass that may have read the payments before the one just signed: the alarm it arms
+    // when it ends (here it found nothing due) fires by the time asked for, with no pass at once.
     const pass = schedule.run();
     await schedule.lookBy(3_000);
+    await schedule.lookBy(3_500);
     release();
     await pass;
-    expect(passes).toBe(2);
-    // The pass armed nothing (no payment due): the next look arms again.
-    expect(armed).toEqual([5_000, 4_000, undefined]);
+    expect(passes).toBe(1);
+    expect(armed).toEqual([5_000, 4_000, 3_000]);
     await schedule.lookBy(7_000);
-    expect(armed).toEqual([5_000, 4_000, undefined, 7_000]);
+    expect(armed).toEqual([5_000, 4_000, 3_000]);
+  });
+
+  it("keeps its own next look after a pass when that comes before the one asked meanwhile", async () => {
+    const armed: (number | undefined)[] = [];
+    let release: () => void = () => undefined;
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return 2_000;
+      },
+      schedule: async (at) => {
+        armed.push(at);
+      },
+    });
+    const pass = schedule.run();
+    await schedule.lookBy(9_000);
+    release();
+    await pass;
+    expect(armed).toEqual([2_000]);
+  });
+
+  it("does not keep running while payments keep being signed during its passes", {
+    timeout: 3_000,
+  }, async () => {
+    let passes = 0;
+    const schedule = new SettlementSchedule({
+      track: async () => {
+        passes++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        // A payment signed while each pass runs, as an agent paying steadily does.
+        await schedule.lookBy(Date.now() + 30_000);
+        return undefined;
+      },
+      schedule: async () => undefined,
+    });
+    await schedule.run();
+    expect(passes).toBe(1);
   });
 });

@@ -17,6 +17,8 @@ export class SettlementSchedule {
   private soonSince: number | undefined;
   /** When the alarm this worker last armed fires (undefined: none, or not armed since it started). */
   private armedAt: number | undefined;
+  /** The earliest look asked for (lookBy) while a pass ran: the alarm armed after it fires by then. */
+  private lookByAfterPass: number | undefined;
 
   constructor(
     private readonly deps: {
@@ -51,9 +53,10 @@ export class SettlementSchedule {
    * Unlike `soon`, an alarm outlives the worker stopping.
    */
   async lookBy(at: number): Promise<void> {
-    // The pass under way may have read the payments before this one: it runs once more.
+    // The pass under way may have read the payments before this one: the alarm it arms fires by
+    // `at`. Not a pass again at once: an agent paying steadily would keep the tracker running.
     if (this.running) {
-      this.again = true;
+      this.lookByAfterPass = Math.min(this.lookByAfterPass ?? at, at);
       return;
     }
     if (this.armedAt !== undefined && this.armedAt <= at) return;
@@ -85,7 +88,10 @@ export class SettlementSchedule {
     return this.running;
   }
 
-  private async arm(at: number | undefined): Promise<void> {
+  private async arm(next: number | undefined): Promise<void> {
+    const lookBy = this.lookByAfterPass;
+    this.lookByAfterPass = undefined;
+    const at = next === undefined || (lookBy !== undefined && lookBy < next) ? lookBy : next;
     this.armedAt = at;
     await this.deps.schedule(at);
   }
