@@ -152,13 +152,13 @@ export function describeHostile(
       get().browser.page.evaluate(
         `hostile.pay(${JSON.stringify(challenge)}, ${JSON.stringify(extra)})`,
       ) as Promise<PayOutcome>;
-    /** Runs `checks` while the hostile page holds an automatic budget; the policy is restored after. */
-    const withHostileBudget = async (checks: () => Promise<void>) => {
+    /** Runs `checks` while `origin` holds an automatic budget; the policy is restored after. */
+    const withAutomaticBudget = async (origin: string, checks: () => Promise<void>) => {
       const { browser } = get();
       const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
       await browser.wallet({
         method: "ui_setPolicy",
-        params: withOriginBudget(policy, hostileOrigin, {
+        params: withOriginBudget(policy, origin, {
           amount: "1000000",
           autoApproveUpTo: "1000000",
         }),
@@ -308,7 +308,7 @@ export function describeHostile(
     });
 
     it("a Quote paid under an automatic budget, replayed under a new request id, is refused as a replay", () =>
-      withHostileBudget(async () => {
+      withAutomaticBudget(hostileOrigin, async () => {
         const { browser } = get();
         // The first pays the usual way at the latest; the worker then remembers the ledger.
         for (const q of ["auto-first", "auto-replayed"]) {
@@ -388,21 +388,13 @@ export function describeHostile(
     });
 
     it("a site with an automatic budget is asked when another site frames it", async () => {
-      const { browser, server } = get();
+      const { server } = get();
       assert.ok(demo);
       const mcp = demo.urls.mcpJson;
       const args = { query: "framed budget" };
       const quote = await fetchMcpQuote(mcp, "web_search", args);
       const framedOrigin = server.origin.replace("127.0.0.1", "localhost");
-      const policy = await browser.wallet({ method: "ui_getPolicy", params: undefined });
-      await browser.wallet({
-        method: "ui_setPolicy",
-        params: withOriginBudget(policy, framedOrigin, {
-          amount: "1000000",
-          autoApproveUpTo: "1000000",
-        }),
-      });
-      try {
+      await withAutomaticBudget(framedOrigin, async () => {
         const {
           before,
           window,
@@ -417,12 +409,7 @@ export function describeHostile(
         const outcome = await driven;
         assert.equal(outcome.error?.code, ErrorCode.UserRejected, JSON.stringify(outcome));
         await assertNothingSigned(rig, framedOrigin, before, "declined");
-      } finally {
-        await browser.wallet({
-          method: "ui_setPolicy",
-          params: { ...policy, revision: undefined },
-        });
-      }
+      });
     });
 
     it("a page claiming a trusted API's URL for its own pay-to address is asked and shown its pay-to", async () => {
@@ -480,7 +467,7 @@ export function describeHostile(
     });
 
     it("a sandboxed frame cannot spend the embedding site's budget, nor ask at all", () =>
-      withHostileBudget(async () => {
+      withAutomaticBudget(hostileOrigin, async () => {
         const { browser } = get();
         await browser.page.evaluate(
           `hostile.addFrame("sandboxed", "/hostile-frame.html?sandboxed", "allow-scripts")`,
