@@ -86,13 +86,14 @@ export async function spendPerDay(
   days: number,
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
+  const kept = currencies(settings);
   let end = now;
-  for (const currency of currencies(settings)) {
+  for (const currency of kept) {
     const counted = Date.parse(`${await historyDayAt(db, currency, now)}T00:00:00Z`);
     if (counted > end) end = counted;
   }
   const wanted: { currency: string; slot: SumSlot }[] = [];
-  for (const currency of currencies(settings)) {
+  for (const currency of kept) {
     for (let i = span - 1; i >= 0; i--)
       wanted.push({ currency, slot: dailySlot(currency, end - i * DAY_MS) });
   }

@@ -148,9 +148,11 @@ export async function recordAutoPayment(
   const record = autoRecord(request);
   let signing: Promise<AutoSignatures> | undefined;
   const signatures = () => {
-    signing ??= request.sign();
-    // Awaited by whichever way records the payment; a way that writes nothing drops it.
-    signing.catch(() => undefined);
+    if (signing === undefined) {
+      signing = request.sign();
+      // Awaited by whichever way records the payment; a way that writes nothing drops it.
+      signing.catch(() => undefined);
+    }
     return signing;
   };
   if (request.remembered) {
