@@ -53,6 +53,17 @@ describe("browserSection", () => {
     expect(section.notes.join("\n")).toContain("init script in 2 of 2 windows");
   });
 
+  it("takes the clock's step from the window that saw the smallest: one that lost the CPU while reading saw a jump", () => {
+    const section = browserSection(
+      "Chromium",
+      [round(1_000, 7), round(5_000, 7, { readings: [0, 5.3] })],
+      3,
+      "note",
+    );
+    if (section.kind !== "timings") throw new Error("expected timings");
+    expect(section.notes.join("\n")).toContain("within ±1.200 ms");
+  });
+
   it("leaves out a mark some window did not have rather than count it for some", () => {
     const section = browserSection(
       "Firefox",
