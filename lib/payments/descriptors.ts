@@ -1,4 +1,5 @@
-import { checkDescriptor, type Descriptor, isLoopbackHost } from "../protocol/envelope/descriptor";
+import { checkDescriptor, type Descriptor } from "../protocol/envelope/descriptor";
+import { isLoopbackHost } from "../protocol/loopback-host";
 import { addressSpaceOf, addressSpaceOfOrigin, mayReach } from "./address-space";
 import { PaymentError } from "./errors";
 

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../protocol/envelope/descriptor";
+import { isLoopbackHost } from "../protocol/loopback-host";
 
 /**
  * A desktop MCP host paying through `stipendex-proxy` is its own kind of

@@ -7,7 +7,7 @@ import {
   SOLANA_RAIL,
 } from "../../../tests/unit-support/protocol/envelope/test-fixtures";
 import type { ProtocolErrorCode } from "../errors";
-import { assertRailsListed, assertReceiverId, checkDescriptor, isLoopbackHost } from "./descriptor";
+import { assertRailsListed, assertReceiverId, checkDescriptor } from "./descriptor";
 
 const refused = (code: ProtocolErrorCode) =>
   expect.objectContaining({ name: "ProtocolError", code });
@@ -114,16 +114,5 @@ describe("assertRailsListed", () => {
     expect(() =>
       assertRailsListed([{ ...SOLANA_RAIL, payTo: SOLANA_RAIL.payTo.toLowerCase() }], descriptor),
     ).toThrow(refused("rail-not-in-descriptor"));
-  });
-});
-
-describe("isLoopbackHost", () => {
-  it("is 127.0.0.0/8, localhost and [::1] only", () => {
-    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "[::1]"]) {
-      expect(isLoopbackHost(host)).toBe(true);
-    }
-    for (const host of ["10.0.0.1", "localhost.example", "app.localhost", "[::2]", "0.0.0.0"]) {
-      expect(isLoopbackHost(host)).toBe(false);
-    }
   });
 });

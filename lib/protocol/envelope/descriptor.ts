@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ProtocolError } from "../errors";
+import { isLoopbackHost } from "../loopback-host";
 import {
   anyChainPlaceFields,
   evmPlaceFields,
@@ -41,13 +42,6 @@ export const descriptorSchema = z.looseObject({
   profiles: z.array(z.enum(["L0", "L1", "L2"])).optional(),
 });
 export type Descriptor = z.infer<typeof descriptorSchema>;
-
-const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
-
-/** Hosts that may be reached over plain http (§7): loopback, as `URL.hostname` gives them. */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 /** A receiver id is an origin: https, or plain http only on loopback (§7). */
 export function assertReceiverId(id: string): void {
