@@ -5,12 +5,23 @@ import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { STORAGE_KEYS } from "@/lib/storage-keys";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
+import { createApprovalStore, followApprovals } from "@/lib/ui/approval-store";
 import { installFakeBackground } from "@/tests/unit-support/ui/fake-background";
 import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
 import { ConfirmView } from "./ConfirmView";
 
 /** Lets the fake background answer and React render, moving the clock by `ms`. */
 const wait = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/** Stops the store `followed` last made from following the background. */
+let unfollow = () => {};
+
+/** An approval store following the (fake) background, as the window's script makes it. */
+function followed() {
+  const store = createApprovalStore();
+  unfollow = followApprovals(store);
+  return store;
+}
 
 describe("ConfirmView", () => {
   let queue: PendingApproval[];
@@ -34,12 +45,13 @@ describe("ConfirmView", () => {
   });
   afterEach(() => {
     cleanup();
+    unfollow();
     vi.useRealTimers();
   });
 
   it("works through the queue and closes when nothing else waits", async () => {
     const close = vi.fn();
-    render(<ConfirmView closeWhenDone={close} />);
+    render(<ConfirmView store={followed()} closeWhenDone={close} />);
     await wait(ACTIVATION_DELAY_MS);
     expect(screen.getByTestId("queue-position").textContent).toBe("1 of 2");
     expect(screen.getByTestId("origin").textContent).toBe("https://first.example");
@@ -57,7 +69,7 @@ describe("ConfirmView", () => {
   it("closes when the last request is withdrawn by its page, without the person deciding", async () => {
     const close = vi.fn();
     queue = [{ ...APPROVAL, id: "a" }];
-    render(<ConfirmView closeWhenDone={close} />);
+    render(<ConfirmView store={followed()} closeWhenDone={close} />);
     await wait(ACTIVATION_DELAY_MS);
     expect(screen.getByTestId("origin").textContent).toBe(APPROVAL.origin);
     queue = [];
@@ -70,14 +82,14 @@ describe("ConfirmView", () => {
   it("stays open when it opened with nothing waiting", async () => {
     const close = vi.fn();
     queue = [];
-    render(<ConfirmView closeWhenDone={close} />);
+    render(<ConfirmView store={followed()} closeWhenDone={close} />);
     await wait();
     expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
     expect(close).not.toHaveBeenCalled();
   });
 
   it("holds the next request for a fresh delay after a decision: one gesture approves one", async () => {
-    render(<ConfirmView closeWhenDone={vi.fn()} />);
+    render(<ConfirmView store={followed()} closeWhenDone={vi.fn()} />);
     await wait(ACTIVATION_DELAY_MS);
     fireEvent.keyDown(document.body, { key: "Enter" });
     await wait();
@@ -96,7 +108,7 @@ describe("ConfirmView", () => {
   });
 
   it("holds a request newly shown by Next request for a fresh delay", async () => {
-    render(<ConfirmView closeWhenDone={vi.fn()} />);
+    render(<ConfirmView store={followed()} closeWhenDone={vi.fn()} />);
     await wait(ACTIVATION_DELAY_MS);
     fireEvent.click(screen.getByRole("button", { name: "Next request" }));
     expect(screen.getByTestId("origin").textContent).toBe("https://second.example");
@@ -107,7 +119,7 @@ describe("ConfirmView", () => {
 
   it("says so when the queue is empty", async () => {
     queue = [];
-    render(<ConfirmView closeWhenDone={vi.fn()} />);
+    render(<ConfirmView store={followed()} closeWhenDone={vi.fn()} />);
     await wait();
     expect(screen.getByText("No payment is waiting for your approval.")).toBeTruthy();
   });

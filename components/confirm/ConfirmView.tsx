@@ -1,28 +1,21 @@
-import { useEffect, useRef, useState } from "react";
-import { useStore } from "zustand";
+import { useEffect, useRef } from "react";
+import { type StoreApi, useStore } from "zustand";
 import type { DecideParams } from "@/lib/messages";
-import { createApprovalStore } from "@/lib/ui/approval-store";
+import type { ApprovalStore } from "@/lib/ui/approval-store";
 import { t } from "@/lib/ui/i18n";
-import { watchPending } from "@/lib/ui/pending-watch";
 import { ErrorNote } from "../shared/controls";
 import { Shell } from "../shared/Shell";
 import { ConfirmApproval } from "./ConfirmApproval";
 
-/** The confirmation window: the queue of approvals, one at a time. */
+/** The confirmation window: the queue of approvals in `store` (kept current by followApprovals), one at a time. */
 export function ConfirmView({
+  store,
   closeWhenDone = () => window.close(),
 }: {
+  store: StoreApi<ApprovalStore>;
   closeWhenDone?: () => void;
 }) {
-  const [store] = useState(createApprovalStore);
   const { approvals, index, loaded, busy, error } = useStore(store);
-  useEffect(() => {
-    const refresh = () => void store.getState().refresh();
-    // Watching first: a change between the first read and the watch would be missed.
-    const stop = watchPending(refresh);
-    refresh();
-    return stop;
-  }, [store]);
 
   // The window goes once nothing is left to decide: the person decided the last request, or its
   // page withdrew it. Not when it opened on an empty queue: there was never anything to do.

@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { installFakeBackground } from "../../tests/unit-support/ui/fake-background";
 import { APPROVAL } from "../../tests/unit-support/ui/fixtures";
 import type { DecideParams, PendingApproval } from "../messages";
-import { createApprovalStore } from "./approval-store";
+import { STORAGE_KEYS } from "../storage-keys";
+import { createApprovalStore, followApprovals } from "./approval-store";
 
 describe("approval store", () => {
   let queue: PendingApproval[];
@@ -87,5 +88,28 @@ describe("approval store", () => {
     expect(second).toBe(first);
     await first;
     expect(store.getState().loaded).toBe(true);
+  });
+
+  it("follows: lists at once, again when the queue changes, and not after it stops", async () => {
+    let listings = 0;
+    installFakeBackground({
+      ui_listPending: () => {
+        listings++;
+        return queue;
+      },
+    });
+    const store = createApprovalStore();
+    const stop = followApprovals(store);
+    expect(listings).toBe(1);
+    const shown = () => store.getState().approvals.map((a) => a.id);
+    await vi.waitFor(() => expect(shown()).toEqual(["a", "b"]));
+    queue = [{ ...APPROVAL, id: "c" }];
+    await fakeBrowser.storage.session.set({ [STORAGE_KEYS.pending]: ["c"] });
+    await vi.waitFor(() => expect(shown()).toEqual(["c"]));
+    expect(listings).toBe(2);
+    stop();
+    await fakeBrowser.storage.session.set({ [STORAGE_KEYS.pending]: [] });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(listings).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
-import { createStore } from "zustand/vanilla";
+import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorText } from "../errors";
 import type { DecideParams, PendingApproval } from "../messages";
 import { callWallet } from "./client";
+import { watchPending } from "./pending-watch";
 
 export interface ApprovalStore {
   approvals: PendingApproval[];
@@ -76,4 +77,17 @@ export function createApprovalStore() {
       },
     };
   });
+}
+
+/**
+ * Keeps `store` current: watches what the window shows, then lists the approvals at once
+ * (watching first: a change between the first read and the watch would be missed). The
+ * window calls it as its script starts, so the listing's round trip to the background runs
+ * while React renders for the first time. Returns the function that stops it.
+ */
+export function followApprovals(store: StoreApi<ApprovalStore>): () => void {
+  const refresh = () => void store.getState().refresh();
+  const stop = watchPending(refresh);
+  refresh();
+  return stop;
 }
