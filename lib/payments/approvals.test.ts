@@ -165,6 +165,27 @@ describe("ApprovalQueue", () => {
     expect(windows.checked).toEqual([windows.opened[0]]);
   });
 
+  it("opens the window without waiting for the request to be stored and counted: the window loads meanwhile", async () => {
+    const windows = recordingWindow();
+    let counted = () => {};
+    const queue = new ApprovalQueue(memoryStore(), {
+      ...windows.window,
+      // The first count answers only once the window has opened.
+      showCount: () =>
+        windows.opened.length > 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              counted = resolve;
+            }),
+    });
+    const asked = queue.ask(approval("a"));
+    await until(() => windows.opened.length === 1);
+    counted();
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "a", decision: "approve" });
+    expect(await asked).toMatchObject({ approvalId: "a", decision: "approve" });
+  });
+
   it("queues a request behind an open window without bringing it forward, and counts the waiting", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);

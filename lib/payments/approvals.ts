@@ -125,11 +125,14 @@ export class ApprovalQueue {
           `${approval.origin} already has ${MAX_WAITING_PER_ORIGIN} payment requests waiting for your decision; retry when one of them is answered`,
         );
       }
+      // Counted on the badge either way; the popup opens the window for it. The window is
+      // opened first: it takes the browser tens of ms, and lists the queue only once loaded.
+      const showing = (await this.isQuiet(approval.origin)) ? undefined : this.showWindow();
+      showing?.catch(() => undefined);
       if (!pending.some((p) => p.id === approval.id)) {
         await this.savePending([...pending, approval]);
       }
-      // Counted on the badge either way; the popup opens the window for it.
-      if (!(await this.isQuiet(approval.origin))) await this.showWindow();
+      await showing;
     });
     return waiting;
   }
