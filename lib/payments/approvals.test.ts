@@ -282,6 +282,77 @@ describe("ApprovalQueue", () => {
     expect(windows.opened).toEqual([]);
   });
 
+  it("opens the window ahead of a request, once, and not for a site that may not open it", async () => {
+    const windows = recordingWindow();
+    let now = 1_000_000;
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
+    await queue.prepareWindow("https://agent.example");
+    expect(windows.opened).toHaveLength(1);
+    void queue.ask(approval("a"));
+    await until(async () => (await queue.pending()).length === 1);
+    expect(windows.opened).toHaveLength(1);
+
+    // Closed on the site's requests: it is quiet, and its next one does not pop the window.
+    const first = windows.opened[0] ?? -1;
+    windows.close(first);
+    await queue.windowClosed(first);
+    await queue.prepareWindow("https://agent.example");
+    expect(windows.opened).toHaveLength(1);
+
+    // A site with all its requests waiting gets no window ahead of one more, which ask() refuses.
+    now += QUIET_AFTER_CLOSE_MS;
+    const flooder = "https://flood.example";
+    for (let i = 0; i < MAX_WAITING_PER_ORIGIN; i++) void queue.ask(approval(`f${i}`, flooder));
+    await until(async () => (await queue.pending()).length === MAX_WAITING_PER_ORIGIN);
+    const opened = windows.opened.length;
+    windows.close(windows.opened.at(-1) ?? -1);
+    await queue.prepareWindow(flooder);
+    expect(windows.opened).toHaveLength(opened);
+  });
+
+  it("closes a window opened ahead of a request that then failed or was withdrawn, if nothing else waits", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    await queue.prepareWindow("https://agent.example");
+    await queue.closeIfEmpty();
+    expect(windows.closed).toEqual(windows.opened);
+
+    await queue.prepareWindow("https://agent.example");
+    await queue.withdraw("early");
+    expect(await queue.ask(approval("early"))).toMatchObject({ decision: "decline" });
+    expect(windows.closed).toEqual(windows.opened);
+
+    void queue.ask(approval("a"));
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.prepareWindow("https://other.example");
+    await queue.closeIfEmpty();
+    expect(windows.closed).toHaveLength(2);
+    expect(windows.opened).toHaveLength(3);
+  });
+
+  it("closes the window it opened for a request it could not store", async () => {
+    const windows = recordingWindow();
+    const store = memoryStore();
+    let full = true;
+    const queue = new ApprovalQueue(
+      {
+        ...store,
+        set: async (key, value) => {
+          if (full && key === STORAGE_KEYS.pending) throw new Error("QUOTA_BYTES quota exceeded");
+          await store.set(key, value);
+        },
+      },
+      windows.window,
+    );
+    await expect(queue.ask(approval("a"))).rejects.toThrow("quota");
+    expect(windows.opened).toHaveLength(1);
+    expect(windows.closed).toEqual(windows.opened);
+    full = false;
+    void queue.ask(approval("b"));
+    await until(async () => (await queue.pending()).length === 1);
+    expect(windows.opened).toHaveLength(2);
+  });
+
   it("leaves a decision the person made as it is", async () => {
     const store = memoryStore();
     const queue = new ApprovalQueue(store, recordingWindow().window);

@@ -110,12 +110,14 @@ export class ApprovalQueue {
       this.waiters.set(approval.id, [...(this.waiters.get(approval.id) ?? []), resolve]);
     });
     await this.serial(async () => {
-      // Withdrawn while it was being prepared: the person is never asked.
+      const pending = await this.pending();
+      // Withdrawn while it was being prepared: the person is never asked, and a window
+      // opened for it alone (prepareWindow) goes.
       if (this.withdrawnEarly.take(approval.id)) {
         this.wake({ approvalId: approval.id, decision: "decline", withdrawn: true });
+        if (pending.length === 0) await this.closeWindow();
         return;
       }
-      const pending = await this.pending();
       const others = pending.filter((p) => p.origin === approval.origin && p.id !== approval.id);
       // Counted from what is stored, so a restarted worker cannot be flooded afresh.
       if (others.length >= MAX_WAITING_PER_ORIGIN) {
@@ -129,12 +131,42 @@ export class ApprovalQueue {
       // opened first: it takes the browser tens of ms, and lists the queue only once loaded.
       const showing = (await this.isQuiet(approval.origin)) ? undefined : this.showWindow();
       showing?.catch(() => undefined);
-      if (!pending.some((p) => p.id === approval.id)) {
-        await this.savePending([...pending, approval]);
+      try {
+        if (!pending.some((p) => p.id === approval.id)) {
+          await this.savePending([...pending, approval]);
+        }
+      } catch (error) {
+        this.waiters.delete(approval.id);
+        // Remembered before the next step runs (it would open a second one), and closed if
+        // it would show nothing: the request is not in it.
+        await showing?.catch(() => undefined);
+        if (pending.length === 0) await this.closeWindow().catch(() => undefined);
+        throw error;
       }
       await showing;
     });
     return waiting;
+  }
+
+  /**
+   * Opens the window ahead of a request `origin` is about to ask about, unless ask() would not
+   * (the site is quiet, or has MAX_WAITING_PER_ORIGIN requests waiting) or it is open: the
+   * window then loads while the request's view is put together. A request that never
+   * reaches ask() leaves it to closeIfEmpty.
+   */
+  async prepareWindow(origin: string): Promise<void> {
+    await this.serial(async () => {
+      const waiting = (await this.pending()).filter((p) => p.origin === origin);
+      if (waiting.length >= MAX_WAITING_PER_ORIGIN || (await this.isQuiet(origin))) return;
+      await this.showWindow();
+    });
+  }
+
+  /** Closes the window when nothing waits in it: one prepared for a request that then failed. */
+  async closeIfEmpty(): Promise<void> {
+    await this.serial(async () => {
+      if ((await this.pending()).length === 0) await this.closeWindow();
+    });
   }
 
   /** Records a decision from the confirmation window and wakes whoever waits for it. */

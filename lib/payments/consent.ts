@@ -6,7 +6,7 @@ import { advancePayment } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
-import { approvalView } from "./approval-view";
+import { type ApprovalView, approvalView } from "./approval-view";
 import type { ApprovalDecision } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
 import { type Caller, type EngineParts, isFrame, optionOf } from "./engine-parts";
@@ -58,11 +58,13 @@ export async function obtainConsent(
   let confirm = await automaticDecision(parts, decision, remaining);
   let approvedBy: "person" | "policy" = "policy";
   if (!confirm) {
-    const answer = await askPerson(parts, { id: payment.id, kind }, offer, option, caller, {
-      settings,
-      decision,
-      server,
-    }).catch(async (error: unknown) => {
+    const answer = await askPerson(parts, caller.origin, () =>
+      describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
+        settings,
+        decision,
+        server,
+      }),
+    ).catch(async (error: unknown) => {
       if (isPaymentError(error, "too-many-waiting")) {
         parts.endedUnpaid(caller.origin);
         await advancePayment(
@@ -112,14 +114,33 @@ export async function obtainConsent(
   return { outcome: "approved", confirmation, approvedBy };
 }
 
+/** Asks the person about a request of `origin`'s; the window opens while `describe` puts together what it shows. */
 async function askPerson(
+  parts: EngineParts,
+  origin: string,
+  describe: () => Promise<ApprovalView>,
+): Promise<ApprovalDecision> {
+  const { approvals } = parts.deps;
+  void approvals.prepareWindow(origin).catch(() => undefined);
+  let view: ApprovalView;
+  try {
+    view = await describe();
+  } catch (error) {
+    await approvals.closeIfEmpty().catch(() => undefined);
+    throw error;
+  }
+  return approvals.ask(view);
+}
+
+/** What the confirmation window shows of a request (its history, the balance, the registry). */
+async function describeRequest(
   parts: EngineParts,
   { id, kind }: { id: string; kind: PendingApproval["kind"] },
   offer: Offer,
   option: PaymentOption,
   caller: Caller,
   context: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
-): Promise<ApprovalDecision> {
+): Promise<ApprovalView> {
   const network = parts.deps.registry.network(option.network);
   const historyWarnings = await paymentWarnings(parts.deps.db, {
     origin: caller.origin,
@@ -139,21 +160,19 @@ async function askPerson(
         new Date(parts.deps.now()),
       )
     : undefined;
-  return parts.deps.approvals.ask(
-    approvalView({
-      id,
-      kind,
-      createdAt: parts.deps.now(),
-      caller,
-      offer,
-      option,
-      network,
-      ...context,
-      historyWarnings,
-      ...(registry ? { registry } : {}),
-      ...(balance ? { available: balance.available } : {}),
-    }),
-  );
+  return approvalView({
+    id,
+    kind,
+    createdAt: parts.deps.now(),
+    caller,
+    offer,
+    option,
+    network,
+    ...context,
+    historyWarnings,
+    ...(registry ? { registry } : {}),
+    ...(balance ? { available: balance.available } : {}),
+  });
 }
 
 export async function decide(

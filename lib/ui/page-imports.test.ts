@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -26,10 +26,14 @@ function runtimeSpecifiers(code: string): string[] {
   return found;
 }
 
+/** The project root's aliases (.wxt/tsconfig.json paths). */
+const ROOT_ALIASES = ["@/", "~/", "@@/", "~~/"];
+
 /** A project path for `specifier` seen from `file`, or undefined for a package. */
 function projectFile(file: string, specifier: string): string | undefined {
-  const base = specifier.startsWith("@/")
-    ? join(ROOT, specifier.slice(2))
+  const alias = ROOT_ALIASES.find((prefix) => specifier.startsWith(prefix));
+  const base = alias
+    ? join(ROOT, specifier.slice(alias.length))
     : specifier === "#i18n"
       ? join(ROOT, ".wxt/i18n/index")
       : specifier.startsWith(".")
@@ -37,7 +41,7 @@ function projectFile(file: string, specifier: string): string | undefined {
         : undefined;
   if (base === undefined) return undefined;
   const candidates = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"].map((end) => base + end);
-  const found = candidates.find((path) => existsSync(path) && !path.endsWith("/"));
+  const found = candidates.find((path) => existsSync(path) && statSync(path).isFile());
   if (!found) throw new Error(`${relative(ROOT, file)}: cannot resolve ${specifier}`);
   return found;
 }
@@ -71,6 +75,19 @@ describe("what the wallet's pages load", () => {
     const packages = packagesLoadedBy(entry);
     expect(packages).toContain("react");
     expect(packages).not.toContain("zod");
+  });
+
+  it("follows the root aliases and #i18n, and takes no folder for a module", () => {
+    const from = join(ROOT, "entrypoints/confirm/main.tsx");
+    for (const alias of ROOT_ALIASES) {
+      expect(projectFile(from, `${alias}lib/ui/mount`)).toBe(join(ROOT, "lib/ui/mount.tsx"));
+    }
+    expect(projectFile(from, "#i18n")).toBe(join(ROOT, ".wxt/i18n/index.ts"));
+    // A folder without an index is no module: the walk says so rather than skip it.
+    expect(() => projectFile(join(ROOT, "lib/ui/mount.tsx"), "../protocol/envelope")).toThrow(
+      "cannot resolve",
+    );
+    expect(projectFile(from, "react-dom/client")).toBeUndefined();
   });
 
   it("reads value imports and leaves type-only ones out", () => {
