@@ -286,7 +286,7 @@ describe("ApprovalQueue", () => {
     const windows = recordingWindow();
     let now = 1_000_000;
     const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
-    await queue.prepareWindow("https://agent.example");
+    await queue.prepareWindow({ id: "a", origin: "https://agent.example" });
     expect(windows.opened).toHaveLength(1);
     void queue.ask(approval("a"));
     await until(async () => (await queue.pending()).length === 1);
@@ -296,7 +296,7 @@ describe("ApprovalQueue", () => {
     const first = windows.opened[0] ?? -1;
     windows.close(first);
     await queue.windowClosed(first);
-    await queue.prepareWindow("https://agent.example");
+    await queue.prepareWindow({ id: "b", origin: "https://agent.example" });
     expect(windows.opened).toHaveLength(1);
 
     // A site with all its requests waiting gets no window ahead of one more, which ask() refuses.
@@ -306,25 +306,43 @@ describe("ApprovalQueue", () => {
     await until(async () => (await queue.pending()).length === MAX_WAITING_PER_ORIGIN);
     const opened = windows.opened.length;
     windows.close(windows.opened.at(-1) ?? -1);
-    await queue.prepareWindow(flooder);
+    await queue.prepareWindow({ id: "f-more", origin: flooder });
     expect(windows.opened).toHaveLength(opened);
+  });
+
+  it("opens no window ahead of a request already decided (asked again after a restart) or withdrawn", async () => {
+    const windows = recordingWindow();
+    const store = memoryStore();
+    const first = new ApprovalQueue(store, windows.window);
+    const asked = first.ask(approval("a"));
+    await until(() => windows.opened.length === 1);
+    await first.decide({ approvalId: "a", decision: "approve" });
+    await asked;
+    windows.close(windows.opened[0] ?? -1);
+
+    const restarted = new ApprovalQueue(store, windows.window);
+    await restarted.prepareWindow({ id: "a", origin: "https://agent.example" });
+    expect(await restarted.ask(approval("a"))).toMatchObject({ decision: "approve" });
+    await restarted.withdraw("b");
+    await restarted.prepareWindow({ id: "b", origin: "https://agent.example" });
+    expect(windows.opened).toHaveLength(1);
   });
 
   it("closes a window opened ahead of a request that then failed or was withdrawn, if nothing else waits", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);
-    await queue.prepareWindow("https://agent.example");
+    await queue.prepareWindow({ id: "failed", origin: "https://agent.example" });
     await queue.closeIfEmpty();
     expect(windows.closed).toEqual(windows.opened);
 
-    await queue.prepareWindow("https://agent.example");
+    await queue.prepareWindow({ id: "early", origin: "https://agent.example" });
     await queue.withdraw("early");
     expect(await queue.ask(approval("early"))).toMatchObject({ decision: "decline" });
     expect(windows.closed).toEqual(windows.opened);
 
     void queue.ask(approval("a"));
     await until(async () => (await queue.pending()).length === 1);
-    await queue.prepareWindow("https://other.example");
+    await queue.prepareWindow({ id: "x", origin: "https://other.example" });
     await queue.closeIfEmpty();
     expect(windows.closed).toHaveLength(2);
     expect(windows.opened).toHaveLength(3);

@@ -149,14 +149,16 @@ export class ApprovalQueue {
   }
 
   /**
-   * Opens the window ahead of a request `origin` is about to ask about, unless ask() would not
-   * (the site is quiet, or has MAX_WAITING_PER_ORIGIN requests waiting) or it is open: the
-   * window then loads while the request's view is put together. A request that never
-   * reaches ask() leaves it to closeIfEmpty.
+   * Opens the window ahead of approval `id`, which `origin` is about to be asked about, unless
+   * ask() would not (the person decided it already, its page withdrew it, the site is quiet or
+   * has MAX_WAITING_PER_ORIGIN requests waiting) or it is open: the window then loads while
+   * the request's view is put together. A request that never reaches ask() leaves it to
+   * closeIfEmpty.
    */
-  async prepareWindow(origin: string): Promise<void> {
+  async prepareWindow({ id, origin }: { id: string; origin: string }): Promise<void> {
     await this.serial(async () => {
-      const waiting = (await this.pending()).filter((p) => p.origin === origin);
+      if ((await this.decisions())[id] || this.withdrawnEarly.has(id)) return;
+      const waiting = (await this.pending()).filter((p) => p.origin === origin && p.id !== id);
       if (waiting.length >= MAX_WAITING_PER_ORIGIN || (await this.isQuiet(origin))) return;
       await this.showWindow();
     });

@@ -58,7 +58,7 @@ export async function obtainConsent(
   let confirm = await automaticDecision(parts, decision, remaining);
   let approvedBy: "person" | "policy" = "policy";
   if (!confirm) {
-    const answer = await askPerson(parts, caller.origin, () =>
+    const answer = await askPerson(parts, { id: payment.id, origin: caller.origin }, () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
         settings,
         decision,
@@ -114,14 +114,14 @@ export async function obtainConsent(
   return { outcome: "approved", confirmation, approvedBy };
 }
 
-/** Asks the person about a request of `origin`'s; the window opens while `describe` puts together what it shows. */
+/** Asks the person about approval `id` of `origin`; the window opens while `describe` puts together what it shows. */
 async function askPerson(
   parts: EngineParts,
-  origin: string,
+  request: { id: string; origin: string },
   describe: () => Promise<ApprovalView>,
 ): Promise<ApprovalDecision> {
   const { approvals } = parts.deps;
-  void approvals.prepareWindow(origin).catch(() => undefined);
+  void approvals.prepareWindow(request).catch(() => undefined);
   let view: ApprovalView;
   try {
     view = await describe();
