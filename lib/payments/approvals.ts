@@ -67,6 +67,15 @@ function isStoredApproval(value: unknown): value is Stored {
 /** How many of one site's requests may wait for the person at once. */
 export const MAX_WAITING_PER_ORIGIN = 5;
 
+/** Whether `origin` has as many other requests waiting as it may: approval `id` is refused. */
+function isFull(
+  pending: readonly Stored[],
+  { id, origin }: { id: string; origin: string },
+): boolean {
+  const others = pending.filter((p) => p.origin === origin && p.id !== id);
+  return others.length >= MAX_WAITING_PER_ORIGIN;
+}
+
 export interface ApprovalWindow {
   /** Opens the confirmation window; resolves with its id. */
   open(): Promise<number | undefined>;
@@ -118,9 +127,8 @@ export class ApprovalQueue {
         if (pending.length === 0) await this.closeWindow();
         return;
       }
-      const others = pending.filter((p) => p.origin === approval.origin && p.id !== approval.id);
       // Counted from what is stored, so a restarted worker cannot be flooded afresh.
-      if (others.length >= MAX_WAITING_PER_ORIGIN) {
+      if (isFull(pending, approval)) {
         this.waiters.delete(approval.id);
         throw new PaymentError(
           "too-many-waiting",
@@ -158,8 +166,7 @@ export class ApprovalQueue {
   async prepareWindow({ id, origin }: { id: string; origin: string }): Promise<void> {
     await this.serial(async () => {
       if ((await this.decisions())[id] || this.withdrawnEarly.has(id)) return;
-      const waiting = (await this.pending()).filter((p) => p.origin === origin && p.id !== id);
-      if (waiting.length >= MAX_WAITING_PER_ORIGIN || (await this.isQuiet(origin))) return;
+      if (isFull(await this.pending(), { id, origin }) || (await this.isQuiet(origin))) return;
       await this.showWindow();
     });
   }

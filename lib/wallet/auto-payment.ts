@@ -110,10 +110,6 @@ async function readLedger(
   };
 }
 
-function isConstraintError(error: unknown): boolean {
-  return error instanceof DOMException && error.name === "ConstraintError";
-}
-
 /**
  * The one-round-trip way gave up (the database did not hold what the caller
  * remembered, or the signatures outlasted SIGNING_PATIENCE_MS): nothing was
@@ -162,8 +158,7 @@ export async function recordAutoPayment(
       { ...record, signatures },
       request.remembered,
     ).catch((error: unknown) => {
-      // A Quote id the ledger holds fails the add (its index is unique): the usual way says so.
-      if (error instanceof UsualWayNeeded || isConstraintError(error)) return undefined;
+      if (error instanceof UsualWayNeeded) return undefined;
       throw error;
     });
     if (recorded) return recorded;
