@@ -60,6 +60,15 @@ describe("createDescriptorSource", () => {
     expect(requests).toHaveLength(2);
   });
 
+  it("asks the receiver itself when a key rotated, past a copy the browser's HTTP cache holds", async () => {
+    const { descriptor } = await makeReceiver();
+    const { fetchImpl, requests } = network(json(descriptor, { "cache-control": "max-age=3600" }));
+    const source = createDescriptorSource(fetchImpl, () => 0);
+    await source.get(ORIGIN);
+    await source.get(ORIGIN, { refresh: true });
+    expect(requests.map(({ init }) => init?.cache)).toEqual([undefined, "no-cache"]);
+  });
+
   it("keeps a descriptor no longer than max-age, and not at all with no-store", async () => {
     const { descriptor } = await makeReceiver();
     let ms = 0;
@@ -106,6 +115,18 @@ describe("createDescriptorSource", () => {
         "but max-age wins over it",
         { "cache-control": "max-age=10", date, expires: httpDate(served + 60 * 60 * 1000) },
         10_000,
+      ],
+      [
+        "less the Age a cache on the way held it",
+        { date, expires: httpDate(served + 60_000), age: "20" },
+        40_000,
+      ],
+      ["and max-age less its Age", { "cache-control": "max-age=60", age: "45" }, 15_000],
+      ["and nothing once its Age passes max-age", { "cache-control": "max-age=60", age: "90" }, 0],
+      [
+        "an Age that is no number counts as none",
+        { "cache-control": "max-age=60", age: "1e3" },
+        60_000,
       ],
     ])("Expires %s", async (_when, headers, lifetime) => {
       const { descriptor } = await makeReceiver();

@@ -57,7 +57,7 @@ export function createDescriptorSource(
       }
       let fetched: { descriptor: Descriptor; lifetime: number };
       try {
-        fetched = await fetchDescriptor(fetchImpl, origin, limits, now);
+        fetched = await fetchDescriptor(fetchImpl, origin, limits, now, options.refresh === true);
       } catch (cause) {
         throw unavailable(origin, cause);
       }
@@ -108,10 +108,17 @@ async function fetchDescriptor(
   origin: string,
   limits: DescriptorLimits,
   now: () => number,
+  refresh: boolean,
 ): Promise<{ descriptor: Descriptor; lifetime: number }> {
   const url = `${origin}/.well-known/stipendex.json`;
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const response = await fetchImpl(url, { credentials: "omit", redirect: "error", signal });
+  const response = await fetchImpl(url, {
+    credentials: "omit",
+    redirect: "error",
+    // A key rotated: the browser's HTTP cache would hand back the copy that lacks it (§7).
+    ...(refresh ? { cache: "no-cache" as const } : {}),
+    signal,
+  });
   if (!response.ok) {
     await response.body?.cancel();
     throw new PaymentError("descriptor-fetch", `${url} answered ${response.status}`);
@@ -154,22 +161,29 @@ async function readCapped(response: Response, limit: number, signal: AbortSignal
 }
 
 /**
- * How long a descriptor may be kept, as a private cache reads it (RFC 9111 §4.2.1):
+ * How long a descriptor may be kept, as a private cache reads it (RFC 9111 §4.2):
  * nothing with no-store or no-cache; max-age, which wins over Expires; else Expires
  * counted from the response's Date (from `receivedAt` without one), an Expires that is
- * no date having passed already (§5.3). Never more than a day.
+ * no date having passed already (§5.3); less the Age a cache on the way held it for
+ * (§4.2.3). Never more than a day.
  */
 function cacheLifetime(headers: Headers, receivedAt: number): number {
   const control = headers.get("cache-control") ?? "";
   if (/no-store|no-cache/.test(control)) return 0;
+  const age = Number(/^\d+$/.exec(headers.get("age")?.trim() ?? "")?.[0] ?? 0) * 1000;
+  return Math.min(Math.max(freshnessLifetime(headers, control, receivedAt) - age, 0), MAX_CACHE_MS);
+}
+
+/** RFC 9111 §4.2.1: max-age, else Expires less Date; a day when neither says. */
+function freshnessLifetime(headers: Headers, control: string, receivedAt: number): number {
   const maxAge = /max-age=(\d+)/.exec(control)?.[1];
-  if (maxAge !== undefined) return Math.min(Number(maxAge) * 1000, MAX_CACHE_MS);
+  if (maxAge !== undefined) return Number(maxAge) * 1000;
   const expires = headers.get("expires");
   if (expires === null) return MAX_CACHE_MS;
   const expiresAt = httpDate(expires);
   if (expiresAt === undefined) return 0;
   const servedAt = httpDate(headers.get("date") ?? "") ?? receivedAt;
-  return Math.min(Math.max(expiresAt - servedAt, 0), MAX_CACHE_MS);
+  return expiresAt - servedAt;
 }
 
 /** RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms; all in GMT. */
