@@ -32,6 +32,10 @@ export type PaymentErrorCode =
   | "receipt-result-mismatch"
   /** An x402 settle response naming another payer than this wallet. */
   | "settlement-wrong-payer"
+  /** An x402 settle response naming another network than the payment's. */
+  | "settlement-wrong-network"
+  /** An x402 settle response naming another amount than the payment's. */
+  | "settlement-wrong-amount"
   /** The facilitator reported that an x402 payment did not settle. */
   | "settlement-failed"
   /** The wallet is locked and nobody unlocked it in time. */

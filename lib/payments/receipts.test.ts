@@ -640,6 +640,61 @@ describe("fileReceipt, x402", () => {
     );
   });
 
+  it("settles on a settle response naming the network as x402 v1 does", async () => {
+    const { h, paymentId } = await paidX402();
+    const settle = { success: true, transaction: TX, network: "base-sepolia", amount: "10000" };
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId, status: 200, receipt: encodeBase64Json(settle) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+  });
+
+  it.each([
+    [
+      "another network",
+      { network: "eip155:1" },
+      'the settle response names network "eip155:1", not the payment\'s (eip155:84532)',
+    ],
+    [
+      "a network nobody knows",
+      { network: "moonbase" },
+      'the settle response names network "moonbase", not the payment\'s (eip155:84532)',
+    ],
+    [
+      "another amount",
+      { amount: "1" },
+      "the settle response names amount 1, not the payment's (10000)",
+    ],
+  ])("fails a settle response that names %s, keeping it", async (_what, change, reason) => {
+    const { h, paymentId } = await paidX402();
+    const settle = { success: true, transaction: TX, network: "eip155:84532", ...change };
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId, status: 200, receipt: encodeBase64Json(settle) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "failed" });
+    expect((await h.db.payments.get(paymentId))?.reason).toBe(`Receipt rejected: ${reason}`);
+  });
+
+  it("keeps a payment signed, to be looked at on chain, when its settle response names no transaction", async () => {
+    const { h, paymentId } = await paidX402();
+    const settle = { success: true, transaction: "", network: "eip155:84532" };
+    h.clock.ms += 1_000;
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId, status: 200, receipt: encodeBase64Json(settle) },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "signed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(stored?.state).toBe("signed");
+    expect(stored?.checkAt).toBe(h.clock.ms);
+    expect(JSON.parse(stored?.receipt ?? "")).toEqual(settle);
+  });
+
   it("fails on an unsuccessful settle response, saying why", async () => {
     const { h, paymentId } = await paidX402();
     const filed = await fileReceipt(

@@ -5,12 +5,14 @@ import type { ReceiptParams } from "../messages";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { readReceiptValue, verifyReceipt } from "../protocol/envelope/receipt";
 import { isProtocolError } from "../protocol/errors";
+import { resolveNetwork } from "../protocol/rails/networks";
 import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { isPaymentError, PaymentError, unknownPayment } from "./errors";
 import { readRefusal } from "./refusal";
+import { claimedTransactionOf } from "./settlement-tracker";
 
 /** Why a refused payment still counts against the limits, as history says it. */
 export const STAYS_CHARGED =
@@ -184,7 +186,9 @@ async function fileReceived(
     } else {
       settled = checkX402Settlement(wallet, payment, received.receipt);
     }
-    if (!settled.settled) {
+    // "Settled" without a transaction to look up is a claim only (a page can send an x402 one):
+    // the payment stays signed, its amount pending, until the chain shows it.
+    if (!settled.settled || !claimedTransactionOf({ ...payment, receipt: settled.receipt })) {
       // The settlement it claims is looked at on chain next.
       await deps.db.payments.update(payment.id, {
         receipt: settled.receipt,
@@ -297,5 +301,26 @@ function checkX402Settlement(
       `the settle response names payer ${settlement.payer}, not this wallet (${wallet.address})`,
     );
   }
+  if (!sameNetwork(settlement.network, payment.network)) {
+    throw new PaymentError(
+      "settlement-wrong-network",
+      `the settle response names network ${JSON.stringify(settlement.network)}, not the payment's (${payment.network})`,
+    );
+  }
+  if (settlement.amount !== undefined && BigInt(settlement.amount) !== BigInt(payment.amount)) {
+    throw new PaymentError(
+      "settlement-wrong-amount",
+      `the settle response names amount ${settlement.amount}, not the payment's (${payment.amount})`,
+    );
+  }
   return { settled: true, receipt: JSON.stringify(settlement) };
+}
+
+/** Whether an x402 network name (v1's "base-sepolia" or CAIP-2) is the payment's CAIP-2 network. */
+function sameNetwork(named: string, network: string): boolean {
+  try {
+    return resolveNetwork(named).caip2 === network;
+  } catch {
+    return false;
+  }
 }
