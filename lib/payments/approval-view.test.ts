@@ -31,7 +31,7 @@ const input: ApprovalViewInput = {
   network,
   settings: USDC_AS_USD,
   decision: { action: "ask", rule: "origin-no-budget", reason: "", remaining: [] },
-  server: { mcp: true, aboveHint: false },
+  server: { mcp: true, againstHint: "within" },
   historyWarnings: ["first-payment-to-receiver"],
 };
 
@@ -59,7 +59,7 @@ describe("approvalView", () => {
   });
 
   it("adds the server's flags to the history's, and shows what it declared and announced", () => {
-    const flagged = approvalView({ ...input, server: { mcp: true, aboveHint: true } });
+    const flagged = approvalView({ ...input, server: { mcp: true, againstHint: "above" } });
     expect(flagged.warnings).toEqual([
       "first-payment-to-receiver",
       "above-price-hint",
@@ -69,7 +69,7 @@ describe("approvalView", () => {
       ...input,
       server: {
         mcp: true,
-        aboveHint: false,
+        againstHint: "within",
         report: { server: "https://api.example/mcp", stipendexPayments: { version: "0.1" } },
         hint: { estimate: "1 USD", model: "per_call" } as never,
       },

@@ -197,7 +197,7 @@ export async function decide(
     option,
     spent,
     now,
-    aboveHint: server.aboveHint,
+    ...(server.againstHint === undefined ? {} : { againstHint: server.againstHint }),
     ...(balance ? { available: balance.available } : {}),
   });
 }

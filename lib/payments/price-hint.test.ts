@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aboveHint, priceHint } from "./price-hint";
+import { compareToHint, priceHint } from "./price-hint";
 
 const report = {
   server: "https://mcp.example/mcp",
@@ -28,17 +28,19 @@ describe("priceHint", () => {
   });
 });
 
-describe("aboveHint", () => {
+describe("compareToHint", () => {
   const hint = priceHint(report, "search");
 
-  it("flags a price above the hint in the same currency, test money counted as its real one", () => {
-    expect(aboveHint(hint, 5001n, "USD")).toBe(true);
-    expect(aboveHint(hint, 5001n, "test USD")).toBe(true);
-    expect(aboveHint(hint, 5000n, "USD")).toBe(false);
+  it("says a price is above or within the hint in the same currency, test money counted as its real one", () => {
+    expect(compareToHint(hint, 5001n, "USD")).toBe("above");
+    expect(compareToHint(hint, 5001n, "test USD")).toBe("above");
+    expect(compareToHint(hint, 5000n, "USD")).toBe("within");
+    expect(compareToHint(hint, 1n, "test USD")).toBe("within");
   });
 
-  it("compares nothing it cannot: another currency, or an estimate in words", () => {
-    expect(aboveHint(hint, 10n ** 9n, "EUR")).toBe(false);
-    expect(aboveHint(priceHint(report, "vague"), 10n ** 9n, "USD")).toBe(false);
+  it("compares nothing it cannot: another currency, an estimate in words, no hint", () => {
+    expect(compareToHint(hint, 1n, "EUR")).toBe("none");
+    expect(compareToHint(priceHint(report, "vague"), 1n, "USD")).toBe("none");
+    expect(compareToHint(undefined, 1n, "USD")).toBe("none");
   });
 });

@@ -1,5 +1,6 @@
 import { parseUnits } from "viem";
 import type { McpServerReport } from "../messages";
+import type { HintComparison } from "../wallet/policy";
 import { MICRO_DECIMALS } from "../wallet/policy-settings";
 import { realCurrency } from "../wallet/test-money";
 
@@ -33,10 +34,14 @@ export function priceHint(
 }
 
 /**
- * Whether a price is above its tool's hint: compared in the hint's currency,
+ * How a price stands against its tool's hint: compared in the hint's currency,
  * where the payment counts in that currency (test money in its real one).
  */
-export function aboveHint(hint: PriceHint | undefined, micro: bigint, currency: string): boolean {
-  if (hint?.micro === undefined || hint.currency === undefined) return false;
-  return realCurrency(currency) === hint.currency && micro > hint.micro;
+export function compareToHint(
+  hint: PriceHint | undefined,
+  micro: bigint,
+  currency: string,
+): HintComparison {
+  if (hint?.micro === undefined || realCurrency(currency) !== hint.currency) return "none";
+  return micro > hint.micro ? "above" : "within";
 }

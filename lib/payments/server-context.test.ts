@@ -22,13 +22,13 @@ describe("serverContext", () => {
       tools: [{ name: "search", pricing: { estimate: "0.005 USD" } }],
     };
     const context = serverContext(report, mcpOffer, option, settings);
-    expect(context).toMatchObject({ mcp: true, report, aboveHint: true });
+    expect(context).toMatchObject({ mcp: true, report, againstHint: "above" });
     expect(context.hint).toBeDefined();
     const cheap = { ...option, amount: 5_000n };
-    expect(serverContext(report, mcpOffer, cheap, settings).aboveHint).toBe(false);
+    expect(serverContext(report, mcpOffer, cheap, settings).againstHint).toBe("within");
     expect(serverContext(undefined, mcpOffer, option, settings)).toEqual({
       mcp: true,
-      aboveHint: false,
+      againstHint: "none",
     });
   });
 });

@@ -1,18 +1,20 @@
 import type { McpServerReport } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { resolveCharge } from "../wallet/limits";
+import type { HintComparison } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
-import { aboveHint, type PriceHint, priceHint } from "./price-hint";
+import { compareToHint, type PriceHint, priceHint } from "./price-hint";
 
 /** What an MCP server told the wallet about the tool being paid for. */
 export interface ServerContext {
   mcp: boolean;
   report?: McpServerReport;
   hint?: PriceHint;
-  aboveHint: boolean;
+  /** MCP only: how the price stands against the tool's announced one. */
+  againstHint?: HintComparison;
 }
 
-export const NOT_MCP: ServerContext = { mcp: false, aboveHint: false };
+export const NOT_MCP: ServerContext = { mcp: false };
 
 /**
  * For an MCP tool's price: what its server declared (`report`, as pages
@@ -31,6 +33,6 @@ export function serverContext(
     mcp: true,
     ...(report ? { report } : {}),
     ...(hint ? { hint } : {}),
-    aboveHint: charge.ok && aboveHint(hint, charge.micro, charge.currency),
+    againstHint: charge.ok ? compareToHint(hint, charge.micro, charge.currency) : "none",
   };
 }

@@ -296,15 +296,28 @@ describe("decidePayment: auto-approve only at or below the announced price", () 
   if (budget) hinted.origins[AGENT] = { ...budget, withinPriceHint: true };
 
   it("asks when a price is above its tool's announced price, under a rule that says so", () => {
-    expect(decidePayment(hinted, input(5000n, { aboveHint: true }))).toMatchObject({
+    expect(decidePayment(hinted, input(5000n, { againstHint: "above" }))).toMatchObject({
       action: "ask",
       rule: "origin-above-price-hint",
     });
-    expect(decidePayment(hinted, input(5000n, { aboveHint: false })).action).toBe("auto");
+    expect(decidePayment(hinted, input(5000n, { againstHint: "within" })).action).toBe("auto");
+  });
+
+  it("asks when the tool announced no price it can compare (none, words, another currency)", () => {
+    expect(decidePayment(hinted, input(5000n, { againstHint: "none" }))).toMatchObject({
+      action: "ask",
+      rule: "origin-no-price-hint",
+      reason: `the server announced no price in USD for this tool: ${AGENT} auto-approves only at or below one`,
+    });
+  });
+
+  it("leaves a price that is no tool's (HTTP) to the rest of the budget", () => {
+    expect(decidePayment(hinted, input(5000n)).action).toBe("auto");
   });
 
   it("ignores the announced price where the rule does not ask for it", () => {
-    expect(decidePayment(settings(), input(5000n, { aboveHint: true })).action).toBe("auto");
+    expect(decidePayment(settings(), input(5000n, { againstHint: "above" })).action).toBe("auto");
+    expect(decidePayment(settings(), input(5000n, { againstHint: "none" })).action).toBe("auto");
   });
 });
 

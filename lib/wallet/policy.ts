@@ -22,9 +22,16 @@ export type PolicyRule =
   | "receiver-not-allowed"
   | "origin-above-auto-approve"
   | "origin-above-price-hint"
+  | "origin-no-price-hint"
   | "insufficient-balance"
   | "origin-framed"
   | "origin-auto-approve";
+
+/**
+ * How an MCP tool's price stands against the price its tools/list announced;
+ * "none" when it announced none, or none that reads as an amount in the price's currency.
+ */
+export type HintComparison = "within" | "above" | "none";
 
 export interface PolicyInput {
   /** The agent page's origin as the browser reported it. */
@@ -41,8 +48,8 @@ export interface PolicyInput {
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
   spent: ReadonlyMap<string, bigint>;
   now: number;
-  /** MCP: the price is above what its tool's tools/list announced. */
-  aboveHint?: boolean;
+  /** MCP: how the price stands against what its tool's tools/list announced. */
+  againstHint?: HintComparison;
   /** The token's spendable balance (atomic units), when the wallet could read it. */
   available?: bigint;
 }
@@ -132,10 +139,17 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
   if (allow.length > 0 && !allow.includes(receiver)) {
     return ask("receiver-not-allowed", `receiver ${receiver} is not on your allow list`);
   }
-  if (budget.withinPriceHint && input.aboveHint) {
+  if (budget.withinPriceHint && input.againstHint === "above") {
     return ask(
       "origin-above-price-hint",
       `${price} is above the price the server announced for this tool: ${origin} auto-approves only up to it`,
+    );
+  }
+  // Only at or below an announced price: a tool that announced none (or none in this currency) is asked about.
+  if (budget.withinPriceHint && input.againstHint === "none") {
+    return ask(
+      "origin-no-price-hint",
+      `the server announced no price in ${currency} for this tool: ${origin} auto-approves only at or below one`,
     );
   }
   if (micro > budget.autoApproveUpTo) {
