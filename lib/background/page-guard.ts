@@ -25,7 +25,8 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
   payments: { limit: 600, windowMs: MINUTE, maxKeys: 512 },
   // In flight at once per site, auto-approved or not: room for an agent's parallel calls.
   // What waits for the person is held to MAX_WAITING_PER_ORIGIN by the approval queue.
-  // One tab (its frames of many sites) holds a few sites' room, so other tabs keep theirs.
+  // One tab's frames of many sites hold a few sites' room, so other tabs (and the tab's own
+  // page) keep theirs.
   pending: { perKey: 32, maxKeys: 64, keysPerGroup: 4 },
 };
 
@@ -71,8 +72,9 @@ export class PageGuard {
         ? `pay ${tabId ?? "-"} ${frameId ?? "-"} ${(params as PayParams).requestId}`
         : `elicit ${++this.elicitations}`;
     // The relay sending a pay again (it lost the answer) starts nothing new: it joins the run
-    // in flight, uncounted, and gets its answer.
-    const tab = tabId === undefined ? undefined : String(tabId);
+    // in flight, uncounted, and gets its answer. A tab's frames share its group's room; the
+    // tab's own page is never kept waiting by the frames it embeds.
+    const tab = tabId === undefined || frameId === 0 ? undefined : String(tabId);
     if (!this.pending.has(origin, id)) this.startPayment(origin, id, tab);
     return this.pending.run(origin, id, task, tab);
   }

@@ -352,6 +352,22 @@ describe("createRouter, one tab's share of waiting payments", () => {
       },
     });
   });
+
+  it("keeps room for the tab's own page when four sites it frames each leave a payment waiting", async () => {
+    const { route, answer } = guardedRouter(DEFAULT_PAGE_LIMITS);
+    const frame = (i: number) => ({
+      ...from(`https://ad${i}.example`),
+      tab: { id: 7 },
+      frameId: i + 1,
+    });
+    const framed = Array.from({ length: 4 }, (_, i) => route(pay("r"), frame(i)));
+    const fifth = await route(pay("r"), frame(4));
+    expect(fifth).toMatchObject({ ok: false, error: { code: ErrorCode.TooManyPending } });
+    const own = route(pay("a"), { ...from("https://agent.example"), tab: { id: 7 }, frameId: 0 });
+    await answer();
+    expect(await own).toEqual({ ok: true, result: { paymentId: "a" } });
+    expect((await Promise.all(framed)).every((done) => done.ok)).toBe(true);
+  });
 });
 
 describe("diagnostics", () => {
