@@ -156,7 +156,10 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_setAutoLock: (params) => s.wallet.setAutoLock(params.minutes),
     ui_listPending: async () => {
       const locked = (await s.wallet.current()) === undefined;
-      return (await s.approvals.pending()).map((p) => ({ ...p, needsUnlock: locked }));
+      return (await s.approvals.pending()).map(({ tabId: _tab, ...p }) => ({
+        ...p,
+        needsUnlock: locked,
+      }));
     },
     ui_decide: async (params) => {
       if (params.decision === "approve" && !(await s.wallet.current())) {

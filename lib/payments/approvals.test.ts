@@ -154,6 +154,34 @@ describe("ApprovalQueue", () => {
     await until(() => windows.opened.length === 3);
   });
 
+  it("keeps the tab quiet too: fresh subdomains asking from it do not pop the window back", async () => {
+    const windows = recordingWindow();
+    let now = 1_000_000;
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
+    const inTab = (id: string, origin: string, tabId: number) => ({
+      ...approval(id, origin),
+      tabId,
+    });
+    const first = queue.ask(inTab("a", "https://a0.evil.example", 7));
+    await until(() => windows.opened.length === 1);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    expect(await first).toEqual({ approvalId: "a", decision: "decline" });
+
+    void queue.ask(inTab("b", "https://a1.evil.example", 7));
+    await queue.prepareWindow({ id: "c", origin: "https://a2.evil.example", tabId: 7 });
+    await until(async () => (await queue.pending()).length === 1);
+    expect(windows.opened).toHaveLength(1);
+    // Another tab still gets the window, and the quiet tab again once the while is over.
+    void queue.ask(inTab("d", "https://agent.example", 8));
+    await until(() => windows.opened.length === 2);
+    await queue.decide({ approvalId: "b", decision: "decline" });
+    await queue.decide({ approvalId: "d", decision: "decline" });
+    now += QUIET_AFTER_CLOSE_MS;
+    windows.close(windows.opened[1] ?? -1);
+    void queue.ask(inTab("e", "https://a3.evil.example", 7));
+    await until(() => windows.opened.length === 3);
+  });
+
   it("opens a new window when the remembered one is gone", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);

@@ -32,9 +32,10 @@ const QUIET_ORIGINS_ITEM = storageItem<Record<string, number>>(
 );
 
 /**
- * How long a site's new requests wait behind the toolbar badge, without
- * opening the window, once the person closed the window on its requests: a
- * page cannot pop it straight back in front of them.
+ * How long a site's new requests, and those of the tab they came from, wait
+ * behind the toolbar badge, without opening the window, once the person
+ * closed the window on them: a page cannot pop it straight back in front of
+ * them, nor by asking again from frames of fresh subdomains.
  */
 export const QUIET_AFTER_CLOSE_MS = 60_000;
 
@@ -68,10 +69,7 @@ function isStoredApproval(value: unknown): value is Stored {
 export const MAX_WAITING_PER_ORIGIN = 5;
 
 /** Whether `origin` has as many other requests waiting as it may: approval `id` is refused. */
-function isFull(
-  pending: readonly Stored[],
-  { id, origin }: { id: string; origin: string },
-): boolean {
+function isFull(pending: readonly Stored[], { id, origin }: Requester): boolean {
   const others = pending.filter((p) => p.origin === origin && p.id !== id);
   return others.length >= MAX_WAITING_PER_ORIGIN;
 }
@@ -90,7 +88,15 @@ export interface ApprovalWindow {
   close(windowId: number): Promise<void>;
 }
 
-type Stored = ApprovalView;
+/** A request as the queue keeps it: what the window shows, and the tab it came from. */
+type Stored = ApprovalView & { tabId?: number };
+
+/** Who is asking: the approval's id, the site, and its tab when it came from one. */
+export interface Requester {
+  id: string;
+  origin: string;
+  tabId?: number;
+}
 
 /**
  * The person's queue of decisions. Pending approvals and decisions live in
@@ -137,7 +143,7 @@ export class ApprovalQueue {
       }
       // Counted on the badge either way; the popup opens the window for it. The window is
       // opened first: it takes the browser tens of ms, and lists the queue only once loaded.
-      const showing = (await this.isQuiet(approval.origin)) ? undefined : this.showWindow();
+      const showing = (await this.isQuiet(approval)) ? undefined : this.showWindow();
       showing?.catch(() => undefined);
       try {
         if (!pending.some((p) => p.id === approval.id)) {
@@ -163,10 +169,10 @@ export class ApprovalQueue {
    * the request's view is put together. A request that never reaches ask() leaves it to
    * closeIfEmpty.
    */
-  async prepareWindow({ id, origin }: { id: string; origin: string }): Promise<void> {
+  async prepareWindow(requester: Requester): Promise<void> {
     await this.serial(async () => {
-      if ((await this.decisions())[id] || this.withdrawnEarly.has(id)) return;
-      if (isFull(await this.pending(), { id, origin }) || (await this.isQuiet(origin))) return;
+      if ((await this.decisions())[requester.id] || this.withdrawnEarly.has(requester.id)) return;
+      if (isFull(await this.pending(), requester) || (await this.isQuiet(requester))) return;
       await this.showWindow();
     });
   }
@@ -249,15 +255,15 @@ export class ApprovalQueue {
     if ((await readItem(this.session, CONFIRM_WINDOW_ITEM)) !== windowId) return;
     await removeItem(this.session, CONFIRM_WINDOW_ITEM);
     const declined = await this.pending();
-    await this.quiet(declined.map((approval) => approval.origin));
+    await this.quiet(declined.flatMap(quietKeys));
     for (const approval of declined) {
       await this.decide({ approvalId: approval.id, decision: "decline" });
     }
   }
 
-  /** The person closed the window on these sites' requests: theirs do not reopen it for a while. */
-  private async quiet(origins: string[]): Promise<void> {
-    if (origins.length === 0) return;
+  /** The person closed the window on these sites' and tabs' requests: theirs do not reopen it for a while. */
+  private async quiet(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
     const now = this.now();
     const kept = Object.entries((await readItem(this.session, QUIET_ORIGINS_ITEM)) ?? {}).filter(
       ([, until]) => until > now,
@@ -265,13 +271,14 @@ export class ApprovalQueue {
     const until = now + QUIET_AFTER_CLOSE_MS;
     await writeItem(this.session, QUIET_ORIGINS_ITEM, {
       ...Object.fromEntries(kept),
-      ...Object.fromEntries(origins.map((origin) => [origin, until])),
+      ...Object.fromEntries(keys.map((key) => [key, until])),
     });
   }
 
-  private async isQuiet(origin: string): Promise<boolean> {
-    const until = (await readItem(this.session, QUIET_ORIGINS_ITEM))?.[origin];
-    return until !== undefined && until > this.now();
+  private async isQuiet(requester: Omit<Requester, "id">): Promise<boolean> {
+    const quiet = (await readItem(this.session, QUIET_ORIGINS_ITEM)) ?? {};
+    const now = this.now();
+    return quietKeys(requester).some((key) => (quiet[key] ?? 0) > now);
   }
 
   /** Keeps `decision` and takes its approval out of `pending`; resolves with what still waits. */
@@ -324,4 +331,9 @@ export class ApprovalQueue {
     this.writes = next.catch(() => undefined);
     return next;
   }
+}
+
+/** What a closed window quiets of a request: its site, and its tab when it came from one. */
+function quietKeys({ origin, tabId }: Omit<Requester, "id">): string[] {
+  return tabId === undefined ? [origin] : [origin, `tab ${tabId}`];
 }

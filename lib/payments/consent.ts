@@ -7,7 +7,7 @@ import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { type ApprovalView, approvalView } from "./approval-view";
-import type { ApprovalDecision } from "./approvals";
+import type { ApprovalDecision, Requester } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
 import { type Caller, type EngineParts, isFrame, optionOf } from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
@@ -58,7 +58,12 @@ export async function obtainConsent(
   let confirm = await automaticDecision(parts, decision, remaining);
   let approvedBy: "person" | "policy" = "policy";
   if (!confirm) {
-    const answer = await askPerson(parts, { id: payment.id, origin: caller.origin }, () =>
+    const requester = {
+      id: payment.id,
+      origin: caller.origin,
+      ...(caller.tabId === undefined ? {} : { tabId: caller.tabId }),
+    };
+    const answer = await askPerson(parts, requester, () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
         settings,
         decision,
@@ -117,11 +122,11 @@ export async function obtainConsent(
 /** Asks the person about approval `id` of `origin`; the window opens while `describe` puts together what it shows. */
 async function askPerson(
   parts: EngineParts,
-  request: { id: string; origin: string },
+  requester: Requester,
   describe: () => Promise<ApprovalView>,
 ): Promise<ApprovalDecision> {
   const { approvals } = parts.deps;
-  void approvals.prepareWindow(request).catch(() => undefined);
+  void approvals.prepareWindow(requester).catch(() => undefined);
   let view: ApprovalView;
   try {
     view = await describe();
@@ -129,7 +134,7 @@ async function askPerson(
     await approvals.closeIfEmpty().catch(() => undefined);
     throw error;
   }
-  return approvals.ask(view);
+  return approvals.ask(requester.tabId === undefined ? view : { ...view, tabId: requester.tabId });
 }
 
 /** What the confirmation window shows of a request (its history, the balance, the registry). */
