@@ -13,11 +13,17 @@ describe("payment words", () => {
     expect(siteWords("")).toBe("");
   });
 
-  it("names a receiver by its descriptor's name when the payment has it", () => {
-    expect(receiverWords("https://api.example.com/", "Example search")).toBe("Example search");
+  it("names a receiver by its descriptor's name when the payment has it, with the site that name is a claim of", () => {
+    expect(receiverWords("https://api.example.com/", "Example search")).toBe(
+      "Example search (api.example.com)",
+    );
+    expect(receiverWords("https://pay.evil.example", "api.openai.com")).toBe(
+      "api.openai.com (pay.evil.example)",
+    );
+    expect(receiverWords("https://api.example.com", "api.example.com")).toBe("api.example.com");
     expect(
       paymentWords({ receiver: "https://a.example", receiverName: "A search", what: "search" }),
-    ).toEqual({ who: "A search", what: "search" });
+    ).toEqual({ who: "A search (a.example)", what: "search" });
   });
 
   it("says a desktop app's request by the server its proxy forwards to", () => {

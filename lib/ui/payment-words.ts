@@ -3,12 +3,16 @@ import { proxiedOrigin } from "../wallet/budget-origin";
 import { t } from "./i18n";
 
 /**
- * Who was paid, as a person reads it: the name its descriptor gives it, else
- * a receiver's site for a Stipendex issuer URL, the shortened account for an
- * x402 `eip155:<chain>:<address>`.
+ * Who was paid, as a person reads it: a receiver's site for a Stipendex issuer
+ * URL, after the name its descriptor gives itself (its own claim: the site is
+ * what was checked), the shortened account for an x402 `eip155:<chain>:<address>`.
  */
 export function receiverWords(receiver: string, name?: string): string {
-  if (name) return name;
+  const words = receiverIdWords(receiver);
+  return name && name !== words ? `${name} (${words})` : words;
+}
+
+function receiverIdWords(receiver: string): string {
   const account = /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(receiver)?.[1];
   if (account) return `${account.slice(0, 6)}…${account.slice(-4)}`;
   try {

@@ -42,14 +42,20 @@ describe("checkDescriptor", () => {
       "Pay\u034FCo",
       "Pay\u180ECo",
       "Pay Co\u{E0041}",
+      "",
+      "x".repeat(201),
+      42,
     ]) {
-      expect(() => checkDescriptor({ ...descriptor, name }, ORIGIN)).toThrow(
-        refused("invalid-descriptor"),
-      );
+      // Not shown, and not a reason to refuse the receiver: it is named by its id.
+      const checked = checkDescriptor({ ...descriptor, name }, ORIGIN);
+      expect(checked.name).toBeUndefined();
+      expect(checked.id).toBe(ORIGIN);
     }
-    expect(checkDescriptor({ ...descriptor, name: "Météo Pay · 天気" }, ORIGIN).name).toBe(
-      "Météo Pay · 天気",
-    );
+    const { name: _none, ...nameless } = descriptor;
+    expect(checkDescriptor(nameless, ORIGIN).name).toBeUndefined();
+    for (const name of ["Météo Pay · 天気", "جست\u200Cوجو", "Dev Search 👩\u200D💻"]) {
+      expect(checkDescriptor({ ...descriptor, name }, ORIGIN).name).toBe(name);
+    }
     const privateKey = { ...descriptor.keys.keys[0], d: "secret" };
     expect(() => checkDescriptor({ ...descriptor, keys: { keys: [privateKey] } }, ORIGIN)).toThrow(
       refused("invalid-descriptor"),

@@ -23,19 +23,23 @@ export const descriptorRailSchema = withEvmChecks(
 export const descriptorSchema = z.looseObject({
   stipendex: z.literal("descriptor/0.1"),
   id: z.string().min(1),
-  // Shown to the person beside the receiver's id: no line breaks, nothing that reorders or hides text.
+  // Shown to the person beside the receiver's id: no line breaks, nothing that reorders or hides
+  // text (the joiners some scripts and emoji need aside). The seed's descriptor has no name: one
+  // absent or unfit for showing is left out, and the receiver is named by its id.
   name: z
     .string()
     .min(1)
     .max(200)
     .regex(
-      /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u,
+      /^(?:[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\u200C\u200D])*$/u,
       "must be one line without control, bidi or invisible characters",
     )
     // The combining grapheme joiner (U+034F) shows nothing either; a class cannot hold a combining mark.
     .refine((name) => !name.includes("\u034F"), {
       message: "must be one line without control, bidi or invisible characters",
-    }),
+    })
+    .optional()
+    .catch(undefined),
   keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
   rails: z.array(descriptorRailSchema).min(1).max(64),
   registry: z.url({ protocol: /^https$/ }).optional(),
