@@ -66,12 +66,14 @@ export function readToken(entry: unknown): Token {
 
 /**
  * Refuses a price that names, for a known token, another EIP-712 domain than the token's
- * own: the contract checks its own domain, so such a signature would be refused on chain,
- * after the wallet had counted it as spent. `where` says who named it ("accepts[0].extra").
+ * own (or one it is also known by): the contract checks its own domain, so such a signature
+ * would be refused on chain, after the wallet had counted it as spent. `where` says who
+ * named it ("accepts[0].extra").
  */
 export function assertTokenDomain(token: Token, named: Token["eip712"], where: string): void {
   const own = token.eip712;
-  if (named.name === own.name && named.version === own.version) return;
+  const known = [own, ...(token.alsoNamed ?? [])];
+  if (known.some(({ name, version }) => named.name === name && named.version === version)) return;
   throw new ProtocolError(
     "domain-mismatch",
     `${where} names the EIP-712 domain ${quote(named.name)} version ${quote(named.version)} for ${token.symbol} (${token.address} on ${token.network}), whose contract signs as ${quote(own.name)} version ${quote(own.version)}`,

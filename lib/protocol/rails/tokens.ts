@@ -7,6 +7,11 @@ export interface Token {
   decimals: number;
   /** EIP-712 domain name and version the contract signs with. */
   eip712: { name: string; version: string };
+  /**
+   * Another domain a server may name for it, where sources disagree on the
+   * contract's own: signed as named, never taken when the server names none.
+   */
+  alsoNamed?: readonly { name: string; version: string }[];
   /** What one whole unit is worth, for display ("USD" for USDC and USDT0). */
   currency?: string;
 }
@@ -37,8 +42,10 @@ export const KNOWN_TOKENS: readonly Token[] = [
     address: "0x779Ded0c9e1022225f8E0630b35a9b54bE713736",
     symbol: "USDT0",
     decimals: 6,
-    // Domain as seed 004 (EVIDIQ on X Layer) states it.
+    // Domain as seed 004 (EVIDIQ on X Layer) states it; the token names itself "USD₮0", the
+    // name other X Layer x402 servers give its domain.
     eip712: { name: "USDTToken", version: "1" },
+    alsoNamed: [{ name: "USD₮0", version: "1" }],
     currency: "USD",
   },
 ];

@@ -54,6 +54,30 @@ describe("readRequirement", () => {
     });
   });
 
+  it("signs X Layer USDT0 under the domain a server names of the two it is known by, and no other", () => {
+    const xLayer = {
+      scheme: "exact",
+      network: "eip155:196",
+      amount: "10000",
+      asset: "0x779Ded0c9e1022225f8E0630b35a9b54bE713736",
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 60,
+    };
+    const named = (extra: object) => readRequirement({ ...xLayer, extra }, 2, 0, registry).eip712;
+    expect(named({ name: "USD₮0", version: "1" })).toEqual({ name: "USD₮0", version: "1" });
+    expect(named({ name: "USDTToken", version: "1" })).toEqual({ name: "USDTToken", version: "1" });
+    expect(readRequirement(xLayer, 2, 0, registry).eip712).toEqual({
+      name: "USDTToken",
+      version: "1",
+    });
+    for (const extra of [
+      { name: "USDT0", version: "1" },
+      { name: "USD₮0", version: "2" },
+    ]) {
+      expect(() => named(extra)).toThrow(expect.objectContaining({ code: "domain-mismatch" }));
+    }
+  });
+
   it("lists the default timeout it applies to a missing or null maxTimeoutSeconds", () => {
     const { maxTimeoutSeconds: _left, ...missing } = v2Requirement;
     for (const requirement of [missing, { ...v2Requirement, maxTimeoutSeconds: null }]) {

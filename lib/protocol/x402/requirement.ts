@@ -90,17 +90,20 @@ export function readRequirement(
   if (payee.maxTimeoutSeconds === undefined || payee.maxTimeoutSeconds === null) {
     defaults.push({ field: `${at}.maxTimeoutSeconds`, value: `${DEFAULT_TIMEOUT_SECONDS} s` });
   }
-  // The token's own domain is the one signed. A requirement may leave it out (then it is
-  // listed as a default); half a domain, or another one, is refused: a server's mistake or
-  // a trap, never shown to the person, and the chain would refuse the signature.
-  const eip712 = token.eip712;
+  // The token's own domain is the one signed, or one it is also known by, as named. A
+  // requirement may leave it out (then it is listed as a default); half a domain, or another
+  // one, is refused: a server's mistake or a trap, never shown to the person, and the chain
+  // would refuse the signature.
+  let eip712 = token.eip712;
   if (extra.name === undefined && extra.version === undefined) {
     defaults.push({
       field: `${at}.extra.name/version`,
       value: `${eip712.name} / ${eip712.version} (the wallet's own for ${token.symbol})`,
     });
   } else {
-    assertTokenDomain(token, read(domainSchema).extra, `${at}.extra`);
+    const { name, version } = read(domainSchema).extra;
+    eip712 = { name, version };
+    assertTokenDomain(token, eip712, `${at}.extra`);
   }
   return {
     scheme: "exact",
