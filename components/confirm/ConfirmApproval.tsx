@@ -10,6 +10,7 @@ import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/pri
 import { isStrayTyping } from "@/lib/ui/stray-typing";
 import { toMicro } from "@/lib/wallet/micro";
 import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
+import { Clipped, DESCRIPTION_SHOWN, NAME_SHOWN } from "../shared/Clipped";
 import { Button, ErrorNote, Field, INPUT_CLASS, Sentence } from "../shared/controls";
 import { AmountView } from "./AmountView";
 import { Warnings } from "./Warnings";
@@ -37,39 +38,6 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
     </div>
   );
 }
-
-/**
- * Page- and receiver-supplied text: its start only (so that it cannot push
- * the amount out of view), the rest when asked, and isolated as <bdi> (so
- * that a bidi override in it cannot reorder what is shown after it).
- */
-function Clipped({
-  text,
-  shown,
-  more,
-  testId,
-}: {
-  text: string;
-  shown: number;
-  more: string;
-  testId?: string;
-}) {
-  const characters = Array.from(text);
-  if (characters.length <= shown) return <bdi data-testid={testId}>{text}</bdi>;
-  return (
-    <>
-      <bdi data-testid={testId}>{characters.slice(0, shown).join("")}…</bdi>
-      <details>
-        <summary className="cursor-pointer text-xs">{more}</summary>
-        <bdi className="block break-words text-xs">{text}</bdi>
-      </details>
-    </>
-  );
-}
-
-/** Characters of a description, and of a URL or tool name, shown at first. */
-const DESCRIPTION_SHOWN = 200;
-const NAME_SHOWN = 120;
 
 function Resource({ resource }: { resource: PendingApproval["resource"] }) {
   if (resource.kind === "http") {

@@ -5,6 +5,7 @@ import { callWallet } from "@/lib/ui/client";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
 import { activePageTabId } from "@/lib/ui/tab-origin";
+import { Clipped, DESCRIPTION_SHOWN, NAME_SHOWN } from "../shared/Clipped";
 import { Button, ErrorNote } from "../shared/controls";
 
 /**
@@ -46,14 +47,25 @@ export function PageOffer() {
       <h2 id="page-offer-h" className="font-semibold">
         {t("popup.pageOffer.title")}
       </h2>
-      <p className="text-sm">
-        <bdi>{offer.description || t("popup.pageOffer.noDescription")}</bdi>
-      </p>
+      <div className="break-words text-sm">
+        {offer.description ? (
+          <Clipped
+            text={offer.description}
+            shown={DESCRIPTION_SHOWN}
+            more={t("popup.pageOffer.fullDescription")}
+            testId="page-offer-description"
+          />
+        ) : (
+          t("popup.pageOffer.noDescription")
+        )}
+      </div>
       <p className="font-mono text-sm" data-testid="page-offer-amount">
         {showAmount(offer.amount)}
         {offer.amount.testnet ? ` ${t("popup.pageOffer.testnet")}` : ""}
       </p>
-      <p className="font-mono text-xs break-all">{offer.url}</p>
+      <div className="font-mono text-xs break-all">
+        <Clipped text={offer.url} shown={NAME_SHOWN} more={t("popup.pageOffer.fullAddress")} />
+      </div>
       <Button variant="primary" disabled={paying || offer.paying} onClick={pay}>
         {offer.paying || paying ? t("popup.pageOffer.paying") : t("popup.pageOffer.pay")}
       </Button>

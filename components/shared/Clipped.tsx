@@ -1,0 +1,32 @@
+/** Characters of a description, and of a URL or tool name, shown at first. */
+export const DESCRIPTION_SHOWN = 200;
+export const NAME_SHOWN = 120;
+
+/**
+ * Page- and receiver-supplied text: its start only (so that it cannot push
+ * the amount out of view), the rest when asked, and isolated as <bdi> (so
+ * that a bidi override in it cannot reorder what is shown after it).
+ */
+export function Clipped({
+  text,
+  shown,
+  more,
+  testId,
+}: {
+  text: string;
+  shown: number;
+  more: string;
+  testId?: string;
+}) {
+  const characters = Array.from(text);
+  if (characters.length <= shown) return <bdi data-testid={testId}>{text}</bdi>;
+  return (
+    <>
+      <bdi data-testid={testId}>{characters.slice(0, shown).join("")}…</bdi>
+      <details>
+        <summary className="cursor-pointer text-xs">{more}</summary>
+        <bdi className="block break-words text-xs">{text}</bdi>
+      </details>
+    </>
+  );
+}
