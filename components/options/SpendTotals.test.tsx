@@ -30,7 +30,11 @@ describe("SpendTotals", () => {
       "Mar 3, 20250.25 USD",
     ]);
     fireEvent.change(screen.getByLabelText("Totals per"), { target: { value: "month" } });
-    expect(rows()).toEqual(["April 20250.000001 USD", "March 20251 USD"]);
+    // The days given start on March 3: March's total says so.
+    expect(rows()).toEqual([
+      "April 20250.000001 USD",
+      "March 2025 (counted from Mar 3, 2025)1 USD",
+    ]);
     fireEvent.change(screen.getByLabelText("Totals per"), { target: { value: "week" } });
     expect(rows()).toEqual(["Mar 31, 20250.000001 USD", "Mar 3, 20251 USD"]);
   });
@@ -42,6 +46,6 @@ describe("SpendTotals", () => {
     expect(rows()).toEqual(["Day (UTC)Spent", "2025/03/030.25 USD"]);
     expect(screen.getByText("2025/03/03").getAttribute("datetime")).toBe("2025-03-03");
     fireEvent.change(screen.getByLabelText("Totals per"), { target: { value: "month" } });
-    expect(rows()).toEqual(["Month (UTC)Spent", "2025年3月0.25 USD"]);
+    expect(rows()).toEqual(["Month (UTC)Spent", "2025年3月 (counted from 2025/03/03)0.25 USD"]);
   });
 });

@@ -53,6 +53,8 @@ export function SpendTotals({ spend }: { spend: DaySpend[] }) {
             <tr key={`${total.period} ${total.currency}`}>
               <td>
                 <time dateTime={total.period}>{periodWords(period, total.period)}</time>
+                {total.since !== undefined &&
+                  ` ${t("history.totals.since", [formatUtcDay(total.since)])}`}
               </td>
               <td>{showMicro(total.amount, total.currency)}</td>
             </tr>

@@ -21,13 +21,25 @@ describe("totalsByPeriod", () => {
       ],
     );
   });
-  it("groups by ISO week starting on Monday", () => {
+  it("groups by ISO week starting on Monday, saying from which day one begun before the days given counts", () => {
     expect(totalsByPeriod(days, "week")).toEqual([
       { period: "2025-03-31", currency: "USD", amount: "3" },
       { period: "2025-03-03", currency: "EUR", amount: "5" },
       { period: "2025-03-03", currency: "USD", amount: "250000" },
-      { period: "2025-02-24", currency: "USD", amount: "1000000" },
+      { period: "2025-02-24", currency: "USD", amount: "1000000", since: "2025-03-02" },
     ]);
+  });
+
+  it("says a month counts from the first day given when it began before it", () => {
+    const window = [
+      { day: "2026-02-13", currency: "USD", amount: "16000000" },
+      { day: "2026-03-01", currency: "USD", amount: "1" },
+    ];
+    expect(totalsByPeriod(window, "month")).toEqual([
+      { period: "2026-03", currency: "USD", amount: "1" },
+      { period: "2026-02", currency: "USD", amount: "16000000", since: "2026-02-13" },
+    ]);
+    expect(totalsByPeriod(window, "day").every((total) => total.since === undefined)).toBe(true);
   });
   it("groups by month with exact bigint sums", () => {
     const big = [
