@@ -199,7 +199,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       ),
     ui_getPayment: (params) => paymentDetail(s.db, s.registry, s.descriptors, params.id),
     ui_spendPerDay: async (params) =>
-      spendPerDay(s.db, await s.policy.settings(), s.now(), params.days),
+      spendPerDay(s.db, await s.policy.settings(), s.now(), params.days, params.filter),
     ui_exportPayments: (params) =>
       exportPayments(s.db, s.registry, params.filter ?? {}, params.format),
     ui_deleteHistory: async (params) => {

@@ -1,4 +1,4 @@
-import type { PaymentRecord, WalletDb } from "../db/schema";
+import type { ChargeRecord, PaymentRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendByTotal } from "../messages";
 import { networkLabel } from "../protocol/rails/networks";
 import { isTestnet } from "../wallet/test-money";
@@ -59,21 +59,25 @@ function sorted(totals: Totals): SpendByTotal[] {
  */
 const PIECE = 2_000;
 
+export interface PieceOptions {
+  piece?: number;
+  signal?: AbortSignal;
+}
+
 /**
- * What each site paid and each receiver was paid, over the payments the
- * filter selects that hold a charge: what the budgets count, whatever the
- * state (a page may turn its own signed payment into failed, yet it stays
- * charged and collectable), and none whose charge was given back. An aborted
- * `signal` stops the read before its next piece, with the signal's reason.
+ * Visits every payment the filter selects that holds a charge: what the budgets
+ * count, whatever the state (a page may turn its own signed payment into failed,
+ * yet it stays charged and collectable), and none whose charge was given back.
+ * Read oldest first in pieces; an aborted `signal` stops the read before its
+ * next piece, with the signal's reason.
  */
-export async function spendBy(
+export async function forEachCharged(
   db: WalletDb,
   filter: PaymentFilter,
-  { piece = PIECE, signal }: { piece?: number; signal?: AbortSignal } = {},
-): Promise<{ sites: SpendByTotal[]; receivers: SpendByTotal[] }> {
-  const sites: Totals = new Map();
-  const receivers: Totals = new Map();
-  // Oldest first, each piece from the last one's newest time on, past the ones read at that time.
+  visit: (payment: PaymentRecord & { charge: ChargeRecord }) => void,
+  { piece = PIECE, signal }: PieceOptions = {},
+): Promise<void> {
+  // Each piece from the last one's newest time on, past the ones read at that time.
   let from = filter.from ?? 0;
   let readAtFrom = 0;
   for (;;) {
@@ -82,16 +86,35 @@ export async function spendBy(
       .offset(readAtFrom)
       .limit(piece)
       .toArray();
-    for (const p of payments) {
-      if (p.charge === undefined) continue;
-      add(sites, p.origin, p);
-      add(receivers, p.receiver, p);
-    }
+    for (const p of payments) if (isCharged(p)) visit(p);
     const last = payments.at(-1)?.createdAt;
     if (payments.length < piece || last === undefined) break;
     const atLast = payments.filter((p) => p.createdAt === last).length;
     readAtFrom = last === from ? readAtFrom + atLast : atLast;
     from = last;
   }
+}
+
+function isCharged(p: PaymentRecord): p is PaymentRecord & { charge: ChargeRecord } {
+  return p.charge !== undefined;
+}
+
+/** What each site paid and each receiver was paid, over the payments forEachCharged visits. */
+export async function spendBy(
+  db: WalletDb,
+  filter: PaymentFilter,
+  options: PieceOptions = {},
+): Promise<{ sites: SpendByTotal[]; receivers: SpendByTotal[] }> {
+  const sites: Totals = new Map();
+  const receivers: Totals = new Map();
+  await forEachCharged(
+    db,
+    filter,
+    (p) => {
+      add(sites, p.origin, p);
+      add(receivers, p.receiver, p);
+    },
+    options,
+  );
   return { sites: sorted(sites), receivers: sorted(receivers) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGENT, AUTO_BUDGET } from "../../tests/unit-support/payments/test-support";
+import { AGENT, AUTO_BUDGET, seedPayment } from "../../tests/unit-support/payments/test-support";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { defaultPolicy, toSettings } from "../background/policy-store";
 import { openWalletDb } from "../db/schema";
@@ -95,6 +95,36 @@ describe("spendPerDay", () => {
     expect(await spendPerDay(db, settings, back, 2)).toEqual([
       { day: "2026-11-30", currency: "USD", amount: "7" },
       { day: "2026-12-01", currency: "USD", amount: today?.today },
+    ]);
+  });
+
+  it("sums a filter's payments per day from their charges, in the day the history counted each in", async () => {
+    // Sums for every site say 1,000,000 a day: a filter's chart must not show them.
+    const db = await withSums([
+      [dailySlot("USD", NOW), 1_000_000n],
+      [dailySlot("USD", NOW - DAY), 1_000_000n],
+    ]);
+    const other = "https://other.example";
+    const charged = async (origin: string, at: number, micro: string, historyDay?: string) => {
+      const seeded = await seedPayment(db, { createdAt: at, origin, state: "settled" });
+      await db.payments.update(seeded.id, {
+        charge: { currency: "USD", micro, chargedAt: at, ...(historyDay ? { historyDay } : {}) },
+      });
+    };
+    await charged(AGENT, NOW - DAY, "5000");
+    await charged(AGENT, NOW, "2000");
+    // Charged at 23:59:55 on the 29th by a clock set back: the history counted it on the 30th.
+    await charged(AGENT, NOW - DAY + 11 * 3_600_000, "300", "2026-11-30");
+    await charged(other, NOW, "90000");
+    // Given back: no charge left, not counted.
+    await seedPayment(db, { createdAt: NOW, origin: AGENT, state: "expired" });
+    expect(await spendPerDay(db, settings, NOW, 2, { origin: AGENT })).toEqual([
+      { day: "2026-11-29", currency: "USD", amount: "5000" },
+      { day: "2026-11-30", currency: "USD", amount: "2300" },
+    ]);
+    expect(await spendPerDay(db, settings, NOW, 2, {})).toEqual([
+      { day: "2026-11-29", currency: "USD", amount: "1000000" },
+      { day: "2026-11-30", currency: "USD", amount: "1000000" },
     ]);
   });
 

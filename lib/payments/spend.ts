@@ -1,9 +1,10 @@
 import type { WalletDb } from "../db/schema";
-import type { SpendSummary } from "../messages";
+import type { PaymentFilter, SpendSummary } from "../messages";
 import { historyInCountedDay, readRows, readSums } from "../wallet/budget-sums";
 import { capLimits, dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { DAY_MS, periodKey } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { forEachCharged } from "./spend-by";
 
 function currencies(settings: PolicySettings): string[] {
   return [
@@ -74,18 +75,21 @@ async function historyDayAt(db: WalletDb, currency: string, now: number): Promis
 }
 
 /**
- * All-sites spend per UTC day for the last `days` days, oldest first, from the
- * daily sums. The last day is today's, or the later day the budgets already
- * count in while the clock is set back: its charges are shown where the day
- * cap counted them.
+ * Spend per UTC day for the last `days` days, oldest first: all sites' from the
+ * daily sums, or, for a filter that picks some payments, theirs, summed from
+ * their charges (each in the day the history counted it in). The last day is
+ * today's, or the later day the budgets already count in while the clock is set
+ * back: its charges are shown where the day cap counted them.
  */
 export async function spendPerDay(
   db: WalletDb,
   settings: PolicySettings,
   now: number,
   days: number,
+  filter: PaymentFilter = {},
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
+  const filtered = Object.values(filter).some((value) => value !== undefined);
   const kept = currencies(settings);
   let end = now;
   for (const currency of kept) {
@@ -97,13 +101,31 @@ export async function spendPerDay(
     for (let i = span - 1; i >= 0; i--)
       wanted.push({ currency, slot: dailySlot(currency, end - i * DAY_MS) });
   }
-  const sums = await readSums(
-    db,
-    wanted.map(({ slot }) => slot),
-  );
+  const sums = filtered
+    ? await chargedPerDay(db, filter, wanted)
+    : await readSums(
+        db,
+        wanted.map(({ slot }) => slot),
+      );
   return wanted.map(({ currency, slot }) => ({
     day: slot.at,
     currency,
     amount: (sums.get(slot.key) ?? 0n).toString(),
   }));
+}
+
+/** The filter's charges summed into `wanted` days, by their slot keys; charges in other currencies or days left out. */
+async function chargedPerDay(
+  db: WalletDb,
+  filter: PaymentFilter,
+  wanted: readonly { currency: string; slot: SumSlot }[],
+): Promise<Map<string, bigint>> {
+  const slotOf = new Map(wanted.map(({ currency, slot }) => [`${slot.at} ${currency}`, slot.key]));
+  const sums = new Map<string, bigint>();
+  await forEachCharged(db, filter, ({ charge }) => {
+    const day = charge.historyDay ?? periodKey("day", charge.chargedAt);
+    const key = slotOf.get(`${day} ${charge.currency}`);
+    if (key !== undefined) sums.set(key, (sums.get(key) ?? 0n) + BigInt(charge.micro));
+  });
+  return sums;
 }
