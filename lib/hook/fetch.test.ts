@@ -703,6 +703,37 @@ describe("installFetchHook: MCP", () => {
     expect(http.challenges).toMatchObject([{ transport: "http", method: "POST" }]);
   });
 
+  it.each([
+    [
+      "an isError result",
+      { isError: true, structuredContent: { x402Version: 2, accepts: [] }, content: [] },
+      undefined,
+    ],
+    ["the draft's error 402", undefined, { code: 402, data: { x402Version: 1, accepts: [] } }],
+  ])(
+    "pays an x402 price sent with HTTP status 402 as %s in _meta, not as an HTTP price",
+    async (_form, result, error) => {
+      const priced = { jsonrpc: "2.0", id: 7, ...(result ? { result } : { error }) };
+      const x402Pay: PaymentAnswer = {
+        paymentId: "x1",
+        meta: { key: "x402/payment", value: { p: 1 } },
+      };
+      const { win, challenges, seen } = setup(
+        async (request) => {
+          const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
+          return body.params._meta?.["x402/payment"]
+            ? Response.json(paid)
+            : Response.json(priced, { status: 402 });
+        },
+        () => x402Pay,
+      );
+      const response = await win.fetch("https://mcp.example/mcp", init);
+      expect(await response.json()).toEqual(paid);
+      expect(challenges).toMatchObject([{ transport: "mcp", tool: "web_search" }]);
+      expect(seen).toHaveLength(2);
+    },
+  );
+
   it("hands the page a tool call's JSON answer once its declared length is in, and a long one unread", async () => {
     const result = { jsonrpc: "2.0", id: 7, result: { content: [] } };
     const bytes = new TextEncoder().encode(JSON.stringify(result));

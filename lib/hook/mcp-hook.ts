@@ -1,7 +1,7 @@
 import { sha256Base64url } from "../protocol/canonical-json";
 import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream, isMcpRefusal } from "./mcp-payment";
+import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer } from "./mcp-payment";
 import { declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
@@ -75,10 +75,10 @@ export function createMcpHook(): McpHook {
         call,
         declared?.body === undefined ? undefined : [input, { ...init, body: declared.body }],
       );
-      const mcpRefusal = response.status === 402 && (await isMcpRefusal(response, mcpRequest));
-      if (response.status === 402 && !mcpRefusal) return services.pay402(call, response);
+      const mcpPrice = response.status === 402 && (await isMcpPriceAnswer(response, mcpRequest));
+      if (response.status === 402 && !mcpPrice) return services.pay402(call, response);
       if (
-        !(response.ok || mcpRefusal) ||
+        !(response.ok || mcpPrice) ||
         !(mcpRequest || mediaType(response) === "text/event-stream")
       ) {
         return response;

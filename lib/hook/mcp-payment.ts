@@ -107,14 +107,21 @@ async function readAnswer(
 }
 
 /**
- * Whether an HTTP 402 answering the page's tools/call is its JSON-RPC -32402
- * refusal (some servers send one with that status): an MCP price, paid in
- * `_meta` like one sent with 200, not an HTTP one.
+ * Whether an HTTP 402 answering the page's tools/call is its JSON-RPC answer
+ * carrying an MCP price (some servers send one with that status): a Stipendex
+ * -32402, or an x402 price (an `isError` result, or the draft's error 402);
+ * paid in `_meta` like one sent with 200, not as an HTTP price.
  */
-export async function isMcpRefusal(response: Response, request?: JsonRpcRequest): Promise<boolean> {
+export async function isMcpPriceAnswer(
+  response: Response,
+  request?: JsonRpcRequest,
+): Promise<boolean> {
   if (request?.method !== "tools/call" || mediaType(response) !== "application/json") return false;
   const message = await readAnswer(response, request.id);
-  return message !== undefined && paymentErrorOf(message) !== undefined;
+  return (
+    message !== undefined &&
+    (paymentErrorOf(message) !== undefined || x402PaymentResultOf(message) !== undefined)
+  );
 }
 
 async function payAndRetry(

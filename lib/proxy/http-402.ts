@@ -1,7 +1,7 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook } from "../hook/mcp-hook";
-import { isMcpRefusal } from "../hook/mcp-payment";
+import { isMcpPriceAnswer } from "../hook/mcp-payment";
 import { makeReplayable } from "../hook/replay";
 import type { ProxyWallet } from "./paid-call";
 
@@ -32,7 +32,7 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     const replayable = makeReplayable(url, init, url);
     const response = await base(...(replayable.first ?? [url, init]));
     if (response.status !== 402) return response;
-    if (await isMcpRefusal(response, request)) {
+    if (await isMcpPriceAnswer(response, request)) {
       const { statusText, headers } = response;
       return new Response(response.body, { status: 200, statusText, headers });
     }
