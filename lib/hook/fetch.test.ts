@@ -618,6 +618,20 @@ describe("installFetchHook: MCP", () => {
     paymentId: "m1",
     meta: { key: "stipendex/payment", value: { jws: "p" } },
   };
+  const x402Pay: PaymentAnswer = {
+    paymentId: "x1",
+    meta: { key: "x402/payment", value: { p: 1 } },
+  };
+
+  /** A server answering an unpaid tools/call with the x402 price `priced`, sent with `status`. */
+  function x402Server(priced: object, status = 200): Handler {
+    return async (request) => {
+      const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
+      return body.params._meta?.["x402/payment"]
+        ? Response.json(paid)
+        : Response.json(priced, { status });
+    };
+  }
   const init = { method: "POST", headers: { "mcp-session-id": "s1" }, body: JSON.stringify(call) };
 
   /** A server refusing an unpaid tools/call with -32402, in SSE or JSON (with `refusalStatus`). */
@@ -714,19 +728,7 @@ describe("installFetchHook: MCP", () => {
     "pays an x402 price sent with HTTP status 402 as %s in _meta, not as an HTTP price",
     async (_form, result, error) => {
       const priced = { jsonrpc: "2.0", id: 7, ...(result ? { result } : { error }) };
-      const x402Pay: PaymentAnswer = {
-        paymentId: "x1",
-        meta: { key: "x402/payment", value: { p: 1 } },
-      };
-      const { win, challenges, seen } = setup(
-        async (request) => {
-          const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
-          return body.params._meta?.["x402/payment"]
-            ? Response.json(paid)
-            : Response.json(priced, { status: 402 });
-        },
-        () => x402Pay,
-      );
+      const { win, challenges, seen } = setup(x402Server(priced, 402), () => x402Pay);
       const response = await win.fetch("https://mcp.example/mcp", init);
       expect(await response.json()).toEqual(paid);
       expect(challenges).toMatchObject([{ transport: "mcp", tool: "web_search" }]);
@@ -781,17 +783,7 @@ describe("installFetchHook: MCP", () => {
       id: 7,
       result: { resultType: "payment_required", paymentRequired: { x402Version: 2, accepts: [] } },
     };
-    const x402Pay: PaymentAnswer = {
-      paymentId: "x1",
-      meta: { key: "x402/payment", value: { p: 1 } },
-    };
-    const { win, challenges, seen } = setup(
-      async (request) => {
-        const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
-        return Response.json(body.params._meta?.["x402/payment"] ? paid : priced);
-      },
-      () => x402Pay,
-    );
+    const { win, challenges, seen } = setup(x402Server(priced), () => x402Pay);
     const response = await win.fetch("https://mcp.example/mcp", init);
     expect(await response.json()).toEqual(paid);
     expect(challenges[0]).toMatchObject({ transport: "mcp", result: priced.result });
