@@ -307,12 +307,16 @@ describe("decidePayment: auto-approve only at or below the announced price", () 
     expect(decidePayment(hinted, input(5000n, { againstHint: "none" }))).toMatchObject({
       action: "ask",
       rule: "origin-no-price-hint",
-      reason: `the server announced no price in USD for this tool: ${AGENT} auto-approves only at or below one`,
+      reason: `no price in USD was announced for this tool: ${AGENT} auto-approves only at or below one`,
     });
   });
 
-  it("leaves a price that is no tool's (HTTP) to the rest of the budget", () => {
-    expect(decidePayment(hinted, input(5000n)).action).toBe("auto");
+  it("asks about a price no tool announced: an HTTP 402, an MCP tool priced by one among them", () => {
+    expect(decidePayment(hinted, input(5000n))).toMatchObject({
+      action: "ask",
+      rule: "origin-no-price-hint",
+      reason: `no price in USD was announced for this call: ${AGENT} auto-approves only at or below one`,
+    });
   });
 
   it("ignores the announced price where the rule does not ask for it", () => {

@@ -48,7 +48,7 @@ export interface PolicyInput {
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
   spent: ReadonlyMap<string, bigint>;
   now: number;
-  /** MCP: how the price stands against what its tool's tools/list announced. */
+  /** MCP: how the price stands against what its tool's tools/list announced; absent for any other price. */
   againstHint?: HintComparison;
   /** The token's spendable balance (atomic units), when the wallet could read it. */
   available?: bigint;
@@ -145,11 +145,12 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
       `${price} is above the price the server announced for this tool: ${origin} auto-approves only up to it`,
     );
   }
-  // Only at or below an announced price: a tool that announced none (or none in this currency) is asked about.
-  if (budget.withinPriceHint && input.againstHint === "none") {
+  // Only at or below an announced price: a price with none to compare (an HTTP 402, an MCP tool
+  // priced by one, a tool that announced none or none in this currency) is asked about.
+  if (budget.withinPriceHint && input.againstHint !== "within") {
     return ask(
       "origin-no-price-hint",
-      `the server announced no price in ${currency} for this tool: ${origin} auto-approves only at or below one`,
+      `no price in ${currency} was announced for this ${input.againstHint === undefined ? "call" : "tool"}: ${origin} auto-approves only at or below one`,
     );
   }
   if (micro > budget.autoApproveUpTo) {
