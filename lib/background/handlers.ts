@@ -29,7 +29,7 @@ import {
   reportOf,
   reportsOf,
 } from "./pricing-book";
-import type { PageHandlers, UiHandlers } from "./router";
+import type { PageHandlers, UiContext, UiHandlers } from "./router";
 import { asInvalidQuote, RpcError } from "./rpc-error";
 import type { SettlementSchedule } from "./settlement-schedule";
 import type { WalletPlatform } from "./wallet-services";
@@ -114,8 +114,15 @@ export function createPageHandlers(s: WalletServices): PageHandlers {
   };
 }
 
+/** Which wallet page a long read is for: its tab, or the popup by its URL. */
+function readerOf(context: UiContext): string {
+  return context.tabId === undefined ? context.url : `tab ${context.tabId}`;
+}
+
 export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferMethod> {
+  // Each page's latest read of each kind: a new filter stops the reads of the one before.
   const totalsReads = new LatestReads();
+  const chartReads = new LatestReads();
   return {
     ui_status: async () => ({ version: PROVIDER_VERSION, origin: s.extensionBaseUrl }),
     ui_getDiagnostics: async () => diagnostics(),
@@ -193,13 +200,14 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
         params.order,
       ),
     ui_spendBy: (params, context) =>
-      totalsReads.run(
-        context.tabId === undefined ? context.url : `tab ${context.tabId}`,
-        (signal) => spendBy(s.db, params.filter, { signal }),
-      ),
+      totalsReads.run(readerOf(context), (signal) => spendBy(s.db, params.filter, { signal })),
     ui_getPayment: (params) => paymentDetail(s.db, s.registry, s.descriptors, params.id),
-    ui_spendPerDay: async (params) =>
-      spendPerDay(s.db, await s.policy.settings(), s.now(), params.days, params.filter),
+    ui_spendPerDay: async (params, context) => {
+      const settings = await s.policy.settings();
+      return chartReads.run(readerOf(context), (signal) =>
+        spendPerDay(s.db, settings, s.now(), params.days, params.filter, { signal }),
+      );
+    },
     ui_exportPayments: (params) =>
       exportPayments(s.db, s.registry, params.filter ?? {}, params.format),
     ui_deleteHistory: async (params) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT, AUTO_BUDGET, seedPayment } from "../../tests/unit-support/payments/test-support";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { defaultPolicy, toSettings } from "../background/policy-store";
-import { openWalletDb } from "../db/schema";
+import { openWalletDb, type PaymentRecord } from "../db/schema";
 import { randomId } from "../random-id";
 import { dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { spendPerDay, spendSummaries } from "./spend";
@@ -126,6 +126,35 @@ describe("spendPerDay", () => {
       { day: "2026-11-29", currency: "USD", amount: "1000000" },
       { day: "2026-11-30", currency: "USD", amount: "1000000" },
     ]);
+  });
+
+  it("reads for a filter only the payments asked for near the days shown, and stops when told", async () => {
+    const db = await withSums([]);
+    const longAgo = NOW - 400 * DAY;
+    for (let i = 0; i < 5; i++) {
+      const seeded = await seedPayment(db, {
+        createdAt: longAgo + i,
+        origin: AGENT,
+        state: "settled",
+      });
+      await db.payments.update(seeded.id, {
+        charge: { currency: "USD", micro: "1", chargedAt: longAgo + i },
+      });
+    }
+    const read: number[] = [];
+    const reading = (payment: PaymentRecord) => {
+      read.push(payment.createdAt);
+      return payment;
+    };
+    db.payments.hook("reading", reading);
+    expect(await spendPerDay(db, settings, NOW, 92, { origin: AGENT })).toHaveLength(92);
+    db.payments.hook("reading").unsubscribe(reading);
+    expect(read).toEqual([]);
+    const stop = new AbortController();
+    stop.abort(new Error("superseded"));
+    await expect(
+      spendPerDay(db, settings, NOW, 2, { origin: AGENT }, { signal: stop.signal }),
+    ).rejects.toThrow("superseded");
   });
 
   it("keeps the span between 1 and 366 days", async () => {

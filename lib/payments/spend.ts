@@ -1,10 +1,16 @@
-import type { WalletDb } from "../db/schema";
+import type { ChargeRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendSummary } from "../messages";
 import { historyInCountedDay, readRows, readSums } from "../wallet/budget-sums";
 import { capLimits, dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { DAY_MS, periodKey } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
-import { forEachCharged } from "./spend-by";
+import { forEachCharged, type PieceOptions } from "./spend-by";
+
+/**
+ * How long before the first day shown a filtered chart starts reading payments:
+ * a payment is charged when approved, which may come a while after it was asked for.
+ */
+const CHARGED_AFTER_ASKED_MS = 7 * DAY_MS;
 
 function currencies(settings: PolicySettings): string[] {
   return [
@@ -87,6 +93,7 @@ export async function spendPerDay(
   now: number,
   days: number,
   filter: PaymentFilter = {},
+  options: PieceOptions = {},
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
   const filtered = Object.values(filter).some((value) => value !== undefined);
@@ -102,7 +109,7 @@ export async function spendPerDay(
       wanted.push({ currency, slot: dailySlot(currency, end - i * DAY_MS) });
   }
   const sums = filtered
-    ? await chargedPerDay(db, filter, wanted)
+    ? await chargedPerDay(db, filter, wanted, end - (span - 1) * DAY_MS, options)
     : await readSums(
         db,
         wanted.map(({ slot }) => slot),
@@ -114,18 +121,25 @@ export async function spendPerDay(
   }));
 }
 
-/** The filter's charges summed into `wanted` days, by their slot keys; charges in other currencies or days left out. */
+/**
+ * The filter's charges summed into `wanted` days (the first at `firstDay`), by their slot keys;
+ * charges in other currencies or days left out. Payments asked for long before it are not read.
+ */
 async function chargedPerDay(
   db: WalletDb,
   filter: PaymentFilter,
   wanted: readonly { currency: string; slot: SumSlot }[],
+  firstDay: number,
+  options: PieceOptions,
 ): Promise<Map<string, bigint>> {
   const slotOf = new Map(wanted.map(({ currency, slot }) => [`${slot.at} ${currency}`, slot.key]));
   const sums = new Map<string, bigint>();
-  await forEachCharged(db, filter, ({ charge }) => {
+  const from = Math.max(filter.from ?? 0, firstDay - DAY_MS - CHARGED_AFTER_ASKED_MS);
+  const add = ({ charge }: { charge: ChargeRecord }) => {
     const day = charge.historyDay ?? periodKey("day", charge.chargedAt);
     const key = slotOf.get(`${day} ${charge.currency}`);
     if (key !== undefined) sums.set(key, (sums.get(key) ?? 0n) + BigInt(charge.micro));
-  });
+  };
+  await forEachCharged(db, { ...filter, from }, add, options);
   return sums;
 }
