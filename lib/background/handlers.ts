@@ -163,7 +163,7 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_setAutoLock: (params) => s.wallet.setAutoLock(params.minutes),
     ui_listPending: async () => {
       const locked = (await s.wallet.current()) === undefined;
-      return (await s.approvals.pending()).map(({ tabId: _tab, ...p }) => ({
+      return (await s.approvals.pending()).map(({ tabId: _tab, byPerson: _byPerson, ...p }) => ({
         ...p,
         needsUnlock: locked,
       }));

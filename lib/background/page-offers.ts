@@ -88,9 +88,9 @@ export interface DescribedPrice {
   expiresAt?: number;
 }
 
-/** Who pays a tab's offer, as the engine knows it: the page in that tab's top frame. */
+/** Who pays a tab's offer, as the engine knows it: the page in that tab's top frame, at the person's click. */
 function callerOf(offer: StoredOffer, tabId: number): Caller {
-  return { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin };
+  return { origin: offer.origin, tabId, frameId: 0, topOrigin: offer.origin, byPerson: true };
 }
 
 interface StoredOffer {

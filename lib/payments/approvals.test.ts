@@ -182,6 +182,18 @@ describe("ApprovalQueue", () => {
     await until(() => windows.opened.length === 3);
   });
 
+  it("opens the window at once for what the person's own click asked, on a quiet tab and site too", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => 1_000_000);
+    const first = queue.ask({ ...approval("a", "https://news.example"), tabId: 7 });
+    await until(() => windows.opened.length === 1);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    await first;
+    // The popup's "Pay and open the page" for the same page in the same tab.
+    void queue.ask({ ...approval("b", "https://news.example"), tabId: 7, byPerson: true });
+    await until(() => windows.opened.length === 2);
+  });
+
   it("opens a new window when the remembered one is gone", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);

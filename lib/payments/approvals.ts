@@ -88,14 +88,16 @@ export interface ApprovalWindow {
   close(windowId: number): Promise<void>;
 }
 
-/** A request as the queue keeps it: what the window shows, and the tab it came from. */
-type Stored = ApprovalView & { tabId?: number };
+/** A request as the queue keeps it: what the window shows, and who asked (Requester). */
+type Stored = ApprovalView & Omit<Requester, "id" | "origin">;
 
 /** Who is asking: the approval's id, the site, and its tab when it came from one. */
 export interface Requester {
   id: string;
   origin: string;
   tabId?: number;
+  /** The person's own click in the wallet (the popup's Pay) asked: nothing quiets its window. */
+  byPerson?: true;
 }
 
 /**
@@ -276,6 +278,7 @@ export class ApprovalQueue {
   }
 
   private async isQuiet(requester: Omit<Requester, "id">): Promise<boolean> {
+    if (requester.byPerson) return false;
     const quiet = (await readItem(this.session, QUIET_ORIGINS_ITEM)) ?? {};
     const now = this.now();
     return quietKeys(requester).some((key) => (quiet[key] ?? 0) > now);

@@ -62,6 +62,7 @@ export async function obtainConsent(
       id: payment.id,
       origin: caller.origin,
       ...(caller.tabId === undefined ? {} : { tabId: caller.tabId }),
+      ...(caller.byPerson ? { byPerson: true as const } : {}),
     };
     const answer = await askPerson(parts, requester, () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
@@ -134,7 +135,8 @@ async function askPerson(
     await approvals.closeIfEmpty().catch(() => undefined);
     throw error;
   }
-  return approvals.ask(requester.tabId === undefined ? view : { ...view, tabId: requester.tabId });
+  const { id: _id, origin: _origin, ...asked } = requester;
+  return approvals.ask({ ...view, ...asked });
 }
 
 /** What the confirmation window shows of a request (its history, the balance, the registry). */

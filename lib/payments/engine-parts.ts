@@ -50,6 +50,8 @@ export interface Caller {
   frameId?: number;
   /** The origin of the tab's top-level page, when the browser says it. */
   topOrigin?: string;
+  /** The person's own click in the wallet (the popup's Pay for a paywalled page) made this request. */
+  byPerson?: true;
 }
 
 /** What the engine's steps share: the platform, this worker's running sums, its signers and clock. */
