@@ -158,7 +158,7 @@ async function payAndRetry(
   // A request id is never used twice in a session (MCP): the server answered the page's
   // already. The retry has its own, and its answer goes to the page under the page's.
   const retryId = `stipendex-${randomId()}`;
-  const ids: RetryIds = { asked: retryId, original: call.request.id };
+  const answered = { asked: retryId, original: call.request.id };
   const body = JSON.stringify({
     ...call.request,
     id: retryId,
@@ -175,7 +175,7 @@ async function payAndRetry(
   }
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.ok && retry.body) {
-    return withReceiptWatch(retry, call, ids, paymentId, wallet, nativeFetch, message);
+    return withReceiptWatch(retry, call, answered, paymentId, wallet, nativeFetch, message);
   }
   const retried =
     type === "application/json"
@@ -184,7 +184,7 @@ async function payAndRetry(
           .json()
           .catch(() => undefined)
       : undefined;
-  if (!answersRetry(retried, ids)) {
+  if (!answersRetry(retried, answered)) {
     const report = await unansweredReceipt(retry, paymentId);
     sendReceipt(wallet, report, retried);
     return report.error ? undefined : retry;
