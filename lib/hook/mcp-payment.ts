@@ -1,6 +1,5 @@
 import type { ElicitResult, ReceiptParams } from "../messages";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
-import { randomId } from "../random-id";
 import {
   field,
   isElicitation,
@@ -155,13 +154,8 @@ async function payAndRetry(
   }
   if (!answer.meta) return undefined;
   const meta = isObject(params._meta) ? params._meta : {};
-  // A request id is never used twice in a session (MCP): the server answered the page's
-  // already. The retry has its own, and its answer goes to the page under the page's.
-  const retryId = `stipendex-${randomId()}`;
-  const answered = { asked: retryId, original: call.request.id };
   const body = JSON.stringify({
     ...call.request,
-    id: retryId,
     params: { ...params, _meta: { ...meta, [answer.meta.key]: answer.meta.value } },
   });
   const paymentId = answer.paymentId;
@@ -175,7 +169,7 @@ async function payAndRetry(
   }
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.ok && retry.body) {
-    return withReceiptWatch(retry, call, answered, paymentId, wallet, nativeFetch, message);
+    return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
   }
   const retried =
     type === "application/json"
@@ -184,52 +178,11 @@ async function payAndRetry(
           .json()
           .catch(() => undefined)
       : undefined;
-  if (!answersRetry(retried, answered)) {
-    const report = await unansweredReceipt(retry, paymentId);
-    sendReceipt(wallet, report, retried);
-    return report.error ? undefined : retry;
-  }
-  const report = answerReceipt(retried, paymentId, retry.status);
+  const report = isResponseTo(retried, call.request.id)
+    ? answerReceipt(retried, paymentId, retry.status)
+    : await unansweredReceipt(retry, paymentId);
   sendReceipt(wallet, report, retried);
-  if (report.error) {
-    await retry.body?.cancel();
-    return undefined;
-  }
-  return jsonAnswer(retry, { ...retried, id: call.request.id });
-}
-
-/** The retry's answer as the page's call is answered: `message` as JSON, as `retry` sent it. */
-function jsonAnswer(retry: Response, message: Record<string, unknown>): Response {
-  void retry.body?.cancel().catch(() => undefined);
-  const headers = new Headers(retry.headers);
-  // The body is written anew: its length and encoding are no longer the server's.
-  headers.delete("content-length");
-  headers.delete("content-encoding");
-  const copy = new Response(JSON.stringify(message), {
-    status: retry.status,
-    statusText: retry.statusText,
-    headers,
-  });
-  // A constructed Response has an empty url; keep the real one for the page.
-  Object.defineProperty(copy, "url", { value: retry.url });
-  return copy;
-}
-
-/** The ids of a retried call: the one the retry was sent with, and the page's. */
-interface RetryIds {
-  asked: JsonRpcId;
-  original: JsonRpcId | undefined;
-}
-
-/** Whether `message` answers the retry: under its id, or (a server that kept it) the page's. */
-function answersRetry(message: unknown, ids: RetryIds): message is Record<string, unknown> {
-  return isResponseTo(message, ids.asked) || isResponseTo(message, ids.original);
-}
-
-/** An SSE event answering the retry, as the answer to the page's call: the same event under the page's id. */
-function underPageId(raw: string, message: Record<string, unknown>, ids: RetryIds): string {
-  const eventId = /^id: ?([^\r\n]*)$/m.exec(raw)?.[1];
-  return formatSseMessage({ ...message, id: ids.original }, eventId);
+  return report.error ? undefined : retry;
 }
 
 /**
@@ -254,7 +207,6 @@ async function unansweredReceipt(retry: Response, paymentId: string): Promise<Re
 function withReceiptWatch(
   retry: Response,
   call: McpCall,
-  ids: RetryIds,
   paymentId: string,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
@@ -266,11 +218,11 @@ function withReceiptWatch(
     retry,
     async (message, raw, emit, signal) => {
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
-      if (!answered && answersRetry(message, ids)) {
+      if (!answered && isResponseTo(message, call.request.id)) {
         answered = true;
         const report = answerReceipt(message, paymentId, retry.status);
         sendReceipt(wallet, report, message);
-        emit(report.error ? formatSseMessage(original) : underPageId(raw, message, ids));
+        emit(report.error ? formatSseMessage(original) : raw);
         return;
       }
       emit(raw);
