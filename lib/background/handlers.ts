@@ -202,12 +202,12 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_spendBy: (params, context) =>
       totalsReads.run(readerOf(context), (signal) => spendBy(s.db, params.filter, { signal })),
     ui_getPayment: (params) => paymentDetail(s.db, s.registry, s.descriptors, params.id),
-    ui_spendPerDay: async (params, context) => {
-      const settings = await s.policy.settings();
-      return chartReads.run(readerOf(context), (signal) =>
-        spendPerDay(s.db, settings, s.now(), params.days, params.filter, { signal }),
-      );
-    },
+    ui_spendPerDay: (params, context) =>
+      chartReads.run(readerOf(context), async (signal) =>
+        spendPerDay(s.db, await s.policy.settings(), s.now(), params.days, params.filter, {
+          signal,
+        }),
+      ),
     ui_exportPayments: (params) =>
       exportPayments(s.db, s.registry, params.filter ?? {}, params.format),
     ui_deleteHistory: async (params) => {
