@@ -238,6 +238,8 @@ export type ApprovalWarning =
   | "far-above-usual"
   | "above-price-hint"
   | "server-did-not-declare-payments"
+  /** The server's signed Quote did not read or verify: what is asked is its unsigned x402 price. */
+  | "signed-price-refused"
   | "testnet"
   | "mainnet"
   /** The paying address does not hold enough of the token for this payment (never auto-approved). */

@@ -7,6 +7,7 @@ const TEXT: Record<ApprovalWarning, () => string> = {
   "far-above-usual": () => t("confirm.warning.farAboveUsual"),
   "above-price-hint": () => t("confirm.warning.aboveHint"),
   "server-did-not-declare-payments": () => t("confirm.warning.undeclared"),
+  "signed-price-refused": () => t("confirm.warning.signedPriceRefused"),
   testnet: () => t("confirm.warning.testnet"),
   mainnet: () => t("confirm.warning.mainnet"),
   "insufficient-balance": () => t("confirm.warning.insufficient"),

@@ -79,6 +79,15 @@ describe("approvalView", () => {
     expect(declared.priceHint).toEqual({ estimate: "1 USD", model: "per_call" });
   });
 
+  it("flags an unsigned price asked because the signed one beside it did not verify", () => {
+    const unsigned = { ...offer, protocol: "x402-v2" as const, quoteRefused: "Quote expired" };
+    const { quote: _quote, ...withoutQuote } = unsigned;
+    expect(
+      approvalView({ ...input, offer: withoutQuote, server: { mcp: false } }).warnings,
+    ).toContain("signed-price-refused");
+    expect(approvalView(input).warnings).not.toContain("signed-price-refused");
+  });
+
   it("names the top-level site of a frame, and says why a plain-http site cannot get a budget", () => {
     const framed = approvalView({
       ...input,

@@ -110,9 +110,13 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
   };
 }
 
-/** Payable all the same, but worth a look: a price above its tool's hint, a server that never declared payments. */
+/**
+ * Payable all the same, but worth a look: a signed price that did not verify beside the
+ * unsigned one asked, a price above its tool's hint, a server that never declared payments.
+ */
 function serverWarnings(offer: Offer, server: ServerContext): ApprovalWarning[] {
   const warnings: ApprovalWarning[] = [];
+  if (offer.quoteRefused !== undefined) warnings.push("signed-price-refused");
   if (server.againstHint === "above") warnings.push("above-price-hint");
   if (offer.protocol === "stipendex" && server.mcp && !server.report?.stipendexPayments) {
     warnings.push("server-did-not-declare-payments");

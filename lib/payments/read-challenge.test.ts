@@ -127,6 +127,7 @@ describe("readChallenge", () => {
       };
       const { offer } = await readChallenge(both, ctx);
       expect(offer.protocol).toBe("x402-v2");
+      expect(offer.quoteRefused).toMatch(/not canonical base64url/);
       // Alone, the same Quote is refused with its own error.
       await expect(readChallenge({ ...challenge, body: broken }, ctx)).rejects.toThrow();
     });

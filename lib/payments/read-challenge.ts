@@ -1,4 +1,5 @@
 import { decodeJwt } from "jose";
+import { errorText } from "../errors";
 import type { PaymentChallenge } from "../messages";
 import { argsHash } from "../protocol/canonical-json";
 import type { Descriptor } from "../protocol/envelope/descriptor";
@@ -16,6 +17,9 @@ import type { DescriptorSource } from "./descriptors";
 import { PaymentError } from "./errors";
 import { jsonOrUndefined } from "./json-text";
 import { knownOptions } from "./known-rails";
+
+/** What is kept of why a Quote beside an x402 price was not taken. */
+const MAX_REFUSAL_CHARS = 300;
 
 export interface ChallengeContext {
   registry: Registry;
@@ -47,10 +51,14 @@ export async function readChallenge(
     const body = jsonOrUndefined(challenge.body);
     // A receiver may offer both bindings (seed 000): its signed Quote is the one paid, the
     // unsigned x402 price only when the Quote cannot be read.
+    let quoteRefused: string | undefined;
     if (isRecord(body) && "quote" in body) {
       const quoted = readQuote(body.quote, request, "http", context, requesterOrigin);
       if (challenge.paymentRequiredHeader === null) return quoted;
-      const read = await quoted.catch(() => undefined);
+      const read = await quoted.catch((error: unknown) => {
+        quoteRefused = errorText(error).slice(0, MAX_REFUSAL_CHARS);
+        return undefined;
+      });
       if (read) return read;
     }
     const offer = readHttp402(
@@ -63,7 +71,7 @@ export async function readChallenge(
       },
       { receiver: originOf(url), resource: request, registry: context.registry },
     );
-    return { offer };
+    return { offer: quoteRefused === undefined ? offer : { ...offer, quoteRefused } };
   }
   const { server, tool } = challenge;
   const request: ResourceRequest = { kind: "mcp", server, tool, arguments: challenge.arguments };

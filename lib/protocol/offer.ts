@@ -55,6 +55,11 @@ export interface Offer {
   receiver: string;
   /** x402 only, once the payee is bound: the origin the page said the price came from. */
   claimedBy?: string;
+  /**
+   * x402 only: why the Stipendex Quote served beside this price was not taken (it did not
+   * read or verify), so this unsigned price is the one paid.
+   */
+  quoteRefused?: string;
   /** Stipendex only: the name the receiver's descriptor gives it (the Quote verified under it). */
   receiverName?: string;
   resource: OfferResource;
