@@ -340,6 +340,22 @@ describe("installFetchHook: HTTP 402", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("never sends a payment signed after the page gave the request up, and says it was not sent", async () => {
+    const abort = new AbortController();
+    const { win, seen, receipts } = setup(server, () => {
+      // Given up as the wallet signs: too late to withdraw.
+      abort.abort(new DOMException("timed out", "TimeoutError"));
+      return pay;
+    });
+    await expect(win.fetch("/api/search", { signal: abort.signal })).rejects.toMatchObject({
+      name: "TimeoutError",
+    });
+    expect(seen).toHaveLength(1);
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 0, receipt: null, unanswered: "not-sent" },
+    ]);
+  });
+
   it("does not ask the wallet about a request the page aborted while its 402 was read", async () => {
     const abort = new AbortController();
     const { win, challenges } = setup(
@@ -626,9 +642,12 @@ describe("installFetchHook: MCP", () => {
   /** A server answering an unpaid tools/call with the x402 price `priced`, sent with `status`. */
   function x402Server(priced: object, status = 200): Handler {
     return async (request) => {
-      const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
+      const body = (await request.json()) as {
+        id: unknown;
+        params: { _meta?: Record<string, unknown> };
+      };
       return body.params._meta?.["x402/payment"]
-        ? Response.json(paid)
+        ? Response.json({ ...paid, id: body.id })
         : Response.json(priced, { status });
     };
   }
@@ -637,9 +656,16 @@ describe("installFetchHook: MCP", () => {
   /** A server refusing an unpaid tools/call with -32402, in SSE or JSON (with `refusalStatus`). */
   function mcpServer(sse: boolean, refusalStatus = 200): Handler {
     return async (request) => {
-      const body = (await request.json()) as { params: { _meta?: Record<string, unknown> } };
-      const answer = body.params._meta?.["stipendex/payment"] ? paid : refusal;
-      if (answer === refusal && refusalStatus !== 200) {
+      const body = (await request.json()) as {
+        id: unknown;
+        params: { _meta?: Record<string, unknown> };
+      };
+      // Answered under the request's id, as a server answers: the paid retry's is its own.
+      const answer = {
+        ...(body.params._meta?.["stipendex/payment"] ? paid : refusal),
+        id: body.id,
+      };
+      if ("error" in answer && refusalStatus !== 200) {
         return Response.json(answer, { status: refusalStatus });
       }
       return sse
@@ -1041,5 +1067,126 @@ describe("installFetchHook: MCP", () => {
       const text = await (await win.fetch(endpoint, init)).text();
       expect(text).toBe(`${formatSseMessage(nameForm)}${formatSseMessage(paid)}`);
     });
+  });
+});
+
+describe("installFetchHook: a paid MCP retry under a request id of its own", () => {
+  const endpoint = "https://mcp.example/mcp";
+  const call = {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "web_search", arguments: { q: "x" } },
+  };
+  const init = { method: "POST", headers: { "mcp-session-id": "s1" }, body: JSON.stringify(call) };
+  const mcpPay: PaymentAnswer = {
+    paymentId: "m1",
+    meta: { key: "stipendex/payment", value: { jws: "p" } },
+  };
+  const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } };
+  const result = { content: [{ type: "text", text: "found" }] };
+  const event = (id: string, message: unknown) =>
+    `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+  /**
+   * A server as MCP has it: an id used twice in the session is refused, the
+   * paid call answered under its own id (in JSON, or SSE with event ids, a
+   * GET with Last-Event-ID replaying what followed), cancellations noted.
+   */
+  function strictServer(answer: "json" | "sse" | "sse-broken" | "sse-held") {
+    const used = new Set<unknown>();
+    const cancelled: unknown[] = [];
+    const retries: unknown[] = [];
+    let answerEvent = "";
+    const handler: Handler = async (request) => {
+      if (request.method === "GET") {
+        return new Response(request.headers.get("last-event-id") === "ev1" ? answerEvent : "", {
+          headers: { "content-type": "text/event-stream" },
+        });
+      }
+      const body = (await request.json()) as {
+        id?: unknown;
+        method: string;
+        params: { requestId?: unknown; _meta?: Record<string, unknown> };
+      };
+      if (body.method === "notifications/cancelled") {
+        cancelled.push(body.params.requestId);
+        return new Response(null, { status: 202 });
+      }
+      if (used.has(body.id)) {
+        const said = `Request id ${String(body.id)} was used already in this session`;
+        return Response.json({
+          jsonrpc: "2.0",
+          id: body.id,
+          error: { code: -32600, message: said },
+        });
+      }
+      used.add(body.id);
+      if (!body.params._meta?.["stipendex/payment"]) {
+        const price = { code: -32402, message: "Payment required", data: { quote: {} } };
+        return Response.json({ jsonrpc: "2.0", id: body.id, error: price });
+      }
+      retries.push(body.id);
+      const paid = { jsonrpc: "2.0", id: body.id, result };
+      answerEvent = event("ev2", paid);
+      const sse = (stream: BodyInit) =>
+        new Response(stream, { headers: { "content-type": "text/event-stream" } });
+      if (answer === "json") return Response.json(paid);
+      if (answer === "sse") return sse(event("ev1", progress) + answerEvent);
+      const first = event("ev1", progress);
+      if (answer === "sse-broken") return sse(breakingOff(first, new TypeError("network error")));
+      return sse(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(first)) }));
+    };
+    return { handler, used, cancelled, retries };
+  }
+
+  it("sends the retry under an id of its own and hands the page a JSON answer under the page's", async () => {
+    const server = strictServer("json");
+    const { win, receipts } = setup(server.handler, () => mcpPay);
+    const response = await win.fetch(endpoint, init);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 7, result });
+    expect(server.retries).toEqual([expect.stringMatching(/^stipendex-retry-[0-9a-f]{32}$/)]);
+    await until(() => receipts.length > 0);
+    expect(receipts[0]).toMatchObject({ paymentId: "m1", status: 200, receipt: null });
+    expect(receipts[0]?.unanswered).toBeUndefined();
+  });
+
+  it("hands the page an SSE answer under the page's id, keeping the event ids for resuming", async () => {
+    const server = strictServer("sse");
+    const { win } = setup(server.handler, () => mcpPay);
+    const text = await (await win.fetch(endpoint, init)).text();
+    expect(text).toBe(
+      event("ev1", progress) + formatSseMessage({ jsonrpc: "2.0", id: 7, result }, "ev2"),
+    );
+  });
+
+  it("hands the page the answer of a retry stream it resumes by GET under the page's id", async () => {
+    const server = strictServer("sse-broken");
+    const { win } = setup(server.handler, () => mcpPay);
+    const broken = await win.fetch(endpoint, init);
+    await expect(broken.text()).rejects.toThrow("network error");
+    const resumed = await win.fetch(endpoint, {
+      method: "GET",
+      headers: { accept: "text/event-stream", "mcp-session-id": "s1", "last-event-id": "ev1" },
+    });
+    expect(await resumed.text()).toBe(formatSseMessage({ jsonrpc: "2.0", id: 7, result }, "ev2"));
+  });
+
+  it("passes the page's cancellation of its call on to the retry", async () => {
+    const server = strictServer("sse-held");
+    const { win } = setup(server.handler, () => mcpPay);
+    const held = await win.fetch(endpoint, init);
+    const reader = (held.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const cancel = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 7, reason: "the agent gave up" },
+    };
+    const notify = { ...init, body: JSON.stringify(cancel) };
+    await win.fetch(endpoint, notify);
+    await win.fetch(endpoint, { ...notify, headers: { "mcp-session-id": "another" } });
+    expect(server.cancelled).toEqual([server.retries[0], 7]);
+    await reader.cancel();
   });
 });

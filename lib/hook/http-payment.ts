@@ -80,6 +80,16 @@ export async function payHttp402(
     return response;
   }
   if (!answer.header) return response;
+  if (request.signal?.aborted) {
+    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
+    wallet.receipt({
+      paymentId: answer.paymentId,
+      status: 0,
+      receipt: null,
+      unanswered: "not-sent",
+    });
+    throw request.signal.reason;
+  }
   let retry: Response;
   try {
     retry = await nativeFetch(

@@ -69,11 +69,16 @@ export function createMcpHook(): McpHook {
     async fetch(call, services) {
       const { mcpRequest } = call;
       const [input, init] = call.args;
+      const { url, method, signal } = call.describe();
+      const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
+      const sessionId = headers.get("mcp-session-id");
       const declared =
         mcpRequest?.method === "initialize" ? declareElicitation(mcpRequest) : undefined;
+      const body =
+        declared?.body ?? (mcpRequest && cancellingCall(mcpRequest, sessions, url, sessionId));
       const response = await services.send(
         call,
-        declared?.body === undefined ? undefined : [input, { ...init, body: declared.body }],
+        body === undefined ? undefined : [input, { ...init, body }],
       );
       const mcpPrice = response.status === 402 && (await isMcpPriceAnswer(response, mcpRequest));
       if (response.status === 402 && !mcpPrice) return services.pay402(call, response);
@@ -83,18 +88,22 @@ export function createMcpHook(): McpHook {
       ) {
         return response;
       }
-      const { url, method, signal } = call.describe();
-      const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
-      const sessionId = headers.get("mcp-session-id");
       const { wallet, nativeFetch } = services;
       if (!mcpRequest) {
-        // The standalone stream of a session the page initialized here.
+        // A GET stream of a session the page initialized here, or where a paid retry was sent.
         const walletAnswersForms = sessions.walletAnswersForms(url, sessionId);
-        if (method !== "GET" || walletAnswersForms === undefined) return response;
+        if (method !== "GET") return response;
+        if (walletAnswersForms === undefined && !sessions.retriedIn(url, sessionId))
+          return response;
         const answer = (body: string) => postToSession(url, headers, init, body);
         return handleMcpStream(
           response,
-          { server: url, walletAnswersForms, answer },
+          {
+            server: url,
+            walletAnswersForms: walletAnswersForms ?? false,
+            answer,
+            pageIdOf: (id) => sessions.pageIdOf(url, sessionId, id),
+          },
           wallet,
           nativeFetch,
         );
@@ -112,13 +121,46 @@ export function createMcpHook(): McpHook {
           request: mcpRequest,
           replayable: call.replayable,
           walletAnswersForms,
-          ...(signal ? { signal } : {}),
+          ...(mcpRequest.method === "tools/call" && mcpRequest.id !== undefined
+            ? { signal: sessions.callSignal(url, sessionId, mcpRequest.id, signal) }
+            : signal
+              ? { signal }
+              : {}),
+          retryId: (pageId) => sessions.retryIdFor(url, sessionId, pageId),
         },
         wallet,
         nativeFetch,
       );
     },
   };
+}
+
+/**
+ * Takes the page's `notifications/cancelled` of a call: the wallet gives it
+ * up too (withdraws what it asks the person, never retries it). Of a call the
+ * wallet paid and retried, the body the server must get instead: for the
+ * retry (its own request id), the one still running. Undefined otherwise:
+ * sent as the page wrote it.
+ */
+function cancellingCall(
+  message: JsonRpcRequest,
+  sessions: McpSessions,
+  url: string,
+  sessionId: string | null,
+): string | undefined {
+  if (message.method !== "notifications/cancelled") return undefined;
+  const pageId = message.params?.requestId;
+  if (typeof pageId !== "string" && typeof pageId !== "number") return undefined;
+  const reason = message.params?.reason;
+  sessions.cancel(
+    url,
+    sessionId,
+    pageId,
+    typeof reason === "string" ? reason : "cancelled by the page",
+  );
+  const retryId = sessions.retryOf(url, sessionId, pageId);
+  if (retryId === undefined) return undefined;
+  return JSON.stringify({ ...message, params: { ...message.params, requestId: retryId } });
 }
 
 /** An answer to the server on a GET stream: a JSON-RPC POST with the stream's own headers. */

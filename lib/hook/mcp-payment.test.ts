@@ -17,6 +17,10 @@ const request: JsonRpcRequest = {
 };
 const price = { code: -32402, message: "Payment required", data: { quote: "q" } };
 const refusal = { jsonrpc: "2.0", id: request.id, error: price };
+/** The paid retry's own request id (MCP: the page's was answered already). */
+const retryId = "stipendex-retry-1";
+/** `message` as the server answers the paid retry: under the retry's id. */
+const toRetry = <T extends object>(message: T) => ({ ...message, id: retryId });
 
 /**
  * The page's tools/call answered `first`, paid by a wallet that always pays,
@@ -49,6 +53,7 @@ function startCall(first: Response, retry: () => Response) {
       request,
       replayable: makeReplayable(server, { method: "POST", body }, server),
       walletAnswersForms: false,
+      retryId: () => retryId,
     },
     wallet,
     async () => retry(),
@@ -177,14 +182,14 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
 
   it("reports a paid call answered with a JSON-RPC error other than -32402, handing the page that error", async () => {
     const { response, receipts } = await payCall(Response.json(refusal), () =>
-      Response.json(crashed),
+      Response.json(toRetry(crashed)),
     );
     expect(await response.json()).toEqual(crashed);
     await expect.poll(() => receipts).toEqual([errorAnswer]);
   });
 
   it("reports a JSON-RPC error other than -32402 on an SSE answer, passing the event on", async () => {
-    const { response, receipts } = await payCall(sse(refusal), () => sse(crashed));
+    const { response, receipts } = await payCall(sse(refusal), () => sse(toRetry(crashed)));
     expect(await response.text()).toBe(formatSseMessage(crashed));
     await expect.poll(() => receipts).toEqual([errorAnswer]);
   });
@@ -342,7 +347,7 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
   });
 
   it("reports the answer once, not again when the stream then ends", async () => {
-    const paid = { jsonrpc: "2.0", id: request.id, result: { content: [] } };
+    const paid = { jsonrpc: "2.0", id: retryId, result: { content: [] } };
     const { response, receipts } = await payCall(Response.json(refusal), () =>
       stream(`${progress}${formatSseMessage(paid)}${progress}`),
     );
@@ -370,7 +375,9 @@ describe("handleMcpResponse: an x402 price in a JSON-RPC error of code 402 (an e
       id: request.id,
       result: { content: [{ type: "text", text: "ok" }] },
     };
-    const { response, asked } = await payCall(Response.json(priced), () => Response.json(paid));
+    const { response, asked } = await payCall(Response.json(priced), () =>
+      Response.json(toRetry(paid)),
+    );
     expect(asked).toEqual([
       {
         transport: "mcp",
@@ -398,7 +405,7 @@ describe("rewriteSse", () => {
       new ReadableStream({ cancel: (reason) => void cancelled.push(reason) }),
       { headers: { "content-type": "text/event-stream" } },
     );
-    const page = rewriteSse(server, async (_message, raw, emit) => emit(raw));
+    const page = rewriteSse(server, async (_message, event, emit) => emit(event.raw));
     await expect(page.body?.cancel("closed by the page")).resolves.toBeUndefined();
     expect(cancelled).toEqual(["closed by the page"]);
   });

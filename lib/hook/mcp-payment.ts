@@ -32,6 +32,8 @@ export interface McpCall {
   walletAnswersForms: boolean;
   /** The page's, to give the call up: while the wallet asks, it withdraws the payment request. */
   signal?: AbortSignal;
+  /** A request id of the session's own for the paid retry of the call (see McpSessions.retryIdFor). */
+  retryId(pageId: JsonRpcId): JsonRpcId;
 }
 
 /** An SSE stream of one MCP session, and how to send the server an answer on it. */
@@ -42,6 +44,8 @@ export interface McpStream {
   call?: { tool: string; arguments: unknown };
   /** A POST of `body` (a JSON-RPC response) to the session's endpoint. */
   answer(body: string): Request;
+  /** The page's call a response under `id` answers, when `id` is a paid retry's (see McpSessions). */
+  pageIdOf?(id: unknown): JsonRpcId | undefined;
 }
 
 type Emit = (text: string) => void;
@@ -50,7 +54,12 @@ type Emit = (text: string) => void;
  * asks is given up while it is handled: the server cancelled its elicitation
  * (`notifications/cancelled`), or the page its call or the stream.
  */
-type SseHandler = (message: unknown, raw: string, emit: Emit, signal: AbortSignal) => Promise<void>;
+type SseHandler = (
+  message: unknown,
+  event: SseEvent,
+  emit: Emit,
+  signal: AbortSignal,
+) => Promise<void>;
 
 /**
  * Looks at an MCP answer (JSON or SSE) on its way to the page: notes what an
@@ -83,14 +92,14 @@ export async function handleMcpResponse(
   let settled = false;
   return rewriteSse(
     response,
-    async (message, raw, emit, signal) => {
+    async (message, event, emit, signal) => {
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (isCall && !settled && isResponseTo(message, call.request.id)) {
         settled = true;
         const retry = await payAndRetry(message, call, wallet, nativeFetch);
-        if (retry) return spliceAnswer(retry, emit, raw, call.request.id);
+        if (retry) return spliceAnswer(retry, emit, event.raw, call.request.id);
       }
-      emit(raw);
+      emit(event.raw);
     },
     call.signal,
   );
@@ -152,13 +161,20 @@ async function payAndRetry(
     if (call.signal?.aborted) throw call.signal.reason;
     return undefined;
   }
-  if (!answer.meta) return undefined;
+  if (!answer.meta || call.request.id === undefined) return undefined;
   const meta = isObject(params._meta) ? params._meta : {};
+  const ids = { retry: call.retryId(call.request.id), page: call.request.id };
   const body = JSON.stringify({
     ...call.request,
+    id: ids.retry,
     params: { ...params, _meta: { ...meta, [answer.meta.key]: answer.meta.value } },
   });
   const paymentId = answer.paymentId;
+  if (call.signal?.aborted) {
+    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
+    wallet.receipt({ paymentId, status: 0, receipt: null, unanswered: "not-sent" });
+    throw call.signal.reason;
+  }
   let retry: Response;
   try {
     retry = await nativeFetch(call.replayable.replay({}, body));
@@ -169,7 +185,7 @@ async function payAndRetry(
   }
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.ok && retry.body) {
-    return withReceiptWatch(retry, call, paymentId, wallet, nativeFetch, message);
+    return withReceiptWatch(retry, call, ids, paymentId, wallet, nativeFetch, message);
   }
   const retried =
     type === "application/json"
@@ -178,11 +194,46 @@ async function payAndRetry(
           .json()
           .catch(() => undefined)
       : undefined;
-  const report = isResponseTo(retried, call.request.id)
-    ? answerReceipt(retried, paymentId, retry.status)
-    : await unansweredReceipt(retry, paymentId);
+  if (!isResponseTo(retried, ids.retry)) {
+    const report = await unansweredReceipt(retry, paymentId);
+    sendReceipt(wallet, report, retried);
+    return report.error ? undefined : retry;
+  }
+  const report = answerReceipt(retried, paymentId, retry.status);
   sendReceipt(wallet, report, retried);
-  return report.error ? undefined : retry;
+  if (report.error) {
+    await retry.body?.cancel();
+    return undefined;
+  }
+  return jsonAnswer(retry, { ...retried, id: ids.page });
+}
+
+/** A paid retry's request id, and the page's call's. */
+interface RetryIds {
+  retry: JsonRpcId;
+  page: JsonRpcId;
+}
+
+/** The retry's JSON answer as the page's call is answered: `message`, with the retry's status and headers. */
+function jsonAnswer(retry: Response, message: Record<string, unknown>): Response {
+  retry.body?.cancel().catch(() => undefined);
+  const headers = new Headers(retry.headers);
+  // The body is written anew: its length and encoding are no longer the server's.
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  const copy = new Response(JSON.stringify(message), {
+    status: retry.status,
+    statusText: retry.statusText,
+    headers,
+  });
+  // A constructed Response has an empty url; keep the real one for the page.
+  Object.defineProperty(copy, "url", { value: retry.url });
+  return copy;
+}
+
+/** An SSE event answering a paid retry, as the answer to the page's call: its own event id kept, for resuming. */
+function underPageId(event: SseEvent, message: Record<string, unknown>, pageId: JsonRpcId): string {
+  return formatSseMessage({ ...message, id: pageId }, event.id);
 }
 
 /**
@@ -207,6 +258,7 @@ async function unansweredReceipt(retry: Response, paymentId: string): Promise<Re
 function withReceiptWatch(
   retry: Response,
   call: McpCall,
+  ids: RetryIds,
   paymentId: string,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
@@ -216,16 +268,16 @@ function withReceiptWatch(
   let answered = false;
   return rewriteSse(
     retry,
-    async (message, raw, emit, signal) => {
+    async (message, event, emit, signal) => {
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
-      if (!answered && isResponseTo(message, call.request.id)) {
+      if (!answered && isResponseTo(message, ids.retry)) {
         answered = true;
         const report = answerReceipt(message, paymentId, retry.status);
         sendReceipt(wallet, report, message);
-        emit(report.error ? formatSseMessage(original) : raw);
+        emit(report.error ? formatSseMessage(original) : underPageId(event, message, ids.page));
         return;
       }
-      emit(raw);
+      emit(event.raw);
     },
     call.signal,
     // Ended, broken off or given up without the call's answer: the server may have taken the call.
@@ -254,7 +306,7 @@ async function spliceAnswer(
 ): Promise<void> {
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.body) {
-    return pumpSse(retry.body.getReader(), async (_message, raw) => emit(raw));
+    return pumpSse(retry.body.getReader(), async (_message, event) => emit(event.raw));
   }
   let message: unknown;
   if (type === "application/json") message = await retry.json().catch(() => undefined);
@@ -389,8 +441,14 @@ export function handleMcpStream(
   nativeFetch: typeof fetch,
 ): Response {
   if (mediaType(response) !== "text/event-stream") return response;
-  return rewriteSse(response, async (message, raw, emit, signal) => {
-    if (!(await answeredByWallet(message, stream, wallet, nativeFetch, signal))) emit(raw);
+  return rewriteSse(response, async (message, event, emit, signal) => {
+    if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+    if (isObject(message) && !("method" in message)) {
+      // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's.
+      const pageId = stream.pageIdOf?.(message.id);
+      if (pageId !== undefined) return emit(underPageId(event, message, pageId));
+    }
+    emit(event.raw);
   });
 }
 
@@ -463,11 +521,11 @@ export function rewriteSse(
       const emit: Emit = (text) => {
         if (!cancelled) controller.enqueue(encoder.encode(text));
       };
-      const handleOne = async (message: unknown, raw: string) => {
+      const handleOne = async (message: unknown, event: SseEvent) => {
         const id = isElicitation(message) ? message.id : undefined;
         const signal = (id === undefined ? undefined : open.get(id)?.signal) ?? NEVER_ABORTED;
         try {
-          await handle(message, raw, emit, signal);
+          await handle(message, event, emit, signal);
         } finally {
           if (id !== undefined) open.delete(id);
         }
@@ -512,16 +570,16 @@ function cancelledRequestOf(message: unknown): JsonRpcId | undefined {
  */
 async function pumpSse(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  onEvent: (message: unknown, raw: string) => Promise<void>,
+  onEvent: (message: unknown, event: SseEvent) => Promise<void>,
   onRead?: (message: unknown) => void,
 ): Promise<void> {
   const decoder = new TextDecoder();
   const splitter = new SseSplitter();
   let handled = Promise.resolve();
-  const take = ({ data, raw }: SseEvent) => {
-    const message = parseJson(data);
+  const take = (event: SseEvent) => {
+    const message = parseJson(event.data);
     onRead?.(message);
-    handled = handled.then(() => onEvent(message, raw));
+    handled = handled.then(() => onEvent(message, event));
     // A failed handler ends the reading too: the failure is what the stream ends with.
     handled.catch(() => reader.cancel().catch(() => undefined));
   };
