@@ -254,6 +254,16 @@ describe("ConfirmApproval", () => {
     expect(onDecide.mock.calls).toEqual([["approve"], ["decline"], ["decline"], ["approve"]]);
   });
 
+  it("approves nothing on Enter on 'Show the whole description', which is for reading more", () => {
+    const { onDecide } = renderApproval({ description: `Forecast ${"x".repeat(400)}` });
+    arm();
+    const summary = screen.getByText("Show the whole description");
+    expect(summary.tagName).toBe("SUMMARY");
+    summary.focus();
+    fireEvent.keyDown(summary, { key: "Enter" });
+    expect(onDecide).not.toHaveBeenCalled();
+  });
+
   it("counts down the price's validity, then says it expired and approves nothing", () => {
     const { onDecide } = renderApproval({ expiresAt: Date.now() + 62_000 });
     arm();

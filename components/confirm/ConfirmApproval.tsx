@@ -27,8 +27,11 @@ export interface ConfirmApprovalProps {
   onSelect(position: number): void;
 }
 
-/** Keys on these keep their own meaning: Enter on "Decline" must not approve. */
-const OWN_ENTER = new Set(["BUTTON", "A", "SELECT", "TEXTAREA"]);
+/**
+ * Keys on these keep their own meaning: Enter on "Decline" must not approve,
+ * nor Enter on "Show the whole description" (a summary) meant to read more.
+ */
+const OWN_ENTER = "button, a, select, textarea, summary, [role=button], [role=link]";
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -133,7 +136,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           return;
         }
         const target = event.target as HTMLElement | null;
-        if (target && OWN_ENTER.has(target.tagName)) return;
+        if (target?.closest(OWN_ENTER)) return;
         // While locked, Enter submits the unlock form instead.
         if (target?.closest("form[data-unlock]")) return;
         event.preventDefault();
