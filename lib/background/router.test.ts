@@ -463,7 +463,7 @@ describe("createProxyRouter", () => {
     ]);
   });
 
-  it("refuses a price from any server but the proxy's upstream, and HTTP prices", async () => {
+  it("refuses a price from any server but the proxy's upstream, HTTP ones too", async () => {
     const route = proxyRouter();
     const elsewhere = await route({
       id: 3,
@@ -472,22 +472,42 @@ describe("createProxyRouter", () => {
       params: { requestId: "r2", challenge: { ...challenge, server: "http://127.0.0.1:9/mcp" } },
     });
     expect(elsewhere).toMatchObject({ ok: false, error: { code: ErrorCode.Unauthorized } });
+    const httpPrice = (url: string) => ({
+      transport: "http",
+      url,
+      method: "POST",
+      body: "{}",
+      paymentRequiredHeader: null,
+    });
     const http = await route({
       id: 4,
       upstream,
       method: "stipendex_pay",
+      params: { requestId: "r3", challenge: httpPrice("http://127.0.0.1:4020/x") },
+    });
+    expect(http).toMatchObject({ ok: false, error: { code: ErrorCode.Unauthorized } });
+  });
+
+  // Seed 004: a server may price the tool call itself with HTTP 402 (an accepts[] body).
+  it("takes an HTTP price for the upstream's own endpoint", async () => {
+    const seen: { origin: string; tabId: number | undefined }[] = [];
+    const answer = await proxyRouter(seen)({
+      id: 8,
+      upstream,
+      method: "stipendex_pay",
       params: {
-        requestId: "r3",
+        requestId: "r4",
         challenge: {
           transport: "http",
-          url: "http://127.0.0.1:4020/x",
-          method: "GET",
-          body: "{}",
+          url: upstream,
+          method: "POST",
+          body: '{"x402Version":1,"accepts":[]}',
           paymentRequiredHeader: null,
         },
       },
     });
-    expect(http).toMatchObject({ ok: false, error: { code: ErrorCode.Unauthorized } });
+    expect(answer).toEqual({ ok: true, result: { paymentId: "p1" } });
+    expect(seen).toEqual([{ origin: "proxy:http://127.0.0.1:4020", tabId: undefined }]);
   });
 
   it("checks the params like a page's, and refuses an upstream that is no http(s) URL", async () => {

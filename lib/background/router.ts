@@ -151,7 +151,7 @@ async function dispatchProxy(
   const context: PageContext = { origin, tabId: undefined, frameId: undefined };
   return dispatchPage(options.page, guard, request.method, request.params, context, (params) => {
     const server = namedServer(params);
-    if (server !== undefined && server !== request.upstream) {
+    if (server !== undefined && !sameUrl(server, request.upstream)) {
       throw new RpcError(
         ErrorCode.Unauthorized,
         `The proxy for ${request.upstream} may not ask about ${server}`,
@@ -160,16 +160,28 @@ async function dispatchProxy(
   });
 }
 
-/** The MCP server a request's params name (a price's, an elicitation's, a sighting's). */
+/**
+ * The server a request's params name (a price's, an elicitation's, a
+ * sighting's): an HTTP price's URL is the endpoint that answered the tool
+ * call with 402 (seed 004), which for a proxy is its upstream.
+ */
 function namedServer(params: unknown): string | undefined {
   if (typeof params !== "object" || params === null) return undefined;
   const { server, challenge } = params as { server?: unknown; challenge?: unknown };
   if (typeof server === "string") return server;
   if (typeof challenge !== "object" || challenge === null) return undefined;
-  const { transport, server: challenged } = challenge as { transport?: unknown; server?: unknown };
-  // A proxy forwards MCP only: an HTTP price is nobody's it serves.
-  if (transport !== "mcp") return "an HTTP resource";
-  return typeof challenged === "string" ? challenged : undefined;
+  const { transport, server: challenged, url } = challenge as Record<string, unknown>;
+  const named = transport === "mcp" ? challenged : url;
+  return typeof named === "string" ? named : "a resource it does not name";
+}
+
+/** Whether two URLs are the same once parsed (a Request writes its URL out normalized). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
 }
 
 /**
