@@ -158,6 +158,11 @@ export class McpSessions {
     this.calls.delete(key);
   }
 
+  /** The page's call `pageId` was answered: nothing is left to give up. */
+  callEnded(server: string, sessionId: string | null, pageId: JsonRpcId): void {
+    this.calls.delete(`${sessionKey(server, sessionId)} ${typeof pageId} ${pageId}`);
+  }
+
   /** Whether a paid retry was sent in the session (its streams may answer it). */
   retriedIn(server: string, sessionId: string | null): boolean {
     return this.sessionsRetried.has(sessionKey(server, sessionId));

@@ -31,21 +31,25 @@ export function answeringCalls(base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     const request = readJsonRpcRequest(init?.body);
-    if (request?.method !== "tools/call" || request.id === undefined || !response.ok) {
-      return response;
-    }
-    if (response.status === 202) {
-      // What answers a notification: the transport would wait for the call's answer.
-      await response.body?.cancel();
-      throw new UpstreamAnswerError(202, "HTTP 202 without answering the call");
-    }
-    const type = mediaType(response);
-    if (type === "application/json") return answeredInJson(response, request.id);
-    if (type === "text/event-stream" && response.body) {
-      return answeredInSse(response, response.body, request.id);
-    }
-    return response;
+    if (request?.method !== "tools/call" || request.id === undefined) return response;
+    return answerToCall(response, request.id);
   };
+}
+
+/** `response` to tools/call `id`, as answeringCalls hands it on (or fails on it). */
+export async function answerToCall(response: Response, id: JsonRpcId): Promise<Response> {
+  if (!response.ok) return response;
+  if (response.status === 202) {
+    // What answers a notification: the transport would wait for the call's answer.
+    await response.body?.cancel();
+    throw new UpstreamAnswerError(202, "HTTP 202 without answering the call");
+  }
+  const type = mediaType(response);
+  if (type === "application/json") return answeredInJson(response, id);
+  if (type === "text/event-stream" && response.body) {
+    return answeredInSse(response, response.body, id);
+  }
+  return response;
 }
 
 /** The JSON answer to call `id` as the transport reads it: all JSON-RPC, the call's answer in it. */

@@ -25,7 +25,9 @@ export type ProxyErrorCode =
   /** The command line names no mode the proxy knows, or lacks what a mode needs. */
   | "usage"
   /** The MCP server answered a request over HTTP with no JSON-RPC answer in it. */
-  | "upstream-no-answer";
+  | "upstream-no-answer"
+  /** A tool call priced with HTTP 402 was paid, and its paid retry brought the server's refusal or no answer. */
+  | "paid-retry-failed";
 
 export class ProxyError extends StipendexError {
   override name = "ProxyError";
@@ -65,4 +67,22 @@ export function failureText(error: unknown): string {
   return error instanceof Error && error.cause instanceof Error
     ? `${text} (${error.cause.message})`
     : text;
+}
+
+/**
+ * A tool call priced with HTTP 402 (seed 004) that the wallet paid, whose
+ * paid retry the server refused (`refusal`: what its 402 said, verbatim) or
+ * answered with no answer to the call; the wallet was told (http-402.ts).
+ */
+export class PaidRetryError extends ProxyError {
+  override name = "PaidRetryError";
+
+  constructor(
+    readonly paymentId: string,
+    readonly refusal: string | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("paid-retry-failed", message, options);
+  }
 }

@@ -24,9 +24,16 @@ import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { answeringCalls, noAnswerIn } from "./call-answers";
 import { CallStreams } from "./call-streams";
-import { failureText, UpstreamAnswerError } from "./errors";
+import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import { payingHttp402 } from "./http-402";
-import { type CallOutcome, callPaying, type ProxyWallet, type ToolCallParams } from "./paid-call";
+import {
+  type CallOutcome,
+  callPaying,
+  notPaid,
+  type ProxyWallet,
+  type ToolCallParams,
+  unansweredPaidCall,
+} from "./paid-call";
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
 const FORWARD_TIMEOUT_MS = 30 * 60_000;
@@ -198,6 +205,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
           ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
           : await send(params);
     } catch (error) {
+      if (error instanceof PaidRetryError) throw rpcFailure(paidRetryFailure(params, error).error);
       if (!(error instanceof UpstreamAnswerError)) throw failedUpstream(failureText(error));
       // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
       if (error.status !== 402) throw failedUpstream(error.message);
@@ -210,6 +218,18 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     if ("error" in outcome) throw rpcFailure(outcome.error);
     if (request.method === "tools/list") reportTools(outcome.result);
     return outcome.result;
+  };
+
+  /** A tool call priced with HTTP 402 whose paid retry failed: as a paid MCP retry's failure reads. */
+  const paidRetryFailure = (params: unknown, error: PaidRetryError): { error: JsonRpcError } => {
+    const tool = isToolCall(params) ? params.name : "the tool";
+    return error.refusal === undefined
+      ? unansweredPaidCall(tool, upstreamUrl, error.message)
+      : notPaid(
+          tool,
+          `the server refused the payment the wallet made (HTTP 402: ${error.refusal})`,
+          error.refusal,
+        );
   };
 
   const failedUpstream = (why: string) =>

@@ -307,3 +307,92 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     expect(server.payments).toEqual([]);
   });
 });
+
+describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that fails", () => {
+  const open: { close(): Promise<unknown> }[] = [];
+  afterEach(async () => {
+    for (const one of open.splice(0)) await one.close();
+  });
+
+  // Seed 004: "We return that error text verbatim in the 402 retry response so your client can fix it."
+  it("tells the host the server refused the payment the wallet made, in the server's words", async () => {
+    const said = '{"error":"FiatTokenV2_2: invalid signature"}';
+    const server = await startPaidServer(false, answers(402, "application/json", said));
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      code: -32402,
+      message: expect.stringContaining(
+        `the server refused the payment the wallet made (HTTP 402: ${said})`,
+      ),
+    });
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 402, receipt: null, error: { code: 402, message: said } },
+    ]);
+  });
+
+  it.each<[string, PaidAnswer, number, string, Unanswered | undefined]>([
+    ["its connection reset", (req) => req.socket.destroy(), 0, "fetch failed", "no-response"],
+    [
+      "200 with JSON that is no JSON-RPC",
+      answers(200, "application/json", '{"error":"payment_parse"}'),
+      200,
+      "HTTP 200 with JSON that does not answer the call",
+      "not-an-answer",
+    ],
+    [
+      "503 with a gateway's page",
+      answers(503, "text/html", "<h1>Service Unavailable</h1>"),
+      503,
+      "HTTP 503 Service Unavailable",
+      undefined,
+    ],
+  ])(
+    "tells the host at once that the wallet paid, when the paid retry is answered %s",
+    async (_how, paidAnswer, status, why, unanswered) => {
+      const server = await startPaidServer(false, paidAnswer);
+      const { wallet, receipts } = payingWallet();
+      const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+      open.push(host, server);
+      await expect(
+        host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
+      ).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining(
+          `The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: ${why}`,
+        ),
+      });
+      expect(server.payments).toEqual(["signed-x402"]);
+      await expect
+        .poll(() => receipts)
+        .toEqual([
+          { paymentId: "p1", status, receipt: null, ...(unanswered ? { unanswered } : {}) },
+        ]);
+    },
+  );
+
+  // The SDK gives the host's call up upstream with notifications/cancelled, not the fetch's signal.
+  it("withdraws the price from the wallet when the host cancels its call while the wallet asks", async () => {
+    const cancel = new AbortController();
+    let withdrawn: unknown;
+    const { wallet, receipts } = payingWallet(false, async (signal) => {
+      const aborted = new Promise((resolve) => signal?.addEventListener("abort", resolve));
+      cancel.abort("the agent gave up");
+      await aborted;
+      withdrawn = signal?.reason;
+    });
+    const server = await startPaidServer(false);
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const call = host.callTool({ name: "verify_agent", arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    await expect(call).rejects.toThrow("the agent gave up");
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 0, receipt: null, unanswered: "not-sent" }]);
+    expect(withdrawn).toBe("cancelled by the host");
+    expect(server.payments).toEqual([]);
+  });
+});

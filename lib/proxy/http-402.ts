@@ -1,8 +1,12 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { readJsonRpcRequest } from "../hook/jsonrpc";
-import { createMcpHook } from "../hook/mcp-hook";
+import { createMcpHook, type McpHook } from "../hook/mcp-hook";
 import { isMcpPriceAnswer } from "../hook/mcp-payment";
+import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
+import type { ReceiptParams } from "../messages";
+import { answerToCall } from "./call-answers";
+import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import type { ProxyWallet } from "./paid-call";
 
 /**
@@ -10,23 +14,25 @@ import type { ProxyWallet } from "./paid-call";
  * with HTTP 402 (seed 004: an x402 `accepts[]` body, paid with `X-PAYMENT`),
  * which the SDK's transport would only fail with: the 402 is paid as the page
  * hook pays one (hook/http-payment.ts) and the transport gets the paid answer.
+ * A paid retry the server refuses (a 402: its words kept) or does not answer
+ * (no HTTP answer, an HTTP error, JSON that is not the call's answer) fails
+ * with a PaidRetryError, so the host is told the wallet paid. The host's
+ * `notifications/cancelled` of the call withdraws it while the wallet asks.
  * A 402 whose body is the call's JSON-RPC -32402 is handed on as the JSON-RPC
  * answer it is (paid-call.ts pays it). Everything else passes through.
  */
 export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof fetch {
   const half = createMcpHook();
-  const payer: HttpPayer = {
-    wallet: {
-      pay: (challenge, signal) => wallet.pay(challenge, signal),
-      receipt: (params) => void wallet.receipt(params).catch(() => undefined),
-      elicit: (params, signal) => wallet.elicit(params, signal),
-      reportMcpServer: (sighting) => void wallet.report(sighting).catch(() => undefined),
-    },
-    nativeFetch: base,
-    loadHalf: async () => half,
-  };
+  const calls = new McpSessions();
   return async (input, init) => {
     const request = readJsonRpcRequest(init?.body);
+    const sessionId = new Headers(init?.headers).get("mcp-session-id");
+    if (request?.method === "notifications/cancelled" && !(input instanceof Request)) {
+      const id = request.params?.requestId;
+      if (typeof id === "string" || typeof id === "number") {
+        calls.cancel(new URL(input).href, sessionId, id, "cancelled by the host");
+      }
+    }
     if (request?.method !== "tools/call" || input instanceof Request) return base(input, init);
     const url = new URL(input).href;
     const replayable = makeReplayable(url, init, url);
@@ -39,10 +45,85 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     const method = init?.method ?? "GET";
     const priced = pricedUrl({ url, method }, response);
     if (priced === undefined) return response;
-    const signal = init?.signal ?? undefined;
-    const paid = await payHttp402(response, { url: priced, method, replayable, signal }, payer);
+    // The transport's signal is the session's: the host gives the call up by notifications/cancelled.
+    const signal =
+      request.id === undefined
+        ? (init?.signal ?? undefined)
+        : calls.callSignal(url, sessionId, request.id, init?.signal ?? undefined);
+    const { payer, made } = paymentOf(wallet, base, half);
+    let paid: Response;
+    try {
+      paid = await payHttp402(response, { url: priced, method, replayable, signal }, payer);
+    } catch (error) {
+      if (made.paymentId === undefined) throw error;
+      await response.body?.cancel().catch(() => undefined);
+      const why = failureText(error);
+      throw new PaidRetryError(made.paymentId, undefined, why, { cause: error });
+    } finally {
+      if (request.id !== undefined) calls.callEnded(url, sessionId, request.id);
+    }
     // The 402 handed on no further is let go (its body would error once the session aborts).
-    if (paid !== response) await response.body?.cancel().catch(() => undefined);
-    return paid;
+    if (paid !== response || made.paymentId !== undefined) {
+      await response.body?.cancel().catch(() => undefined);
+    }
+    if (made.paymentId === undefined) return paid;
+    if (paid === response) {
+      // The server's refusal of the payment (seed 004: its reason verbatim in the 402).
+      const said = await made.refused;
+      throw new PaidRetryError(made.paymentId, said, `HTTP 402: ${said}`);
+    }
+    if (!paid.ok) {
+      await paid.body?.cancel().catch(() => undefined);
+      const status = `HTTP ${paid.status} ${paid.statusText}`.trim();
+      throw new PaidRetryError(made.paymentId, undefined, status);
+    }
+    const report = await made.answered;
+    try {
+      const answer = request.id === undefined ? paid : await answerToCall(paid, request.id);
+      void wallet.receipt(report).catch(() => undefined);
+      return answer;
+    } catch (error) {
+      if (!(error instanceof UpstreamAnswerError)) throw error;
+      const { unanswered } = error;
+      void wallet.receipt({ ...report, unanswered }).catch(() => undefined);
+      throw new PaidRetryError(made.paymentId, undefined, error.message, { cause: error });
+    }
   };
+}
+
+/**
+ * The HTTP binding's payer for one 402, and what became of its payment: the
+ * payment made; the receipt of a paid 2xx answer, held back (not filed) until
+ * it is known to answer the call; what a 402 refusing the paid retry said.
+ */
+function paymentOf(wallet: ProxyWallet, base: typeof fetch, half: McpHook) {
+  let answered: (report: ReceiptParams) => void = () => undefined;
+  let refused: (said: string) => void = () => undefined;
+  const made: { paymentId?: string; answered: Promise<ReceiptParams>; refused: Promise<string> } = {
+    answered: new Promise((resolve) => {
+      answered = resolve;
+    }),
+    refused: new Promise((resolve) => {
+      refused = resolve;
+    }),
+  };
+  const payer: HttpPayer = {
+    wallet: {
+      pay: async (challenge, signal) => {
+        const answer = await wallet.pay(challenge, signal);
+        if (answer.header) made.paymentId = answer.paymentId;
+        return answer;
+      },
+      receipt: (params) => {
+        if (params.error) refused(params.error.message);
+        if (params.status >= 200 && params.status < 300 && !params.unanswered) answered(params);
+        else void wallet.receipt(params).catch(() => undefined);
+      },
+      elicit: (params, signal) => wallet.elicit(params, signal),
+      reportMcpServer: (sighting) => void wallet.report(sighting).catch(() => undefined),
+    },
+    nativeFetch: base,
+    loadHalf: async () => half,
+  };
+  return { payer, made };
 }

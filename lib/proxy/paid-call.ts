@@ -140,7 +140,15 @@ async function noAnswerToPaidCall(
   }
   const unanswered = answered ? answered.unanswered : sent ? "no-response" : "not-sent";
   await wallet.receipt({ paymentId, status, receipt: null, unanswered }).catch(() => undefined);
-  const why = answered ? answered.message : failureText(error);
+  return unansweredPaidCall(tool, server, answered ? answered.message : failureText(error));
+}
+
+/** A paid call the server gave no answer (`why`), as an MCP error the host shows: the wallet paid. */
+export function unansweredPaidCall(
+  tool: string,
+  server: string,
+  why: string,
+): { error: JsonRpcError } {
   return {
     error: {
       code: ErrorCode.InternalError,
@@ -150,7 +158,7 @@ async function noAnswerToPaidCall(
 }
 
 /** Why the call was not paid, as an MCP error the host shows; the server's own request rides in `data`. */
-function notPaid(tool: string, why: string, original: unknown): CallOutcome {
+export function notPaid(tool: string, why: string, original: unknown): { error: JsonRpcError } {
   return {
     error: {
       code: PAYMENT_REQUIRED,
