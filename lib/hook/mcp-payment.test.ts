@@ -61,6 +61,20 @@ function startCall(first: Response, retry: () => Response) {
   return { answered, receipts, asked };
 }
 
+/**
+ * The event answering the page's call when its paid retry brought no answer:
+ * an error saying the wallet paid, never the price again (its client would pay it twice).
+ */
+const paidUnanswered = (why: string) =>
+  formatSseMessage({
+    jsonrpc: "2.0",
+    id: request.id,
+    error: {
+      code: -32603,
+      message: `The Stipendex wallet paid for verify_agent, and the MCP server at ${server} gave no answer to the paid call: ${why}`,
+    },
+  });
+
 const sse = (message: unknown) =>
   new Response(formatSseMessage(message), { headers: { "content-type": "text/event-stream" } });
 
@@ -144,9 +158,9 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
       .toEqual([{ paymentId: "m1", status: 502, receipt: null, unanswered: "not-an-answer" }]);
   });
 
-  it("reports a gateway's 502 page on an SSE answer without a refusal, keeping the original -32402 event", async () => {
+  it("reports a gateway's 502 page on an SSE answer without a refusal, answering the call that the wallet paid", async () => {
     const { response, receipts } = await payCall(sse(refusal), gateway);
-    expect(await response.text()).toBe(formatSseMessage(refusal));
+    expect(await response.text()).toBe(paidUnanswered("HTTP 502"));
     await expect
       .poll(() => receipts)
       .toEqual([{ paymentId: "m1", status: 502, receipt: null, unanswered: "not-an-answer" }]);
@@ -194,12 +208,12 @@ describe("handleMcpResponse: a paid retry answered neither in JSON nor in SSE", 
     await expect.poll(() => receipts).toEqual([errorAnswer]);
   });
 
-  it("keeps the original -32402 event on an SSE answer, where a 2xx that is not SSE cannot go", async () => {
+  it("answers the call on an SSE answer, where a 2xx that is not SSE cannot go, saying the wallet paid", async () => {
     const { response, receipts } = await payCall(
       sse(refusal),
       () => new Response("done", { headers: { "content-type": "text/plain" } }),
     );
-    expect(await response.text()).toBe(formatSseMessage(refusal));
+    expect(await response.text()).toBe(paidUnanswered("HTTP 200"));
     await expect
       .poll(() => receipts)
       .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);
@@ -248,13 +262,15 @@ describe("handleMcpResponse: a paid retry answered in JSON that is no JSON-RPC a
   );
 
   it.each(unanswering)(
-    "reports a 2xx with %s on an SSE answer without a refusal, keeping the original -32402 event",
+    "reports a 2xx with %s on an SSE answer without a refusal, answering the call that the wallet paid",
     async (_, said) => {
       const { response, receipts } = await payCall(
         sse(refusal),
         () => new Response(said, { headers: { "content-type": "application/json" } }),
       );
-      expect(await response.text()).toBe(formatSseMessage(refusal));
+      expect(await response.text()).toBe(
+        paidUnanswered("HTTP 200 with JSON that does not answer the call"),
+      );
       await expect
         .poll(() => receipts)
         .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "not-an-answer" }]);

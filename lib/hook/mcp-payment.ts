@@ -5,6 +5,7 @@ import {
   isElicitation,
   isObject,
   isResponseTo,
+  type JsonRpcError,
   type JsonRpcId,
   type JsonRpcRequest,
   parseJson,
@@ -97,7 +98,7 @@ export async function handleMcpResponse(
       if (isCall && !settled && isResponseTo(message, call.request.id)) {
         settled = true;
         const retry = await payAndRetry(message, call, wallet, nativeFetch);
-        if (retry) return spliceAnswer(retry, emit, event.raw, call.request.id);
+        if (retry) return spliceAnswer(retry, emit, call);
       }
       emit(event.raw);
     },
@@ -296,23 +297,38 @@ function withReceiptWatch(
 
 /**
  * Emits a paid retry's answer into the page's SSE stream: its events, or its
- * JSON answer to the call. Anything else has no place there: the page keeps `original`.
+ * JSON answer to the call. A retry without that answer (an HTTP error, JSON
+ * that is not it) is no refusal (a refusal is never spliced): the page's call
+ * is answered with an error saying the wallet paid, never the price again,
+ * which its client would pay a second time.
  */
-async function spliceAnswer(
-  retry: Response,
-  emit: Emit,
-  original: string,
-  id: JsonRpcId | undefined,
-): Promise<void> {
+async function spliceAnswer(retry: Response, emit: Emit, call: McpCall): Promise<void> {
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.body) {
     return pumpSse(retry.body.getReader(), async (_message, event) => emit(event.raw));
   }
+  const id = call.request.id;
   let message: unknown;
   if (type === "application/json") message = await retry.json().catch(() => undefined);
   else await retry.body?.cancel();
-  emit(isResponseTo(message, id) ? formatSseMessage(message) : original);
+  if (isResponseTo(message, id)) return emit(formatSseMessage(message));
+  const status = `HTTP ${retry.status} ${retry.statusText}`.trim();
+  const why =
+    type === "application/json" ? `${status} with JSON that does not answer the call` : status;
+  const tool = String(call.request.params?.name);
+  emit(formatSseMessage({ jsonrpc: "2.0", id, error: paidButUnanswered(tool, call.server, why) }));
 }
+
+/** A paid call the server gave no answer (`why`), as the JSON-RPC error its caller gets: the wallet paid. */
+export function paidButUnanswered(tool: string, server: string, why: string): JsonRpcError {
+  return {
+    code: INTERNAL_ERROR,
+    message: `The Stipendex wallet paid for ${tool}, and the MCP server at ${server} gave no answer to the paid call: ${why}`,
+  };
+}
+
+/** JSON-RPC's internal error. */
+const INTERNAL_ERROR = -32603;
 
 /**
  * Reports a paid call's receipt, with the hash of the result the page got

@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorText } from "../errors";
 import { field, isObject, type JsonRpcError, PAYMENT_REQUIRED } from "../hook/jsonrpc";
+import { paidButUnanswered } from "../hook/mcp-payment";
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
@@ -32,7 +33,6 @@ import {
   notPaid,
   type ProxyWallet,
   type ToolCallParams,
-  unansweredPaidCall,
 } from "./paid-call";
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
@@ -224,7 +224,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   const paidRetryFailure = (params: unknown, error: PaidRetryError): { error: JsonRpcError } => {
     const tool = isToolCall(params) ? params.name : "the tool";
     return error.refusal === undefined
-      ? unansweredPaidCall(tool, upstreamUrl, error.message)
+      ? { error: paidButUnanswered(tool, upstreamUrl, error.message) }
       : notPaid(
           tool,
           `the server refused the payment the wallet made (HTTP 402: ${error.refusal})`,

@@ -7,7 +7,7 @@ import {
   paymentErrorOf,
   x402PaymentResultOf,
 } from "../hook/jsonrpc";
-import { answerReceipt, withResultHash } from "../hook/mcp-payment";
+import { answerReceipt, paidButUnanswered, withResultHash } from "../hook/mcp-payment";
 import { PAGE_LIMITS } from "../hook/wallet-link";
 import type {
   ElicitParams,
@@ -140,20 +140,8 @@ async function noAnswerToPaidCall(
   }
   const unanswered = answered ? answered.unanswered : sent ? "no-response" : "not-sent";
   await wallet.receipt({ paymentId, status, receipt: null, unanswered }).catch(() => undefined);
-  return unansweredPaidCall(tool, server, answered ? answered.message : failureText(error));
-}
-
-/** A paid call the server gave no answer (`why`), as an MCP error the host shows: the wallet paid. */
-export function unansweredPaidCall(
-  tool: string,
-  server: string,
-  why: string,
-): { error: JsonRpcError } {
   return {
-    error: {
-      code: ErrorCode.InternalError,
-      message: `The Stipendex wallet paid for ${tool}, and the MCP server at ${server} gave no answer to the paid call: ${why}`,
-    },
+    error: paidButUnanswered(tool, server, answered ? answered.message : failureText(error)),
   };
 }
 
