@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { breakingOff } from "../../tests/unit-support/hook/bodies";
-import type { PaymentChallenge, ReceiptParams } from "../messages";
+import type { ElicitParams, PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { handleMcpResponse, rewriteSse } from "./mcp-payment";
 import { makeReplayable } from "./replay";
@@ -28,21 +28,25 @@ const toRetry = <T extends object>(message: T) => ({ ...message, id: retryId });
  * (told after the page's answer: the tests poll for it).
  */
 async function payCall(first: Response, retry: () => Response) {
-  const { answered, receipts, asked } = startCall(first, retry);
-  return { response: await answered, receipts, asked };
+  const { answered, receipts, asked, elicited } = startCall(first, retry);
+  return { response: await answered, receipts, asked, elicited };
 }
 
 /** As payCall, the page's answer still to come: it may fail. */
 function startCall(first: Response, retry: () => Response) {
   const receipts: ReceiptParams[] = [];
   const asked: PaymentChallenge[] = [];
+  const elicited: ElicitParams[] = [];
   const wallet: WalletLink = {
     pay: async (challenge) => {
       asked.push(challenge);
       return { paymentId: "m1", meta: { key: "stipendex/payment", value: { jws: "p" } } };
     },
     receipt: (params) => receipts.push(params),
-    elicit: async () => ({ action: "decline" }),
+    elicit: async (params) => {
+      elicited.push(params);
+      return { action: "decline" };
+    },
     reportMcpServer: () => undefined,
   };
   const body = JSON.stringify(request);
@@ -58,7 +62,7 @@ function startCall(first: Response, retry: () => Response) {
     wallet,
     async () => retry(),
   );
-  return { answered, receipts, asked };
+  return { answered, receipts, asked, elicited };
 }
 
 /**
@@ -360,6 +364,28 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
     await expect
       .poll(() => receipts)
       .toEqual([{ paymentId: "m1", status: 503, receipt: null, unanswered: "not-an-answer" }]);
+  });
+
+  // README: an elicited Quote must be for the tool and arguments of the call whose stream carried it.
+  it("binds a payment elicitation on the retry's stream to the call, as on the first answer's", async () => {
+    const elicitation = {
+      jsonrpc: "2.0",
+      id: "e1",
+      method: "elicitation/create",
+      params: { message: "Pay?", _meta: { "stipendex/quote": { jws: "q" } } },
+    };
+    const paid = { jsonrpc: "2.0", id: retryId, result: { content: [] } };
+    const { response, elicited } = await payCall(Response.json(refusal), () =>
+      stream(`${formatSseMessage(elicitation)}${formatSseMessage(paid)}`),
+    );
+    await response.text();
+    expect(elicited).toEqual([
+      {
+        server,
+        params: elicitation.params,
+        call: { tool: "verify_agent", arguments: { agent: "a" } },
+      },
+    ]);
   });
 
   it("reports the answer once, not again when the stream then ends", async () => {

@@ -74,7 +74,7 @@ export async function handleMcpResponse(
   wallet: WalletLink,
   nativeFetch: typeof fetch,
 ): Promise<Response> {
-  const { method, params } = call.request;
+  const { method } = call.request;
   if (method === "initialize" || method === "tools/list") observeAnswer(response, call, wallet);
   const isCall = method === "tools/call";
   const type = mediaType(response);
@@ -87,9 +87,6 @@ export async function handleMcpResponse(
     return response;
   }
   const stream = streamOf(call);
-  if (isCall && isObject(params) && typeof params.name === "string") {
-    stream.call = { tool: params.name, arguments: params.arguments ?? {} };
-  }
   let settled = false;
   return rewriteSse(
     response,
@@ -436,12 +433,19 @@ async function answeredByWallet(
   return true;
 }
 
-/** A POST stream's answers go back as replays of its request with the answer as body. */
+/**
+ * A POST stream's answers go back as replays of its request with the answer
+ * as body; a tools/call's stream (the paid retry's too) is bound to the call.
+ */
 function streamOf(call: McpCall): McpStream {
+  const { method, params } = call.request;
   return {
     server: call.server,
     walletAnswersForms: call.walletAnswersForms,
     answer: (body) => call.replayable.replay({}, body),
+    ...(method === "tools/call" && typeof params?.name === "string"
+      ? { call: { tool: params.name, arguments: params.arguments ?? {} } }
+      : {}),
   };
 }
 
