@@ -13,7 +13,9 @@ export type UiErrorCode =
   /** Token decimals that are not a whole number a token can have. */
   | "invalid-decimals-input"
   /** An auto-lock time that is not a whole number of minutes, 1 or more. */
-  | "invalid-auto-lock-input";
+  | "invalid-auto-lock-input"
+  /** Two cap rows for one currency, or two budget rows for one site: one would silently replace the other. */
+  | "duplicate-row";
 
 /** Every refusal of the wallet pages' forms: one class, told apart by `code`. */
 export class UiError extends StipendexError {

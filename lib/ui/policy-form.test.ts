@@ -66,6 +66,17 @@ describe("policy form", () => {
     expect(next.origins["https://agent.example"]?.autoApproveUpTo).toBe("0");
     expect(next.globalCaps).toEqual({ USD: { month: "12500000" } });
   });
+  // A second row would replace the first: "Add cap" then Save removed the USD caps.
+  it("refuses two cap rows for one currency and two budgets for one site, naming them", () => {
+    const caps = toPolicyForm(policy);
+    caps.caps.push({ currency: "USD", day: "", month: "" });
+    expect(() => fromPolicyForm(caps)).toThrow(uiError("duplicate-row"));
+    expect(() => fromPolicyForm(caps)).toThrow("Two spending caps are for USD");
+    const sites = toPolicyForm(policy);
+    sites.origins.push({ ...(sites.origins[0] as (typeof sites.origins)[0]), amount: "9" });
+    expect(() => fromPolicyForm(sites)).toThrow(uiError("duplicate-row"));
+    expect(() => fromPolicyForm(sites)).toThrow("Two budgets are for https://agent.example");
+  });
   it("names the field that is wrong", () => {
     const form = toPolicyForm(policy);
     form.caps = [{ currency: "USD", day: "1.2345678", month: "" }];

@@ -102,6 +102,9 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
   const globalCaps: PolicyView["globalCaps"] = {};
   for (const row of form.caps) {
     const currency = required(row.currency, t("settings.caps.currencyLabel"));
+    if (Object.hasOwn(globalCaps, currency)) {
+      throw new UiError("duplicate-row", t("settings.duplicateCap", [currency]));
+    }
     const cap: { day?: string; month?: string } = {};
     if (row.day.trim()) cap.day = inputToMicro(row.day, t("settings.caps.day", [currency]));
     if (row.month.trim()) cap.month = inputToMicro(row.month, t("settings.caps.month", [currency]));
@@ -110,6 +113,9 @@ export function fromPolicyForm(form: PolicyForm): PolicyView {
   const origins: PolicyView["origins"] = {};
   for (const row of form.origins) {
     const origin = required(row.origin, t("settings.sites.origin"));
+    if (Object.hasOwn(origins, origin)) {
+      throw new UiError("duplicate-row", t("settings.duplicateSite", [origin]));
+    }
     origins[origin] = {
       currency: required(row.currency, t("settings.sites.currencyFor", [origin])),
       amount: inputToMicro(row.amount, t("settings.sites.budgetFor", [origin])),
