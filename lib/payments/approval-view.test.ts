@@ -42,7 +42,7 @@ describe("approvalView", () => {
       origin: "https://agent.example",
       receiver: { id: "https://api.example", verified: true },
       resource: { kind: "mcp", server: "https://api.example/mcp", tool: "search" },
-      amount: { atomic: "1250000", formatted: "1.25", networkName: "base-sepolia", testnet: true },
+      amount: { atomic: "1250000", formatted: "1.25", networkName: "Base Sepolia", testnet: true },
       expiresAt: 2_000_000_000_000,
     });
   });

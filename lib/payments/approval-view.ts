@@ -72,7 +72,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
       symbol: option.symbol,
       formatted: formatAmount(option.amount, option.decimals),
       network: option.network,
-      networkName: network.names[0] ?? option.network,
+      networkName: network.label,
       testnet: network.testnet,
     },
     currency: charge.ok ? charge.currency : option.symbol,

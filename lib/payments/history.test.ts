@@ -114,7 +114,7 @@ describe("toRow and displayAmount", () => {
       symbol: "USDC",
       formatted: "0.01",
       network: "eip155:84532",
-      networkName: registry.network("eip155:84532").names[0],
+      networkName: "Base Sepolia",
       testnet: true,
     });
   });

@@ -75,7 +75,7 @@ export function displayAmount(
   let testnet = false;
   try {
     const network = registry.network(p.network);
-    networkName = network.names[0] ?? p.network;
+    networkName = network.label;
     testnet = network.testnet;
   } catch {
     // A network removed from the registry since: show its id.
