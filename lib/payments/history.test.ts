@@ -138,7 +138,7 @@ describe("exportPayments", () => {
     expect(filename).toMatch(/^stipendex-payments-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = content.split("\r\n");
     expect(lines[0]).toBe(
-      "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,reason",
+      "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,settlement,reason",
     );
     expect(lines.at(-1)).toBe("");
     const line = (name: string) =>
@@ -147,7 +147,7 @@ describe("exportPayments", () => {
     expect(line("p4").endsWith(`,"'=HYPERLINK(""http://x"")"`)).toBe(true);
     expect(line("p5").endsWith(`,"'+1, then -1"`)).toBe(true);
     expect(line("p3")).toBe(
-      `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},`,
+      `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},,`,
     );
   });
 
@@ -160,6 +160,22 @@ describe("exportPayments", () => {
       ["p3", TX],
     ]);
     expect(rows[0]?.payTo).toBe(PAY_TO);
+  });
+
+  // The detail shows the settlement the chain check found: the export says the same.
+  it("exports the settlement the chain check found, and what it found", async () => {
+    const { db, named } = await seeded();
+    const found = `0x${"ab".repeat(32)}` as const;
+    const p4 = (await db.payments.toArray()).find((p) => named(p.id) === "p4");
+    await db.payments.update(p4?.id ?? "", {
+      settlement: { status: "confirmed", transaction: found, checkedAt: 5 },
+    });
+    const { content } = await exportPayments(db, registry, { origin: B }, "json");
+    const rows = JSON.parse(content) as { id: string; transaction: string; settlement: string }[];
+    expect(rows.map((r) => [named(r.id), r.transaction, r.settlement])).toEqual([
+      ["p4", found, "confirmed"],
+      ["p3", TX, null],
+    ]);
   });
 });
 

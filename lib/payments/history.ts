@@ -1,4 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
+import type { Hex } from "viem";
 import { explorerUrl } from "../chain/explorers";
 import type { PaymentRecord, WalletDb } from "../db/schema";
 import { errorText } from "../errors";
@@ -121,6 +122,15 @@ export async function listPayments(
   return { rows: records.map((p) => toRow(registry, p)), total };
 }
 
+/**
+ * The settlement transaction as the chain check last saw it (found, or the
+ * claim it looked at), else as the receipt claims it. `settlement.status`
+ * says which it was.
+ */
+function settlementTransactionOf(p: PaymentRecord): Hex | undefined {
+  return p.settlement?.transaction ?? claimedTransactionOf(p);
+}
+
 /** Every payment the filter selects, for export (CSV or JSON). */
 export async function exportPayments(
   db: WalletDb,
@@ -135,7 +145,8 @@ export async function exportPayments(
       records.map((p) => ({
         ...toRow(registry, p),
         payTo: p.payTo,
-        transaction: claimedTransactionOf(p) ?? null,
+        transaction: settlementTransactionOf(p) ?? null,
+        settlement: p.settlement?.status ?? null,
       })),
       null,
       2,
@@ -156,6 +167,7 @@ export async function exportPayments(
     "network",
     "payTo",
     "transaction",
+    "settlement",
     "reason",
   ];
   const lines = records.map((p) => {
@@ -173,7 +185,8 @@ export async function exportPayments(
       String(p.decimals),
       p.network,
       p.payTo,
-      claimedTransactionOf(p) ?? "",
+      settlementTransactionOf(p) ?? "",
+      p.settlement?.status ?? "",
       p.reason ?? "",
     ]
       .map(csvCell)
@@ -279,7 +292,7 @@ export async function paymentDetail(
     }
     objects.push({ kind: "x402-settlement", claims, verified: claims.success === true });
   }
-  const transaction = p.settlement?.transaction ?? claimedTransactionOf(p);
+  const transaction = settlementTransactionOf(p);
   const explorer = transaction ? explorerUrl(p.network, transaction) : undefined;
   return {
     ...toRow(registry, p),
