@@ -12,7 +12,7 @@ import { callWallet } from "@/lib/ui/client";
 import { t } from "@/lib/ui/i18n";
 import { showMicro } from "@/lib/ui/money";
 import { withOriginAutoApprove } from "@/lib/ui/origin-budget";
-import { siteWords } from "@/lib/ui/payment-words";
+import { budgetWords, siteWords } from "@/lib/ui/payment-words";
 import { activeTabOrigin } from "@/lib/ui/tab-origin";
 import { BackupStep } from "../shared/BackupStep";
 import { Button, CopyButton, ErrorNote, LINK_CLASS } from "../shared/controls";
@@ -84,10 +84,7 @@ function ThisSite({ data, reload }: { data: PopupData; reload(): Promise<void> }
           </p>
           {site?.budget ? (
             <p className="text-sm" data-testid="site-budget">
-              {t("popup.site.budget", [
-                showMicro(site.budget.amount, site.budget.currency),
-                site.budget.period,
-              ])}
+              {budgetWords(showMicro(site.budget.amount, site.budget.currency), site.budget.period)}
               {site.remaining &&
                 ` · ${t("popup.site.remaining", [showMicro(site.remaining, site.budget.currency)])}`}
             </p>

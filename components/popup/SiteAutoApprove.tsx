@@ -3,6 +3,7 @@ import { errorText } from "@/lib/errors";
 import type { OriginBudgetView } from "@/lib/messages";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro, microToInput } from "@/lib/ui/money";
+import { perPeriodWords } from "@/lib/ui/payment-words";
 import { Button, ErrorNote, INPUT_CLASS } from "../shared/controls";
 
 /**
@@ -68,7 +69,7 @@ export function SiteAutoApprove({
               disabled={budget !== undefined}
               onChange={(e) => setDaily(e.target.value)}
             />
-            <span>{t("popup.site.perPeriod", [currency, budget ? budget.period : "day"])}</span>
+            <span>{perPeriodWords(currency, budget ? budget.period : "day")}</span>
           </div>
           <Button
             variant="primary"

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { callerWords, paymentWords, receiverWords, siteWords, whatWords } from "./payment-words";
+import {
+  budgetWords,
+  callerWords,
+  paymentWords,
+  perPeriodWords,
+  receiverWords,
+  siteWords,
+  whatWords,
+} from "./payment-words";
 
 describe("payment words", () => {
   it("names a Stipendex receiver by its site and an x402 account by its short address", () => {
@@ -47,5 +55,16 @@ describe("payment words", () => {
       who: "a.example",
       what: "/x",
     });
+  });
+});
+
+describe("budgetWords and perPeriodWords", () => {
+  // The popup said "Budget: 1 USD per none" for a budget that never renews.
+  it("say each period in words, a budget that never renews included", () => {
+    expect(budgetWords("1 USD", "day")).toBe("Budget: 1 USD per day");
+    expect(budgetWords("1 USD", "month")).toBe("Budget: 1 USD per month");
+    expect(budgetWords("1 USD", "none")).toBe("Budget: 1 USD in all, never renewed");
+    expect(perPeriodWords("USD", "week")).toBe("USD per week");
+    expect(perPeriodWords("USD", "none")).toBe("USD in all");
   });
 });

@@ -1,4 +1,4 @@
-import type { PaymentRow } from "../messages";
+import type { OriginBudgetView, PaymentRow } from "../messages";
 import { proxiedOrigin } from "../wallet/budget-origin";
 import { t } from "./i18n";
 
@@ -62,4 +62,20 @@ export function whatWords(what: string): string {
 /** Who was paid and for what, in words. */
 export function paymentWords(row: Pick<PaymentRow, "receiver" | "receiverName" | "what">) {
   return { who: receiverWords(row.receiver, row.receiverName), what: whatWords(row.what) };
+}
+
+/** A site's budget as the popup states it: "Budget: 5 USD per day", or one that never renews. */
+export function budgetWords(amount: string, period: OriginBudgetView["period"]): string {
+  if (period === "day") return t("popup.site.budget.day", [amount]);
+  if (period === "week") return t("popup.site.budget.week", [amount]);
+  if (period === "month") return t("popup.site.budget.month", [amount]);
+  return t("popup.site.budget.none", [amount]);
+}
+
+/** An amount (a currency, for a field beside it) for a budget's period: "USD per day". */
+export function perPeriodWords(amount: string, period: OriginBudgetView["period"]): string {
+  if (period === "day") return t("popup.site.perPeriod.day", [amount]);
+  if (period === "week") return t("popup.site.perPeriod.week", [amount]);
+  if (period === "month") return t("popup.site.perPeriod.month", [amount]);
+  return t("popup.site.perPeriod.none", [amount]);
 }
