@@ -44,6 +44,48 @@ describe("NativeLink", () => {
     expect(host.sent).toEqual([{ link: 2, id: 7, response: { ok: true, result: 70 } }]);
   });
 
+  // As a page's port: the proxies behind a host that died cannot use what the person would approve.
+  it("withdraws what its proxies still wait for when the host goes away, and nothing answered", async () => {
+    const host = hostPort();
+    const routed: ChannelRequest[] = [];
+    let answer: (response: WireResponse) => void = () => undefined;
+    const link = new NativeLink({
+      connect: () => host.port,
+      route: (request) => {
+        routed.push(request);
+        if (request.method === "stipendex_elicit") return Promise.resolve({ ok: true, result: {} });
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    link.ensure();
+    const upstream = "https://mcp.example.com/mcp";
+    host.fromHost({
+      link: 1,
+      id: 1,
+      upstream,
+      method: "stipendex_elicit",
+      params: { requestId: "e1" },
+    });
+    host.fromHost({
+      link: 1,
+      id: 2,
+      upstream,
+      method: "stipendex_pay",
+      params: { requestId: "r1" },
+    });
+    await settle();
+    host.disconnect();
+    await settle();
+    expect(routed.map((r) => [r.method, r.upstream, r.params])).toEqual([
+      ["stipendex_elicit", upstream, { requestId: "e1" }],
+      ["stipendex_pay", upstream, { requestId: "r1" }],
+      ["stipendex_withdraw", upstream, { requestId: "r1" }],
+    ]);
+    answer({ ok: false, error: { code: 4001, message: "withdrawn" } });
+  });
+
   it("ignores what is not a request", async () => {
     const host = hostPort();
     let routed = 0;

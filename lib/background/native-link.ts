@@ -1,4 +1,9 @@
-import type { ChannelRequest, NativeResponse, WireResponse } from "../messages";
+import {
+  type ChannelRequest,
+  type NativeResponse,
+  type WireResponse,
+  withdrawableRequestId,
+} from "../messages";
 import { readNativeRequest } from "../proxy/channel";
 
 /** The part of a native messaging `runtime.Port` the link uses. */
@@ -36,14 +41,26 @@ export class NativeLink {
       return;
     }
     this.port = port;
+    /** The payments and elicitations still waiting for the person, by proxy and request id. */
+    const waiting = new Map<string, { upstream: string; requestId: string }>();
     port.onDisconnect.addListener(() => {
       if (this.port === port) this.port = undefined;
+      // The host is gone, and with it every proxy behind it: nobody is left to use them.
+      for (const { upstream, requestId } of waiting.values()) {
+        const params = { requestId };
+        void this.options.route({ id: 0, upstream, method: "stipendex_withdraw", params });
+      }
+      waiting.clear();
     });
     port.onMessage.addListener((message) => {
       const request = readNativeRequest(message);
       if (!request) return;
       const { link, ...asked } = request;
+      const requestId = withdrawableRequestId(asked);
+      const key = `${asked.upstream} ${requestId}`;
+      if (requestId !== undefined) waiting.set(key, { upstream: asked.upstream, requestId });
       void this.options.route(asked).then((response) => {
+        waiting.delete(key);
         try {
           port.postMessage({ link, id: request.id, response });
         } catch {
