@@ -120,6 +120,8 @@ describe("ConfirmApproval", () => {
       description: "Weather \u202E",
       resource: { kind: "http", method: "GET", url: "https://api.example/\u202Eq" },
       topOrigin: "https://top.example",
+      priceHint: { estimate: "0.005 USD\u202E", model: "per_call\u202E" },
+      declaredPayments: { version: "0.1\u202E" },
     });
     expect(unisolatedBidi(document.body)).toEqual([]);
   });
@@ -187,14 +189,14 @@ describe("ConfirmApproval", () => {
   it("shows the price the server announced for the tool beside the amount", () => {
     renderApproval({ priceHint: { estimate: "0.005 USD", model: "per_call" } });
     expect(screen.getByTestId("price-hint").textContent).toBe(
-      "The server announced 0.005 USD (per call) for this tool",
+      "The server announced \u20680.005 USD\u2069 (\u2068per call\u2069) for this tool",
     );
   });
 
   it("says when the MCP server declared Stipendex payments, and with which version", () => {
     renderApproval({ declaredPayments: { version: "0.1" } });
     expect(screen.getByTestId("declared-payments").textContent).toBe(
-      "The server said it takes Stipendex payments (version 0.1) when the page connected",
+      "The server said it takes Stipendex payments (version \u20680.1\u2069) when the page connected",
     );
   });
 

@@ -3,6 +3,7 @@ import { errorText } from "@/lib/errors";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
+import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
@@ -241,7 +242,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             <p className="text-xs" data-testid="declared-payments">
               {t("confirm.declared", [
                 approval.declaredPayments.version
-                  ? t("confirm.declaredVersion", [approval.declaredPayments.version])
+                  ? t("confirm.declaredVersion", [isolated(approval.declaredPayments.version)])
                   : "",
               ])}
             </p>
@@ -257,9 +258,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           {approval.priceHint && (
             <p className="text-xs" data-testid="price-hint">
               {t("confirm.priceHint", [
+                // The server's words, each isolated: a bidi control in them must not turn the sentence.
                 approval.priceHint.model
-                  ? `${approval.priceHint.estimate} (${approval.priceHint.model.replaceAll("_", " ")})`
-                  : approval.priceHint.estimate,
+                  ? `${isolated(approval.priceHint.estimate)} (${isolated(approval.priceHint.model.replaceAll("_", " "))})`
+                  : isolated(approval.priceHint.estimate),
               ])}
             </p>
           )}

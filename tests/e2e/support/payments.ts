@@ -398,7 +398,7 @@ export async function flagAboveHint(rig: PaymentRig, origin: string) {
   const [result] = await Promise.all([
     runAgentButton(rig.agent, surge),
     rig.nextConfirmWindow().then(async (window) => {
-      assert.match((await window.text("price-hint")) ?? "", /announced 0\.005 USD/);
+      assert.match((await window.text("price-hint")) ?? "", /announced \u2068?0\.005 USD/);
       const flagged = await window.evaluate(
         `document.querySelector('[data-warning="above-price-hint"]') !== null`,
       );
