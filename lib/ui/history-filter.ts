@@ -1,5 +1,4 @@
 import type { PaymentFilter, PaymentStateView } from "../messages";
-import { DAY_MS } from "../wallet/periods";
 import { UiError } from "./errors";
 import { t } from "./i18n";
 
@@ -8,7 +7,7 @@ export interface FilterForm {
   origin: string;
   receiver: string;
   state: "" | PaymentStateView;
-  /** YYYY-MM-DD from `<input type="date">`, read as UTC days like the budget periods. */
+  /** YYYY-MM-DD from `<input type="date">`, read as local days, as the history shows times. */
   fromDate: string;
   toDate: string;
   text: string;
@@ -25,17 +24,22 @@ export const EMPTY_FILTER_FORM: FilterForm = {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function utcDayStart(field: string, value: string): number {
+/**
+ * The first millisecond of the local day `value` (YYYY-MM-DD), or with
+ * `after` of the day after it: the history shows times in local time, so its
+ * days are the person's (23 or 25 hours long where clocks change).
+ */
+function localDayStart(field: string, value: string, after = 0): number {
   const match = DATE.exec(value);
-  const [, y, m, d] = match ?? [];
-  const time = Date.UTC(Number(y), Number(m) - 1, Number(d));
-  if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
+  const [y, m, d] = (match ?? []).slice(1).map(Number) as [number, number, number];
+  const day = new Date(y, m - 1, d);
+  if (!match || day.getFullYear() !== y || day.getMonth() !== m - 1 || day.getDate() !== d) {
     throw new UiError("invalid-date-input", t("history.filter.dateFormat", [field, value]));
   }
-  return time;
+  return new Date(y, m - 1, d + after).getTime();
 }
 
-/** The PaymentFilter for a form; the date range includes the whole "to" day. */
+/** The PaymentFilter for a form; the date range is of local days, the whole "to" day included. */
 export function toPaymentFilter(form: FilterForm): PaymentFilter {
   const filter: PaymentFilter = {};
   const origin = form.origin.trim();
@@ -44,8 +48,8 @@ export function toPaymentFilter(form: FilterForm): PaymentFilter {
   if (origin) filter.origin = origin;
   if (receiver) filter.receiver = receiver;
   if (form.state) filter.state = form.state;
-  if (form.fromDate) filter.from = utcDayStart(t("history.filter.from"), form.fromDate);
-  if (form.toDate) filter.to = utcDayStart(t("history.filter.to"), form.toDate) + DAY_MS - 1;
+  if (form.fromDate) filter.from = localDayStart(t("history.filter.from"), form.fromDate);
+  if (form.toDate) filter.to = localDayStart(t("history.filter.to"), form.toDate, 1) - 1;
   if (text) filter.text = text;
   return filter;
 }
