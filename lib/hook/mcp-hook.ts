@@ -2,7 +2,7 @@ import { sha256Base64url } from "../protocol/canonical-json";
 import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer } from "./mcp-payment";
-import { declareElicitation, McpSessions } from "./mcp-session";
+import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
 import { settleXhr } from "./xhr-settle";
@@ -72,20 +72,40 @@ export function createMcpHook(): McpHook {
       const { url, method, signal } = call.describe();
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
       const sessionId = headers.get("mcp-session-id");
+      const client = { server: url, sessionId, signal };
       const declared =
         mcpRequest?.method === "initialize" ? declareElicitation(mcpRequest) : undefined;
-      const body =
-        declared?.body ?? (mcpRequest && cancellingCall(mcpRequest, sessions, url, sessionId));
-      const response = await services.send(
-        call,
-        body === undefined ? undefined : [input, { ...init, body }],
-      );
-      const mcpPrice = response.status === 402 && (await isMcpPriceAnswer(response, mcpRequest));
-      if (response.status === 402 && !mcpPrice) return services.pay402(call, response);
+      const body = declared?.body ?? (mcpRequest && cancellingCall(mcpRequest, sessions, client));
+      // Registered before it is sent: the page's client may give it up before its answer comes.
+      const inFlight =
+        mcpRequest?.method === "tools/call" && mcpRequest.id !== undefined
+          ? sessions.callSignal({ ...client, id: mcpRequest.id })
+          : undefined;
+      let response: Response;
+      let mcpPrice: boolean;
+      try {
+        response = await services.send(
+          call,
+          body === undefined ? undefined : [input, { ...init, body }],
+        );
+        mcpPrice = response.status === 402 && (await isMcpPriceAnswer(response, mcpRequest));
+        if (response.status === 402 && !mcpPrice) {
+          // Paid the HTTP way (seed 004), given up as the call is: its client's cancellation too.
+          const given = inFlight?.signal ?? signal;
+          const describe = () => ({ ...call.describe(), ...(given ? { signal: given } : {}) });
+          const paid = await services.pay402({ ...call, describe }, response);
+          inFlight?.end();
+          return paid;
+        }
+      } catch (error) {
+        inFlight?.end();
+        throw error;
+      }
       if (
         !(response.ok || mcpPrice) ||
         !(mcpRequest || mediaType(response) === "text/event-stream")
       ) {
+        inFlight?.end();
         return response;
       }
       const { wallet, nativeFetch } = services;
@@ -121,12 +141,12 @@ export function createMcpHook(): McpHook {
           request: mcpRequest,
           replayable: call.replayable,
           walletAnswersForms,
-          ...(mcpRequest.method === "tools/call" && mcpRequest.id !== undefined
-            ? { signal: sessions.callSignal(url, sessionId, mcpRequest.id, signal) }
+          ...(inFlight
+            ? { signal: inFlight.signal, ended: inFlight.end }
             : signal
               ? { signal }
               : {}),
-          retryId: (pageId) => sessions.retryIdFor(url, sessionId, pageId),
+          retryId: (pageId) => sessions.retryIdFor({ ...client, id: pageId }),
         },
         wallet,
         nativeFetch,
@@ -145,20 +165,14 @@ export function createMcpHook(): McpHook {
 function cancellingCall(
   message: JsonRpcRequest,
   sessions: McpSessions,
-  url: string,
-  sessionId: string | null,
+  client: Omit<ClientRequest, "id">,
 ): string | undefined {
   if (message.method !== "notifications/cancelled") return undefined;
-  const pageId = message.params?.requestId;
-  if (typeof pageId !== "string" && typeof pageId !== "number") return undefined;
+  const id = message.params?.requestId;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
   const reason = message.params?.reason;
-  sessions.cancel(
-    url,
-    sessionId,
-    pageId,
-    typeof reason === "string" ? reason : "cancelled by the page",
-  );
-  const retryId = sessions.retryOf(url, sessionId, pageId);
+  sessions.cancel({ ...client, id }, typeof reason === "string" ? reason : "cancelled by the page");
+  const retryId = sessions.retryOf({ ...client, id });
   if (retryId === undefined) return undefined;
   return JSON.stringify({ ...message, params: { ...message.params, requestId: retryId } });
 }

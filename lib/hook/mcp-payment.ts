@@ -35,6 +35,8 @@ export interface McpCall {
   signal?: AbortSignal;
   /** A request id of the session's own for the paid retry of the call (see McpSessions.retryIdFor). */
   retryId(pageId: JsonRpcId): JsonRpcId;
+  /** Called once the call's answer is handed on (a stream of it read to its end) or failed. */
+  ended?(): void;
 }
 
 /** An SSE stream of one MCP session, and how to send the server an answer on it. */
@@ -79,11 +81,16 @@ export async function handleMcpResponse(
   const isCall = method === "tools/call";
   const type = mediaType(response);
   if (isCall && type === "application/json") {
-    const message = await readAnswer(response, call.request.id);
-    return (message && (await payAndRetry(message, call, wallet, nativeFetch))) ?? response;
+    try {
+      const message = await readAnswer(response, call.request.id);
+      return (message && (await payAndRetry(message, call, wallet, nativeFetch))) ?? response;
+    } finally {
+      call.ended?.();
+    }
   }
   // Any request's stream may carry an elicitation; only a call's or a session's the wallet answers for are read.
   if (type !== "text/event-stream" || !response.body || !(isCall || call.walletAnswersForms)) {
+    call.ended?.();
     return response;
   }
   const stream = streamOf(call);
@@ -100,6 +107,7 @@ export async function handleMcpResponse(
       emit(event.raw);
     },
     call.signal,
+    () => call.ended?.(),
   );
 }
 

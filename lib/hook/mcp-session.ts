@@ -61,19 +61,40 @@ const MAX_SESSIONS = 64;
 const MAX_RETRIES = 256;
 
 /**
+ * One request of one of the page's MCP clients: its endpoint, its session,
+ * the signal its fetches carry (the SDK gives each client, each transport,
+ * one of its own) and its JSON-RPC id.
+ */
+export interface ClientRequest {
+  server: string;
+  sessionId: string | null;
+  signal: AbortSignal | undefined;
+  id: JsonRpcId;
+}
+
+/** A tools/call in flight: what gives it up, and how its registration ends. */
+export interface CallInFlight {
+  signal: AbortSignal;
+  end(): void;
+}
+
+/**
  * The sessions the page's MCP clients opened, by endpoint and
- * `Mcp-Session-Id`: whether the wallet answers their form elicitations, and
- * the request ids of the paid retries sent in them.
+ * `Mcp-Session-Id`: whether the wallet answers their form elicitations, the
+ * tools/calls in flight, and the request ids of the paid retries sent.
  */
 export class McpSessions {
   private readonly walletForms = new Map<string, boolean>();
   /** By session and retry id: the page's call each paid retry repeats. */
   private readonly retried = new Map<string, { pageId: JsonRpcId; byPageId: string }>();
-  /** By session and the page's id: its call's paid retry. */
+  /** By client request (requestKey): its call's paid retry. */
   private readonly retryIds = new Map<string, string>();
   private readonly sessionsRetried = new Set<string>();
-  /** By session and the page's id: what gives up a tools/call in flight (see callSignal). */
-  private readonly calls = new Map<string, AbortController>();
+  /** By client request (requestKey): what gives up a tools/call in flight (see callSignal). */
+  private readonly calls = new Map<string, { controller: AbortController; detach(): void }>();
+  /** A number for each client's signal, so two clients' requests of one id are told apart. */
+  private readonly clients = new WeakMap<AbortSignal, number>();
+  private clientCount = 0;
 
   remember(server: string, sessionId: string | null, walletAnswersForms: boolean): void {
     const key = sessionKey(server, sessionId);
@@ -91,17 +112,17 @@ export class McpSessions {
   }
 
   /**
-   * A request id of its own for the paid retry of the page's call `pageId`.
+   * A request id of its own for the paid retry of the page's call `request`.
    * MCP: an id is never used twice in a session, and the server answered the
    * page's already (with its price). Remembered both ways, so the retry's
    * answer on any of the session's streams (one resumed by GET too) reaches
    * the page under the page's id, and the page's cancellation the retry.
    */
-  retryIdFor(server: string, sessionId: string | null, pageId: JsonRpcId): string {
-    const session = sessionKey(server, sessionId);
+  retryIdFor(request: ClientRequest): string {
+    const session = sessionKey(request.server, request.sessionId);
     const retryId = `stipendex-retry-${randomId()}`;
-    const byPageId = `${session} ${typeof pageId} ${pageId}`;
-    this.retried.set(`${session} ${retryId}`, { pageId, byPageId });
+    const byPageId = this.requestKey(request);
+    this.retried.set(`${session} ${retryId}`, { pageId: request.id, byPageId });
     this.retryIds.set(byPageId, retryId);
     this.sessionsRetried.delete(session);
     this.sessionsRetried.add(session);
@@ -124,48 +145,64 @@ export class McpSessions {
     return this.retried.get(`${sessionKey(server, sessionId)} ${id}`)?.pageId;
   }
 
-  /** The id of the paid retry of the page's call `pageId`, when it was retried. */
-  retryOf(server: string, sessionId: string | null, pageId: JsonRpcId): string | undefined {
-    return this.retryIds.get(`${sessionKey(server, sessionId)} ${typeof pageId} ${pageId}`);
+  /** The id of the paid retry of the page's call `request`, when it was retried. */
+  retryOf(request: ClientRequest): string | undefined {
+    return this.retryIds.get(this.requestKey(request));
   }
 
   /**
-   * What gives up the page's call `pageId`: its fetch's `signal`, or its
-   * client's `notifications/cancelled` (see cancel). The MCP SDK gives a call
-   * up (cancelled, or timed out) only so: its fetches carry the transport's
-   * signal, not the call's.
+   * Registers a tools/call before it is sent: what gives it up is its fetch's
+   * signal, or its client's `notifications/cancelled` (see cancel). The MCP
+   * SDK gives a call up (cancelled, or timed out) only so: its fetches carry
+   * the transport's signal, not the call's. `end()` once it is answered.
    */
-  callSignal(
-    server: string,
-    sessionId: string | null,
-    pageId: JsonRpcId,
-    signal: AbortSignal | undefined,
-  ): AbortSignal {
-    const key = `${sessionKey(server, sessionId)} ${typeof pageId} ${pageId}`;
+  callSignal(request: ClientRequest): CallInFlight {
+    const key = this.requestKey(request);
+    const { signal } = request;
     const controller = new AbortController();
-    if (signal?.aborted) controller.abort(signal.reason);
-    signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-    this.calls.delete(key);
-    this.calls.set(key, controller);
-    if (this.calls.size > MAX_RETRIES) this.calls.delete(this.calls.keys().next().value ?? "");
-    return controller.signal;
+    const follow = () => controller.abort(signal?.reason);
+    if (signal?.aborted) follow();
+    signal?.addEventListener("abort", follow, { once: true });
+    const detach = () => signal?.removeEventListener("abort", follow);
+    this.endCall(key);
+    this.calls.set(key, { controller, detach });
+    if (this.calls.size > MAX_RETRIES) this.endCall(this.calls.keys().next().value ?? "");
+    return {
+      signal: controller.signal,
+      end: () => {
+        if (this.calls.get(key)?.controller === controller) this.endCall(key);
+      },
+    };
   }
 
-  /** The page's client cancelled its call `pageId` (`notifications/cancelled`): given up here too. */
-  cancel(server: string, sessionId: string | null, pageId: JsonRpcId, reason: unknown): void {
-    const key = `${sessionKey(server, sessionId)} ${typeof pageId} ${pageId}`;
-    this.calls.get(key)?.abort(reason);
-    this.calls.delete(key);
-  }
-
-  /** The page's call `pageId` was answered: nothing is left to give up. */
-  callEnded(server: string, sessionId: string | null, pageId: JsonRpcId): void {
-    this.calls.delete(`${sessionKey(server, sessionId)} ${typeof pageId} ${pageId}`);
+  /** The page's client cancelled its call `request` (`notifications/cancelled`): given up here too. */
+  cancel(request: ClientRequest, reason: unknown): void {
+    const key = this.requestKey(request);
+    this.calls.get(key)?.controller.abort(reason);
+    this.endCall(key);
   }
 
   /** Whether a paid retry was sent in the session (its streams may answer it). */
   retriedIn(server: string, sessionId: string | null): boolean {
     return this.sessionsRetried.has(sessionKey(server, sessionId));
+  }
+
+  private endCall(key: string): void {
+    this.calls.get(key)?.detach();
+    this.calls.delete(key);
+  }
+
+  /**
+   * A request's key: its session, its client, its id. Two clients of a server
+   * without sessions number their requests alike; their signals tell them apart.
+   */
+  private requestKey({ server, sessionId, signal, id }: ClientRequest): string {
+    let client = 0;
+    if (signal) {
+      client = this.clients.get(signal) ?? ++this.clientCount;
+      this.clients.set(signal, client);
+    }
+    return `${sessionKey(server, sessionId)} ${client} ${typeof id} ${id}`;
   }
 }
 

@@ -1,5 +1,5 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
-import { readJsonRpcRequest } from "../hook/jsonrpc";
+import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
 import { isMcpPriceAnswer } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
@@ -26,15 +26,37 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
   const calls = new McpSessions();
   return async (input, init) => {
     const request = readJsonRpcRequest(init?.body);
-    const sessionId = new Headers(init?.headers).get("mcp-session-id");
-    if (request?.method === "notifications/cancelled" && !(input instanceof Request)) {
-      const id = request.params?.requestId;
-      if (typeof id === "string" || typeof id === "number") {
-        calls.cancel(new URL(input).href, sessionId, id, "cancelled by the host");
+    if (!request || input instanceof Request) return base(input, init);
+    const url = new URL(input).href;
+    const client = {
+      server: url,
+      sessionId: new Headers(init?.headers).get("mcp-session-id"),
+      signal: init?.signal ?? undefined,
+    };
+    const cancelled = request.params?.requestId;
+    if (request.method === "notifications/cancelled") {
+      if (typeof cancelled === "string" || typeof cancelled === "number") {
+        calls.cancel({ ...client, id: cancelled }, "cancelled by the host");
       }
     }
-    if (request?.method !== "tools/call" || input instanceof Request) return base(input, init);
-    const url = new URL(input).href;
+    const { id } = request;
+    if (request.method !== "tools/call" || id === undefined) return base(input, init);
+    // Registered before it is sent: the host may give it up before its answer comes.
+    const inFlight = calls.callSignal({ ...client, id });
+    try {
+      return await paying(url, init, { ...request, id }, inFlight.signal);
+    } finally {
+      inFlight.end();
+    }
+  };
+
+  /** The tools/call `request`, sent, and its HTTP 402 paid; `signal` gives it up. */
+  async function paying(
+    url: string,
+    init: RequestInit | undefined,
+    request: JsonRpcRequest & { id: JsonRpcId },
+    signal: AbortSignal,
+  ): Promise<Response> {
     const replayable = makeReplayable(url, init, url);
     const response = await base(...(replayable.first ?? [url, init]));
     if (response.status !== 402) return response;
@@ -45,11 +67,6 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     const method = init?.method ?? "GET";
     const priced = pricedUrl({ url, method }, response);
     if (priced === undefined) return response;
-    // The transport's signal is the session's: the host gives the call up by notifications/cancelled.
-    const signal =
-      request.id === undefined
-        ? (init?.signal ?? undefined)
-        : calls.callSignal(url, sessionId, request.id, init?.signal ?? undefined);
     const { payer, made } = paymentOf(wallet, base, half);
     let paid: Response;
     try {
@@ -59,8 +76,6 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       await response.body?.cancel().catch(() => undefined);
       const why = failureText(error);
       throw new PaidRetryError(made.paymentId, undefined, why, { cause: error });
-    } finally {
-      if (request.id !== undefined) calls.callEnded(url, sessionId, request.id);
     }
     // The 402 handed on no further is let go (its body would error once the session aborts).
     if (paid !== response || made.paymentId !== undefined) {
@@ -79,7 +94,7 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     }
     const report = await made.answered;
     try {
-      const answer = request.id === undefined ? paid : await answerToCall(paid, request.id);
+      const answer = await answerToCall(paid, request.id);
       void wallet.receipt(report).catch(() => undefined);
       return answer;
     } catch (error) {
@@ -88,7 +103,7 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       void wallet.receipt({ ...report, unanswered }).catch(() => undefined);
       throw new PaidRetryError(made.paymentId, undefined, error.message, { cause: error });
     }
-  };
+  }
 }
 
 /**
