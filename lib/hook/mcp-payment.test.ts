@@ -316,10 +316,13 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
     ["answered in JSON", () => Response.json(refusal)],
     ["answered in SSE", () => sse(refusal)],
   ])(
-    "reports a stream that ends so without a refusal, the page getting what it sent (%s)",
+    "reports a stream that ends so without a refusal, the page's call answered that the wallet paid (%s)",
     async (_, first) => {
       const { response, receipts } = await payCall(first(), () => stream(progress));
-      expect(await response.text()).toBe(progress);
+      expect(await response.text()).toBe(
+        progress +
+          paidUnanswered("HTTP 200 with an SSE stream that ended without answering the call"),
+      );
       await expect
         .poll(() => receipts)
         .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
@@ -332,6 +335,15 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
       stream(breakingOff(progress, failure)),
     );
     await expect(response.text()).rejects.toBe(failure);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
+  });
+
+  it("leaves a stream whose events have ids to the page's client, which resumes it by GET", async () => {
+    const withId = `id: ev1\n${progress}`;
+    const { response, receipts } = await payCall(Response.json(refusal), () => stream(withId));
+    expect(await response.text()).toBe(withId);
     await expect
       .poll(() => receipts)
       .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);

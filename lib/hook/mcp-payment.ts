@@ -272,9 +272,12 @@ function withReceiptWatch(
 ): Response {
   const stream = streamOf(call);
   let answered = false;
+  /** An event had an id: the page's client resumes the stream by GET, where the answer may come. */
+  let resumable = false;
   return rewriteSse(
     retry,
     async (message, event, emit, signal) => {
+      if (event.id !== undefined) resumable = true;
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (!answered && isResponseTo(message, ids.retry)) {
         answered = true;
@@ -287,15 +290,20 @@ function withReceiptWatch(
     },
     call.signal,
     // Ended, broken off or given up without the call's answer: the server may have taken the call.
-    () => {
-      if (!answered) {
-        wallet.receipt({
-          paymentId,
-          status: retry.status,
-          receipt: null,
-          unanswered: "stream-ended",
-        });
-      }
+    (emit) => {
+      if (answered) return;
+      wallet.receipt({
+        paymentId,
+        status: retry.status,
+        receipt: null,
+        unanswered: "stream-ended",
+      });
+      if (resumable) return;
+      // The page's call is answered all the same, saying the wallet paid: else it waits for nothing.
+      const why = `HTTP ${retry.status} with an SSE stream that ended without answering the call`;
+      const tool = String(call.request.params?.name);
+      const error = paidButUnanswered(tool, call.server, why);
+      emit(formatSseMessage({ jsonrpc: "2.0", id: ids.page, error }));
     },
   );
 }
@@ -520,13 +528,13 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
  * cancellation of an elicitation being handled aborts its handler's signal,
  * as do the page cancelling the body and `given` (the page's call) aborting.
  * `ended` is called once the body is done with: read to its end, broken off,
- * or cancelled by the page.
+ * or cancelled by the page; what it emits ends the page's copy.
  */
 export function rewriteSse(
   response: Response,
   handle: SseHandler,
   given?: AbortSignal,
-  ended?: () => void,
+  ended?: (emit: Emit) => void,
 ): Response {
   if (!response.body) return response;
   // Read here, so the page's cancel reaches the server's stream through the reader that holds it.
@@ -559,7 +567,7 @@ export function rewriteSse(
         }
       };
       pumpSse(source, handleOne, read)
-        .finally(() => ended?.())
+        .finally(() => ended?.(emit))
         .then(
           () => cancelled || controller.close(),
           (error: unknown) => cancelled || controller.error(error),

@@ -348,6 +348,16 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       "HTTP 503 Service Unavailable",
       undefined,
     ],
+    [
+      "200 with JSON that breaks off",
+      (req, res) => {
+        res.status(200).type("application/json").write('{"jsonrpc":"2.0","id":');
+        setTimeout(() => req.socket.destroy(), 20);
+      },
+      200,
+      "terminated",
+      "no-response",
+    ],
   ])(
     "tells the host at once that the wallet paid, when the paid retry is answered %s",
     async (_how, paidAnswer, status, why, unanswered) => {

@@ -98,10 +98,12 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       void wallet.receipt(report).catch(() => undefined);
       return answer;
     } catch (error) {
-      if (!(error instanceof UpstreamAnswerError)) throw error;
-      const { unanswered } = error;
+      // No answer to the call in it, or a body that broke off before its end.
+      const answered = error instanceof UpstreamAnswerError ? error : undefined;
+      const unanswered = answered?.unanswered ?? "no-response";
       void wallet.receipt({ ...report, unanswered }).catch(() => undefined);
-      throw new PaidRetryError(made.paymentId, undefined, error.message, { cause: error });
+      const why = answered?.message ?? failureText(error);
+      throw new PaidRetryError(made.paymentId, undefined, why, { cause: error });
     }
   }
 }
