@@ -140,5 +140,8 @@ export async function payHttp402(
   void Promise.resolve(hashed).then((resultHash) =>
     wallet.receipt(resultHash ? { ...report, resultHash } : report),
   );
-  return retry.status === 402 ? response : retry;
+  if (retry.status !== 402) return retry;
+  // The refusal is read (from a clone): the page gets the original 402, and the retry's body is let go.
+  retry.body?.cancel().catch(() => undefined);
+  return response;
 }

@@ -44,13 +44,16 @@ const answers =
 async function startPaidServer(
   jsonRpc = false,
   paidAnswer?: PaidAnswer,
-): Promise<Listening & { payments: string[] }> {
+): Promise<Listening & { payments: string[]; methods: string[] }> {
   const payments: string[] = [];
+  /** Every JSON-RPC method the server was sent, in order. */
+  const methods: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const app = express();
   app.use(express.json());
   app.all("/mcp", async (req, res) => {
     const body = req.body as { id?: number; method?: string; params?: Record<string, unknown> };
+    if (body?.method) methods.push(body.method);
     const meta = body.params?._meta as Record<string, unknown> | undefined;
     const paid = req.get("X-PAYMENT") ?? (meta?.["stipendex/payment"] as string | undefined);
     if (body.method === "tools/call" && body.params?.name === "verify_agent") {
@@ -80,7 +83,7 @@ async function startPaidServer(
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
-  return { ...(await listen(app, 0)), payments };
+  return { ...(await listen(app, 0)), payments, methods };
 }
 
 /**
@@ -404,5 +407,7 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       .toEqual([{ paymentId: "p1", status: 0, receipt: null, unanswered: "not-sent" }]);
     expect(withdrawn).toBe("cancelled by the host");
     expect(server.payments).toEqual([]);
+    // Closed once the cancellation has reached the server: a fetch still out is aborted by the close.
+    await expect.poll(() => server.methods).toContain("notifications/cancelled");
   });
 });

@@ -1,4 +1,3 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { errorText } from "../errors";
 import {
   isObject,
