@@ -181,7 +181,7 @@ export function describeProxyPayments(
             await window.text("origin"),
             `desktop app via proxy (${new URL(server).origin})`,
           );
-          assert.match((await window.text("price-hint")) ?? "", /announced 0\.005 USD/);
+          assert.match((await window.text("price-hint")) ?? "", /announced \u2068?0\.005 USD/);
           await window.click("Approve");
         }),
       ]);
