@@ -80,18 +80,12 @@ export async function payHttp402(
     return response;
   }
   if (!answer.header) return response;
-  if (request.signal?.aborted) {
-    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
-    wallet.receipt({
-      paymentId: answer.paymentId,
-      status: 0,
-      receipt: null,
-      unanswered: "not-sent",
-    });
-    throw request.signal.reason;
-  }
   let retry: Response;
+  let sent = false;
   try {
+    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
+    request.signal?.throwIfAborted();
+    sent = true;
     retry = await nativeFetch(
       request.replayable.replay(
         { [answer.header.name]: answer.header.value },
@@ -105,7 +99,7 @@ export async function payHttp402(
       paymentId: answer.paymentId,
       status: 0,
       receipt: null,
-      unanswered: "no-response",
+      unanswered: sent ? "no-response" : "not-sent",
     });
     throw error;
   }
