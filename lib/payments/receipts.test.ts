@@ -607,7 +607,7 @@ describe("fileReceipt, x402", () => {
     return { h, paymentId: answer.paymentId };
   }
 
-  it("settles on a successful settle response header", async () => {
+  it("keeps a successful settle response as a claim the chain check is due for, the payment still signed", async () => {
     const { h, paymentId } = await paidX402();
     const settle = {
       success: true,
@@ -620,8 +620,11 @@ describe("fileReceipt, x402", () => {
       { paymentId, status: 200, receipt: encodeBase64Json(settle) },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
-    expect(JSON.parse((await h.db.payments.get(paymentId))?.receipt ?? "")).toEqual(settle);
+    // Unsigned, so anything on the page could have written it, with any transaction.
+    expect(filed).toEqual({ state: "signed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(JSON.parse(stored?.receipt ?? "")).toEqual(settle);
+    expect(stored?.checkAt).toBe(h.clock.ms);
   });
 
   it("fails a settle response that names another payer, keeping it", async () => {
@@ -640,7 +643,7 @@ describe("fileReceipt, x402", () => {
     );
   });
 
-  it("settles on a settle response naming the network as x402 v1 does", async () => {
+  it("takes a settle response naming the network as x402 v1 does", async () => {
     const { h, paymentId } = await paidX402();
     const settle = { success: true, transaction: TX, network: "base-sepolia", amount: "10000" };
     const filed = await fileReceipt(
@@ -648,7 +651,7 @@ describe("fileReceipt, x402", () => {
       { paymentId, status: 200, receipt: encodeBase64Json(settle) },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
+    expect(filed).toEqual({ state: "signed" });
   });
 
   it.each([

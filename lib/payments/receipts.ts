@@ -184,10 +184,11 @@ async function fileReceived(
       kept = readReceiptValue(received.receipt);
       settled = await checkStipendexReceipt(deps, wallet, payment, kept, received);
     } else {
-      settled = checkX402Settlement(wallet, payment, received.receipt);
+      // Signed by nobody (a page can write any, with any transaction): a claim the chain is asked about.
+      settled = { settled: false, receipt: checkX402Settlement(wallet, payment, received.receipt) };
     }
-    // "Settled" without a transaction to look up is a claim only (a page can send an x402 one):
-    // the payment stays signed, its amount pending, until the chain shows it.
+    // "Settled" without a transaction to look up is a claim only too: the payment stays
+    // signed, its amount pending, until the chain shows it.
     if (!settled.settled || !claimedTransactionOf({ ...payment, receipt: settled.receipt })) {
       // The settlement it claims is looked at on chain next.
       await deps.db.payments.update(payment.id, {
@@ -282,7 +283,7 @@ function checkX402Settlement(
   wallet: PayingWallet,
   payment: PaymentRecord,
   receipt: unknown,
-): { settled: boolean; receipt: string } {
+): string {
   const decoded =
     typeof receipt === "string" ? decodeBase64Json(receipt, "payment response header") : receipt;
   const settlement = readSettleResponse(decoded);
@@ -313,7 +314,7 @@ function checkX402Settlement(
       `the settle response names amount ${settlement.amount}, not the payment's (${payment.amount})`,
     );
   }
-  return { settled: true, receipt: JSON.stringify(settlement) };
+  return JSON.stringify(settlement);
 }
 
 /** Whether an x402 network name (v1's "base-sepolia" or CAIP-2) is the payment's CAIP-2 network. */
