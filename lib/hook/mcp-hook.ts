@@ -1,7 +1,7 @@
 import { sha256Base64url } from "../protocol/canonical-json";
 import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer } from "./mcp-payment";
+import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer, streamOf } from "./mcp-payment";
 import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
@@ -94,8 +94,17 @@ export function createMcpHook(): McpHook {
           const given = inFlight?.signal ?? signal;
           const describe = () => ({ ...call.describe(), ...(given ? { signal: given } : {}) });
           const paid = await services.pay402({ ...call, describe }, response);
-          inFlight?.end();
-          return paid;
+          if (!mcpRequest) return paid;
+          // Its SSE may ask what only the wallet answers: a payment, a form it declared for the page.
+          const walletAnswersForms = sessions.walletAnswersForms(url, sessionId) ?? false;
+          const { replayable } = call;
+          return handleMcpStream(
+            paid,
+            streamOf({ server: url, request: mcpRequest, replayable, walletAnswersForms }),
+            services.wallet,
+            services.nativeFetch,
+            { ...(given ? { signal: given } : {}), ...(inFlight ? { ended: inFlight.end } : {}) },
+          );
         }
       } catch (error) {
         inFlight?.end();

@@ -453,7 +453,9 @@ async function answeredByWallet(
  * A POST stream's answers go back as replays of its request with the answer
  * as body; a tools/call's stream (the paid retry's too) is bound to the call.
  */
-function streamOf(call: McpCall): McpStream {
+export function streamOf(
+  call: Pick<McpCall, "server" | "request" | "replayable" | "walletAnswersForms">,
+): McpStream {
   const { method, params } = call.request;
   return {
     server: call.server,
@@ -467,25 +469,37 @@ function streamOf(call: McpCall): McpStream {
 
 /**
  * A stream the page opened with GET on a session it initialized here (the
- * server's standalone stream): elicitations the wallet answers are taken
- * out, everything else passes through in order.
+ * server's standalone stream), or the answer to a call paid the HTTP way:
+ * elicitations the wallet answers are taken out, everything else passes
+ * through in order. `call`: the page's call it answers, to give it up, and
+ * told when the stream is done with.
  */
 export function handleMcpStream(
   response: Response,
   stream: McpStream,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
+  call: Pick<McpCall, "signal" | "ended"> = {},
 ): Response {
-  if (mediaType(response) !== "text/event-stream") return response;
-  return rewriteSse(response, async (message, event, emit, signal) => {
-    if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
-    if (isObject(message) && !("method" in message)) {
-      // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's.
-      const pageId = stream.pageIdOf?.(message.id);
-      if (pageId !== undefined) return emit(underPageId(event, message, pageId));
-    }
-    emit(event.raw);
-  });
+  if (mediaType(response) !== "text/event-stream" || !response.body) {
+    call.ended?.();
+    return response;
+  }
+  const ended = () => call.ended?.();
+  return rewriteSse(
+    response,
+    async (message, event, emit, signal) => {
+      if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+      if (isObject(message) && !("method" in message)) {
+        // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's.
+        const pageId = stream.pageIdOf?.(message.id);
+        if (pageId !== undefined) return emit(underPageId(event, message, pageId));
+      }
+      emit(event.raw);
+    },
+    call.signal,
+    ended,
+  );
 }
 
 /**

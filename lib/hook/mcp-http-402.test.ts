@@ -1,0 +1,134 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it } from "vitest";
+import type { ElicitParams, PaymentAnswer, ReceiptParams } from "../messages";
+import { installFetchHook, type McpSource } from "./fetch";
+import type { JsonRpcRequest } from "./jsonrpc";
+import { createMcpHook } from "./mcp-hook";
+import type { WalletLink } from "./wallet-link";
+
+type Win = Window & typeof globalThis;
+const endpoint = "https://mcp.example/mcp";
+/** Seed 004's price: an HTTP 402 with an x402 `accepts[]` body. */
+const accepts = { x402Version: 1, accepts: [{ scheme: "exact", network: "base-sepolia" }] };
+const httpPay: PaymentAnswer = { paymentId: "h1", header: { name: "X-PAYMENT", value: "signed" } };
+const form = {
+  jsonrpc: "2.0",
+  id: "e1",
+  method: "elicitation/create",
+  params: { message: "Your name?", requestedSchema: { type: "object", properties: {} } },
+};
+
+/**
+ * A server pricing its tool with seed 004's HTTP 402 whose paid retry is
+ * answered on an SSE stream that first asks `elicitation` and, once it is
+ * answered, gives the call's result. The answers it gets are noted.
+ */
+function pricedServer(elicitation: Record<string, unknown>) {
+  const answers: unknown[] = [];
+  let answered: () => void = () => undefined;
+  const answer = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
+  const encoder = new TextEncoder();
+  const win = {
+    location: { href: "https://agent.example/app" },
+    async fetch(input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
+      const message = (await request.json()) as JsonRpcRequest & { result?: unknown };
+      const headers = { "mcp-session-id": "s1" };
+      if (message.method === "initialize") {
+        const result = {
+          protocolVersion: "2025-06-18",
+          capabilities: { tools: {} },
+          serverInfo: { name: "paid", version: "1" },
+        };
+        return Response.json({ jsonrpc: "2.0", id: message.id, result }, { headers });
+      }
+      if (message.method === undefined) {
+        answers.push(message);
+        answered();
+        return new Response(null, { status: 202 });
+      }
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      if (!request.headers.has("x-payment")) return Response.json(accepts, { status: 402 });
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(elicitation)}\n\n`));
+          await answer;
+          const result = { content: [{ type: "text", text: "verified" }] };
+          const done = { jsonrpc: "2.0", id: message.id, result };
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(done)}\n\n`));
+          controller.close();
+        },
+      });
+      return new Response(body, {
+        headers: { ...headers, "content-type": "text/event-stream" },
+      });
+    },
+  } as unknown as Win;
+  return { win, answers };
+}
+
+function payingWallet() {
+  const elicited: ElicitParams[] = [];
+  const receipts: ReceiptParams[] = [];
+  const wallet: WalletLink = {
+    pay: async () => httpPay,
+    receipt: (params) => receipts.push(params),
+    elicit: async (params) => {
+      elicited.push(params);
+      return { action: "accept", content: { confirmed: true } };
+    },
+    reportMcpServer: () => undefined,
+  };
+  return { wallet, elicited, receipts };
+}
+
+async function pageClient(win: Win, wallet: WalletLink, capabilities = {}) {
+  const hook = createMcpHook();
+  const mcp: McpSource = { loaded: () => hook, load: async () => hook };
+  installFetchHook(win, wallet, mcp);
+  const client = new Client({ name: "agent", version: "1" }, { capabilities });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), {
+      fetch: (input, init) => win.fetch(input, init),
+    }),
+  );
+  return client;
+}
+
+describe("a tool call priced by seed 004's HTTP 402, its paid retry answered on SSE", () => {
+  it("has a form the page's client never declared declined by the wallet, and the result reaches the page", async () => {
+    const server = pricedServer(form);
+    const { wallet } = payingWallet();
+    const client = await pageClient(server.win, wallet);
+    const result = await client.callTool({ name: "verify_agent", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "verified" }]);
+    expect(server.answers).toEqual([{ jsonrpc: "2.0", id: "e1", result: { action: "decline" } }]);
+    await client.close();
+  });
+
+  it("has a payment elicitation on it answered by the wallet, bound to the call", async () => {
+    const quoted = {
+      ...form,
+      params: { ...form.params, _meta: { "stipendex/quote": { jws: "q" } } },
+    };
+    const server = pricedServer(quoted);
+    const { wallet, elicited } = payingWallet();
+    const client = await pageClient(server.win, wallet);
+    const result = await client.callTool({ name: "verify_agent", arguments: { agent: "a1" } });
+    expect(result.content).toEqual([{ type: "text", text: "verified" }]);
+    expect(elicited).toEqual([
+      {
+        server: endpoint,
+        params: quoted.params,
+        call: { tool: "verify_agent", arguments: { agent: "a1" } },
+      },
+    ]);
+    expect(server.answers).toEqual([
+      { jsonrpc: "2.0", id: "e1", result: { action: "accept", content: { confirmed: true } } },
+    ]);
+    await client.close();
+  });
+});
