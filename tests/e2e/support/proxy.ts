@@ -194,6 +194,26 @@ export function describeProxyPayments(
       );
     });
 
+    it("pays seed 004's verify_agent (an HTTP 402 on its POST) approved in the window", async () => {
+      const { rig } = get();
+      const server = rig.demo.urls.mcp402;
+      const caller = `proxy:${new URL(server).origin}`;
+      const host = await connect(server);
+      const before = await snapshot(rig, caller);
+      const [result] = await Promise.all([
+        host.client.callTool({ name: "verify_agent", arguments: { agent: "desktop" } }),
+        rig.nextConfirmWindow().then(async (window) => {
+          assert.equal(
+            await window.text("origin"),
+            `desktop app via proxy (${new URL(server).origin})`,
+          );
+          await window.click("Approve");
+        }),
+      ]);
+      assertPaidResult(result, "verify_agent");
+      await assertSettled(rig, caller, before, [7_000n]);
+    });
+
     it("answers a payment elicitation from the window when the host cannot", async () => {
       const { rig } = get();
       const server = rig.demo.urls.mcpSse;
