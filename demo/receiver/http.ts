@@ -10,7 +10,7 @@ import { search } from "./search";
 export const PAYMENT_HEADER = "Stipendex-Payment";
 export const RECEIPT_HEADER = "Stipendex-Receipt";
 /** A refused payment's authorization window, short so its release can be seen within a minute. */
-export const REFUSED_WINDOW_SECONDS = 5;
+export const REFUSED_WINDOW_SECONDS = 7;
 
 /** The exact URL the client requested: what `resource.http.url` binds the Quote to. */
 export function requestUrl(req: Request): string {

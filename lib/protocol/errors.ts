@@ -116,7 +116,7 @@ export type ProtocolErrorCode =
   | "wrong-chain-id"
   /** An EIP-3009 nonce is not 32 bytes of hex. */
   | "invalid-nonce"
-  /** `maxTimeoutSeconds` is not a whole number from 1 to 86400. */
+  /** `maxTimeoutSeconds` is not a whole number from 7 to 86400. */
   | "invalid-timeout"
   /** A payee is not a (checksum-valid) EVM address. */
   | "invalid-address"

@@ -40,6 +40,11 @@ describe("offeredRailSchema", () => {
     }
   });
 
+  // A receiver refuses an authorization with less than 6 s left: a shorter window is never payable.
+  it.each([6, 0, 86_401])("refuses a rail whose maxTimeoutSeconds is %j", (maxTimeoutSeconds) => {
+    expect(() => read({ ...RAIL, maxTimeoutSeconds })).toThrow(refused("invalid-claims"));
+  });
+
   it("keeps the envelope's amount, decimals and address rules on every rail", () => {
     expect(() => read({ ...SOLANA_RAIL, amount: "5e3" })).toThrow(refused("amount-not-integer"));
     expect(() => read({ ...SOLANA_RAIL, amount: "-5000" })).toThrow(refused("negative-amount"));

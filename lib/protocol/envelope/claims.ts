@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "../rails/eip3009";
 import { atomicAmountSchema } from "./amount";
 
 /** Any chain, as CAIP-2 names it (namespace:reference). */
@@ -65,7 +66,7 @@ const railFields = {
   amount: atomicAmountSchema,
   decimals: z.int().min(0).max(77),
   symbol: z.string().min(1).max(32),
-  maxTimeoutSeconds: z.int().positive().max(86_400),
+  maxTimeoutSeconds: z.int().min(MIN_TIMEOUT_SECONDS).max(MAX_TIMEOUT_SECONDS),
 };
 
 /** A rail this wallet pays: EIP-3009 on an EVM chain. A Proof carries one. */

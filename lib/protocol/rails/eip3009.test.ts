@@ -85,6 +85,7 @@ describe("signTransferWithAuthorization", () => {
     [{ chainId: 8453 }, {}, "wrong-chain-id"],
     [{ network: "eip155:424242" as const }, {}, "unknown-network"],
     [{ maxTimeoutSeconds: 0 }, {}, "invalid-timeout"],
+    [{ maxTimeoutSeconds: 6 }, {}, "invalid-timeout"],
     [{ maxTimeoutSeconds: 1.5 }, {}, "invalid-timeout"],
     [{ maxTimeoutSeconds: 10 ** 9 }, {}, "invalid-timeout"],
     [{ amount: 0n }, {}, "zero-amount"],

@@ -31,6 +31,14 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
 /** x402 clients backdate validAfter by ten minutes so a slow facilitator clock still accepts it. */
 const VALID_AFTER_BACKDATE_SECONDS = 600;
 export const MAX_TIMEOUT_SECONDS = 86_400;
+/**
+ * A receiver refuses an authorization with less than 6 s left (envelope.md
+ * section 7; x402's exact verify does too): a shorter window would be signed
+ * and charged only to be refused.
+ */
+export const MIN_TIMEOUT_SECONDS = 7;
+/** What a timeout outside the bounds is told. */
+export const TIMEOUT_BOUNDS = `a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (a receiver refuses an authorization with less than 6 s left)`;
 
 function checkOption(option: PaymentOption): void {
   if (resolveNetwork(option.network).chainId !== option.chainId) {
@@ -40,10 +48,14 @@ function checkOption(option: PaymentOption): void {
     );
   }
   const timeout = option.maxTimeoutSeconds;
-  if (!Number.isInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_SECONDS) {
+  if (
+    !Number.isInteger(timeout) ||
+    timeout < MIN_TIMEOUT_SECONDS ||
+    timeout > MAX_TIMEOUT_SECONDS
+  ) {
     throw new ProtocolError(
       "invalid-timeout",
-      `maxTimeoutSeconds must be a whole number from 1 to ${MAX_TIMEOUT_SECONDS}, got ${quote(timeout)}`,
+      `maxTimeoutSeconds must be ${TIMEOUT_BOUNDS}, got ${quote(timeout)}`,
     );
   }
   assertSaneAmount(option.amount, option.decimals);

@@ -345,6 +345,14 @@ describe("readHttp402", () => {
       "invalid-timeout",
     ],
     [
+      // The receiver refuses an authorization with less than 6 s left: never payable.
+      "timeout six seconds",
+      "",
+      v2({ ...v2Requirement, maxTimeoutSeconds: 6 }),
+      "no-payable-option",
+      "invalid-timeout",
+    ],
+    [
       "timeout as string",
       "",
       v2({ ...v2Requirement, maxTimeoutSeconds: "60" }),

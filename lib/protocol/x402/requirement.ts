@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ProtocolErrorCode } from "../errors";
 import type { AppliedDefault, PaymentOption } from "../offer";
 import { assertSaneAmount, parseAtomicAmount } from "../rails/amount";
-import { MAX_TIMEOUT_SECONDS } from "../rails/eip3009";
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, TIMEOUT_BOUNDS } from "../rails/eip3009";
 import { assertTokenDomain, type Registry } from "../rails/registry";
 import { jsonObjectSchema, readX402 } from "./schema";
 
@@ -40,14 +40,14 @@ const transferSchema = z.looseObject({
 });
 
 const notAnAddress = { error: "not an EVM address" };
-const badTimeout = { error: `not a whole number from 1 to ${MAX_TIMEOUT_SECONDS}` };
+const badTimeout = { error: `not ${TIMEOUT_BOUNDS}` };
 
 /** Who is paid, and how long the signature may be used (a null timeout takes the default). */
 const payeeSchema = z.looseObject({
   payTo: z.string(notAnAddress).refine((payTo) => isAddress(payTo), notAnAddress),
   maxTimeoutSeconds: z
     .int(badTimeout)
-    .min(1, badTimeout)
+    .min(MIN_TIMEOUT_SECONDS, badTimeout)
     .max(MAX_TIMEOUT_SECONDS, badTimeout)
     .nullish(),
 });
