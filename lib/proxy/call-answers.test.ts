@@ -191,4 +191,18 @@ describe("answerToCall, for a paid retry", () => {
       },
     ]);
   });
+
+  // The SDK fails on it with its own words ("Unexpected content type"), which do not say the wallet paid.
+  it("fails on a 2xx neither JSON nor SSE", async () => {
+    const { told, paid } = watch();
+    const text = new Response("done", { headers: { "content-type": "text/plain" } });
+    const failure = await answerToCall(text, 3, paid).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(failure).toMatchObject({
+      status: 200,
+      message: "HTTP 200 with text/plain, which does not answer the call",
+      unanswered: "not-an-answer",
+    });
+    expect(told).toEqual([]);
+  });
 });

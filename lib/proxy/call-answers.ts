@@ -50,7 +50,9 @@ export function answeringCalls(base: typeof fetch): typeof fetch {
 
 /**
  * `response` to tools/call `id`, as answeringCalls hands it on (or fails on
- * it). A `paid` retry's is watched (see PaidAnswer).
+ * it). A `paid` retry's is watched (see PaidAnswer), and fails on any 2xx
+ * that cannot answer the call: the SDK's words for that would not say the
+ * wallet paid.
  */
 export async function answerToCall(
   response: Response,
@@ -72,7 +74,14 @@ export async function answerToCall(
   if (type === "text/event-stream" && response.body) {
     return answeredInSse(response, response.body, id, paid);
   }
-  return response;
+  if (!paid) return response;
+  await response.body?.cancel();
+  const { status } = response;
+  const what = type || "no content type";
+  throw new UpstreamAnswerError(
+    status,
+    `HTTP ${status} with ${what}, which does not answer the call`,
+  );
 }
 
 /** The JSON answer to call `id` as the transport reads it: all JSON-RPC, the call's answer in it. */

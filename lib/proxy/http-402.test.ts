@@ -376,6 +376,13 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       "terminated",
       "no-response",
     ],
+    [
+      "200 in plain text",
+      answers(200, "text/plain", "done"),
+      200,
+      "HTTP 200 with text/plain, which does not answer the call",
+      "not-an-answer",
+    ],
     ...SSE_WITHOUT_ANSWER,
   ])(
     "tells the host at once that the wallet paid, when the paid retry is answered %s",
