@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answeringCalls, noAnswerIn } from "./call-answers";
-import { UpstreamAnswerError } from "./errors";
+import { answeringCalls, answerToCall, noAnswerIn } from "./call-answers";
+import { PaidRetryError, UpstreamAnswerError } from "./errors";
 
 const ENDPOINT = "http://127.0.0.1:9/mcp";
 const call = JSON.stringify({
@@ -132,5 +132,77 @@ describe("answeringCalls", () => {
   it("reads no other error as the proxy's", () => {
     expect(noAnswerIn({ code: -32603, message: "Internal error" })).toBeUndefined();
     expect(noAnswerIn({ code: -32603, message: "x", data: { status: 200 } })).toBeUndefined();
+  });
+});
+
+describe("answerToCall, for a paid retry", () => {
+  /** A paid retry's watch, noting what it was told. */
+  const watch = () => {
+    const told: (UpstreamAnswerError | undefined)[] = [];
+    return { told, paid: { paymentId: "p1", settled: (f?: UpstreamAnswerError) => told.push(f) } };
+  };
+  const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
+
+  it("is settled once its SSE answer carries the call's answer, and not again at its end", async () => {
+    const { told, paid } = watch();
+    const response = await answerToCall(sse([": working\n\n", answer]), 3, paid);
+    expect(await response.text()).toBe(`: working\n\n${answer}`);
+    expect(told).toEqual([undefined]);
+  });
+
+  it("is settled when its JSON answers the call", async () => {
+    const { told, paid } = watch();
+    await answerToCall(json('{"jsonrpc":"2.0","id":3,"result":{}}'), 3, paid);
+    expect(told).toEqual([undefined]);
+  });
+
+  // The host is told the wallet paid (forward.ts reads the PaidRetryError back), as for any paid retry left unanswered.
+  it("ends an SSE answer without the call's answer with an error naming the payment, settled as ended", async () => {
+    const { told, paid } = watch();
+    const response = await answerToCall(sse([": working\n\n"]), 3, paid);
+    const message = lastMessage(await response.text()) as {
+      error: { code: number; message: string };
+    };
+    const why = "HTTP 200 with an SSE stream that ended without answering the call";
+    const failed = noAnswerIn(message.error);
+    expect(failed).toBeInstanceOf(PaidRetryError);
+    expect(failed).toMatchObject({ paymentId: "p1", message: why });
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ message: why, unanswered: "stream-ended" });
+  });
+
+  // MCP Streamable HTTP: the SDK resumes by GET with Last-Event-ID, where the answer may come.
+  it("settles an SSE answer with event ids that ends without the call's answer as ended, leaving it to the SDK", async () => {
+    const { told, paid } = watch();
+    const primed = "id: e1\ndata: \n\n";
+    const response = await answerToCall(sse([primed]), 3, paid);
+    expect(await response.text()).toBe(primed);
+    expect(told).toMatchObject([{ unanswered: "stream-ended" }]);
+  });
+
+  it("settles an SSE answer given up before the call's answer as ended", async () => {
+    const { told, paid } = watch();
+    const response = await answerToCall(sse([": working\n\n"]), 3, paid);
+    await response.body?.cancel("session closed");
+    expect(told).toMatchObject([
+      {
+        message: "HTTP 200 with an SSE stream that was given up before answering the call",
+        unanswered: "stream-ended",
+      },
+    ]);
+  });
+
+  // The SDK fails on it with its own words ("Unexpected content type"), which do not say the wallet paid.
+  it("fails on a 2xx neither JSON nor SSE", async () => {
+    const { told, paid } = watch();
+    const text = new Response("done", { headers: { "content-type": "text/plain" } });
+    const failure = await answerToCall(text, 3, paid).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(failure).toMatchObject({
+      status: 200,
+      message: "HTTP 200 with text/plain, which does not answer the call",
+      unanswered: "not-an-answer",
+    });
+    expect(told).toEqual([]);
   });
 });

@@ -10,10 +10,22 @@ import {
 import { mediaType } from "../hook/media-type";
 import { formatSseMessage, SseSplitter } from "../hook/sse";
 import { PAGE_LIMITS } from "../hook/wallet-link";
-import { failureText, UpstreamAnswerError } from "./errors";
+import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 
 /** Marks the error the proxy answers a call with when the server's SSE answer left it unanswered. */
 const NO_ANSWER = "stipendex-proxy/no-answer";
+/** Beside NO_ANSWER: the payment the unanswered call was a paid retry of. */
+const PAID_BY = "stipendex-proxy/paid-by";
+
+/**
+ * A paid retry's answer (http-402.ts), watched for what it came to: `settled`
+ * is told once, when the call's answer is in it (no failure), or when its SSE
+ * stream ends, breaks off or is given up without it.
+ */
+export interface PaidAnswer {
+  paymentId: string;
+  settled(failure?: UpstreamAnswerError): void;
+}
 
 /**
  * The fetch under the proxy's MCP client, for a tools/call the server answers
@@ -36,8 +48,17 @@ export function answeringCalls(base: typeof fetch): typeof fetch {
   };
 }
 
-/** `response` to tools/call `id`, as answeringCalls hands it on (or fails on it). */
-export async function answerToCall(response: Response, id: JsonRpcId): Promise<Response> {
+/**
+ * `response` to tools/call `id`, as answeringCalls hands it on (or fails on
+ * it). A `paid` retry's is watched (see PaidAnswer), and fails on any 2xx
+ * that cannot answer the call: the SDK's words for that would not say the
+ * wallet paid.
+ */
+export async function answerToCall(
+  response: Response,
+  id: JsonRpcId,
+  paid?: PaidAnswer,
+): Promise<Response> {
   if (!response.ok) return response;
   if (response.status === 202) {
     // What answers a notification: the transport would wait for the call's answer.
@@ -45,11 +66,22 @@ export async function answerToCall(response: Response, id: JsonRpcId): Promise<R
     throw new UpstreamAnswerError(202, "HTTP 202 without answering the call");
   }
   const type = mediaType(response);
-  if (type === "application/json") return answeredInJson(response, id);
-  if (type === "text/event-stream" && response.body) {
-    return answeredInSse(response, response.body, id);
+  if (type === "application/json") {
+    const answer = await answeredInJson(response, id);
+    paid?.settled();
+    return answer;
   }
-  return response;
+  if (type === "text/event-stream" && response.body) {
+    return answeredInSse(response, response.body, id, paid);
+  }
+  if (!paid) return response;
+  await response.body?.cancel();
+  const { status } = response;
+  const what = type || "no content type";
+  throw new UpstreamAnswerError(
+    status,
+    `HTTP ${status} with ${what}, which does not answer the call`,
+  );
 }
 
 /** The JSON answer to call `id` as the transport reads it: all JSON-RPC, the call's answer in it. */
@@ -72,13 +104,15 @@ async function answeredInJson(response: Response, id: JsonRpcId): Promise<Respon
 /**
  * The SSE answer to call `id`, passed on as it comes. When it ends or breaks
  * off without the call's answer, it ends with the proxy's JSON-RPC error to
- * the call instead, unless an event had an id: the SDK then resumes the stream
- * (MCP's resumability), where the answer may still come.
+ * the call instead (naming the payment of a `paid` retry), unless an event
+ * had an id: the SDK then resumes the stream by GET with Last-Event-ID (MCP's
+ * resumability), where the answer may still come.
  */
 function answeredInSse(
   response: Response,
   body: ReadableStream<Uint8Array>,
   id: JsonRpcId,
+  paid: PaidAnswer | undefined,
 ): Response {
   const reader = body.getReader();
   const splitter = new SseSplitter();
@@ -86,6 +120,12 @@ function answeredInSse(
   const { status, statusText, headers } = response;
   let answered = false;
   let resumable = false;
+  let settled = false;
+  const settle = (failure?: UpstreamAnswerError) => {
+    if (settled) return;
+    settled = true;
+    paid?.settled(failure);
+  };
   const note = (text: string) => {
     for (const event of splitter.push(text)) {
       // As the SDK reads them: events without data are none, only `message` ones carry answers.
@@ -93,12 +133,20 @@ function answeredInSse(
       if (event.id) resumable = true;
       const message = parseJson(event.data);
       const carries = !event.event || event.event === "message";
-      if (carries && isJsonRpc(message) && isResponseTo(message, id)) answered = true;
+      if (carries && isJsonRpc(message) && isResponseTo(message, id)) {
+        answered = true;
+        settle();
+      }
     }
   };
-  const noAnswer = (why: string) => {
+  /** The stream's end without the call's answer (`why`): settled, and told to the SDK unless it resumes. */
+  const unanswered = (why: string) => {
     const message = `HTTP ${status} with an SSE stream that ${why}`;
-    const error = { code: ErrorCode.InternalError, message, data: { [NO_ANSWER]: status } };
+    settle(new UpstreamAnswerError(status, message, { streamEnded: true }));
+    if (resumable) return undefined;
+    const paidBy = paid ? { [PAID_BY]: paid.paymentId } : {};
+    const data = { [NO_ANSWER]: status, ...paidBy };
+    const error = { code: ErrorCode.InternalError, message, data };
     // After a blank line: the stream may have stopped in the middle of an event.
     return new TextEncoder().encode(`\n\n${formatSseMessage({ jsonrpc: "2.0", id, error })}`);
   };
@@ -108,30 +156,41 @@ function answeredInSse(
       try {
         read = await reader.read();
       } catch (error) {
-        if (answered || resumable) return controller.error(error);
-        controller.enqueue(noAnswer(`broke off before answering the call: ${failureText(error)}`));
+        const told =
+          !answered && unanswered(`broke off before answering the call: ${failureText(error)}`);
+        if (!told) return controller.error(error);
+        controller.enqueue(told);
         return controller.close();
       }
       if (read.done) {
-        if (!answered && !resumable) {
-          controller.enqueue(noAnswer("ended without answering the call"));
-        }
+        const told = !answered && unanswered("ended without answering the call");
+        if (told) controller.enqueue(told);
         return controller.close();
       }
       note(decoder.decode(read.value, { stream: true }));
       controller.enqueue(read.value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      // Given up (the session closed) before the answer came: the paid call is left unanswered.
+      if (!answered) unanswered("was given up before answering the call");
+      return reader.cancel(reason);
+    },
   });
   return new Response(stream, { status, statusText, headers });
 }
 
-/** The failure the proxy's error to a call stands for, when `error` is one (see answeredInSse). */
-export function noAnswerIn(error: JsonRpcError): UpstreamAnswerError | undefined {
+/**
+ * The failure the proxy's error to a call stands for, when `error` is one (see
+ * answeredInSse): a PaidRetryError when the call was a paid retry, so the host
+ * is told the wallet paid.
+ */
+export function noAnswerIn(error: JsonRpcError): UpstreamAnswerError | PaidRetryError | undefined {
   const status = field(error.data, NO_ANSWER);
-  return typeof status === "number"
-    ? new UpstreamAnswerError(status, error.message, { streamEnded: true })
-    : undefined;
+  if (typeof status !== "number") return undefined;
+  const failure = new UpstreamAnswerError(status, error.message, { streamEnded: true });
+  const paymentId = field(error.data, PAID_BY);
+  if (typeof paymentId !== "string") return failure;
+  return new PaidRetryError(paymentId, undefined, error.message, { cause: failure });
 }
 
 /** A message as the SDK's transport takes it. */

@@ -35,15 +35,41 @@ const answers =
     res.status(status).type(type).send(body);
   };
 
+/** A paid retry's answer without the call's, and what the host and the wallet are told of it. */
+type NoAnswer = [how: string, PaidAnswer, status: number, why: string, Unanswered];
+
+/** Paid retries answered by an SSE stream that brings no answer to the call. */
+const SSE_WITHOUT_ANSWER: NoAnswer[] = [
+  [
+    "with an SSE answer that ends without the call's answer",
+    answers(200, "text/event-stream", ": working\n\n"),
+    200,
+    "HTTP 200 with an SSE stream that ended without answering the call",
+    "stream-ended",
+  ],
+  [
+    "with an SSE answer that breaks off",
+    (_req, res) => {
+      res.status(200).type("text/event-stream").write(": working\n\n");
+      setTimeout(() => res.socket?.destroy(), 50);
+    },
+    200,
+    "HTTP 200 with an SSE stream that broke off before answering the call: ",
+    "stream-ended",
+  ],
+];
+
 /**
  * A Streamable HTTP MCP server whose paid tool answers its tools/call with
  * HTTP 402 until the retry carries X-PAYMENT (seed 004), or, with `jsonRpc`,
  * with HTTP 402 carrying the call's JSON-RPC -32402 until `_meta` pays it;
- * `paidAnswer`, when given, answers the paid retry instead of the tool.
+ * `paidAnswer`, when given, answers the paid retry instead of the tool, and
+ * `resumed` a GET resuming its SSE stream (with Last-Event-ID).
  */
 async function startPaidServer(
   jsonRpc = false,
   paidAnswer?: PaidAnswer,
+  resumed?: PaidAnswer,
 ): Promise<Listening & { payments: string[]; methods: string[] }> {
   const payments: string[] = [];
   /** Every JSON-RPC method the server was sent, in order. */
@@ -52,8 +78,13 @@ async function startPaidServer(
   const app = express();
   app.use(express.json());
   app.all("/mcp", async (req, res) => {
-    const body = req.body as { id?: number; method?: string; params?: Record<string, unknown> };
-    if (body?.method) methods.push(body.method);
+    if (resumed && req.method === "GET" && req.get("last-event-id")) return resumed(req, res);
+    const body = (req.body ?? {}) as {
+      id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
+    };
+    if (body.method) methods.push(body.method);
     const meta = body.params?._meta as Record<string, unknown> | undefined;
     const paid = req.get("X-PAYMENT") ?? (meta?.["stipendex/payment"] as string | undefined);
     if (body.method === "tools/call" && body.params?.name === "verify_agent") {
@@ -209,7 +240,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
   // The SDK's transport fails on seed 004's payment_parse sent with 200 with a schema error, and
   // waits for the call's answer (until the host gives up; the proxy's own timeout is 30 minutes)
   // after JSON-RPC that is not it, or an SSE answer that ends or breaks off without it.
-  it.each<[string, PaidAnswer, number, string, Unanswered]>([
+  it.each<NoAnswer>([
     // Then undici's words for it, e.g. "fetch failed (other side closed)".
     ["its connection reset", (req) => req.socket.destroy(), 0, "fetch failed (", "no-response"],
     [
@@ -235,23 +266,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       "HTTP 202 without answering the call",
       "not-an-answer",
     ],
-    [
-      "with an SSE answer that ends without the call's answer",
-      answers(200, "text/event-stream", ": working\n\n"),
-      200,
-      "HTTP 200 with an SSE stream that ended without answering the call",
-      "stream-ended",
-    ],
-    [
-      "with an SSE answer that breaks off",
-      (_req, res) => {
-        res.status(200).type("text/event-stream").write(": working\n\n");
-        setTimeout(() => res.socket?.destroy(), 50);
-      },
-      200,
-      "HTTP 200 with an SSE stream that broke off before answering the call: ",
-      "stream-ended",
-    ],
+    ...SSE_WITHOUT_ANSWER,
   ])(
     "reports a paid retry answered %s without a refusal, and tells the host at once that the wallet paid",
     async (_how, paidAnswer, status, why, unanswered) => {
@@ -361,6 +376,14 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       "terminated",
       "no-response",
     ],
+    [
+      "200 in plain text",
+      answers(200, "text/plain", "done"),
+      200,
+      "HTTP 200 with text/plain, which does not answer the call",
+      "not-an-answer",
+    ],
+    ...SSE_WITHOUT_ANSWER,
   ])(
     "tells the host at once that the wallet paid, when the paid retry is answered %s",
     async (_how, paidAnswer, status, why, unanswered) => {
@@ -384,6 +407,52 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
         ]);
     },
   );
+
+  it("hands the host the paid result its SSE answer carries, and files the receipt", async () => {
+    const server = await startPaidServer(false, (req, res) => {
+      const result = { content: [{ type: "text", text: "trust score 97" }] };
+      const answer = JSON.stringify({ jsonrpc: "2.0", id: req.body.id, result });
+      res.status(200).set("X-PAYMENT-RESPONSE", "settled").type("text/event-stream");
+      res.end(`: working\n\nevent: message\ndata: ${answer}\n\n`);
+    });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const result = await host.callTool({ name: "verify_agent", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 200, receipt: "settled" }]);
+  });
+
+  // MCP Streamable HTTP: a client resumes a stream whose events had ids by GET with Last-Event-ID;
+  // the proxy is the client (its SDK resumes), so it leaves the call to the resumed stream.
+  it("leaves the call to the resumed stream when the paid SSE answer has event ids, and files it ended", async () => {
+    let callId: unknown;
+    const server = await startPaidServer(
+      false,
+      (req, res) => {
+        callId = req.body.id;
+        res.status(200).type("text/event-stream").end("id: e1\ndata: \n\n");
+      },
+      (req, res) => {
+        const result = {
+          content: [{ type: "text", text: `resumed after ${req.get("last-event-id")}` }],
+        };
+        const answer = JSON.stringify({ jsonrpc: "2.0", id: callId, result });
+        res.status(200).type("text/event-stream").end(`id: e2\ndata: ${answer}\n\n`);
+      },
+    );
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const result = await host.callTool({ name: "verify_agent", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "resumed after e1" }]);
+    // As the page hook files it: the paid retry's own stream ended without the result.
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 200, receipt: null, unanswered: "stream-ended" }]);
+  });
 
   // The SDK gives the host's call up upstream with notifications/cancelled, not the fetch's signal.
   it("withdraws the price from the wallet when the host cancels its call while the wallet asks", async () => {

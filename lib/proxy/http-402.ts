@@ -4,7 +4,7 @@ import { createMcpHook, type McpHook } from "../hook/mcp-hook";
 import { isMcpPriceAnswer } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
-import type { ReceiptParams } from "../messages";
+import type { ReceiptParams, Unanswered } from "../messages";
 import { answerToCall } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import type { ProxyWallet } from "./paid-call";
@@ -15,8 +15,10 @@ import type { ProxyWallet } from "./paid-call";
  * which the SDK's transport would only fail with: the 402 is paid as the page
  * hook pays one (hook/http-payment.ts) and the transport gets the paid answer.
  * A paid retry the server refuses (a 402: its words kept) or does not answer
- * (no HTTP answer, an HTTP error, JSON that is not the call's answer) fails
- * with a PaidRetryError, so the host is told the wallet paid. The host's
+ * (no HTTP answer, an HTTP error, a 2xx that is not the call's answer) fails
+ * with a PaidRetryError, so the host is told the wallet paid; an SSE stream
+ * that ends without the answer is told so by call-answers.ts, and the
+ * receipt is filed once the answer came or did not. The host's
  * `notifications/cancelled` of the call withdraws it while the wallet asks.
  * A 402 whose body is the call's JSON-RPC -32402 is handed on as the JSON-RPC
  * answer it is (paid-call.ts pays it). Everything else passes through.
@@ -92,18 +94,21 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       const status = `HTTP ${paid.status} ${paid.statusText}`.trim();
       throw new PaidRetryError(made.paymentId, undefined, status);
     }
-    const report = await made.answered;
+    const { paymentId } = made;
+    // Filed once the answer is known: an SSE answer is handed on before it comes.
+    const file = (unanswered?: Unanswered) =>
+      void made.answered
+        .then((report) => wallet.receipt(unanswered ? { ...report, unanswered } : report))
+        .catch(() => undefined);
     try {
-      const answer = await answerToCall(paid, request.id);
-      void wallet.receipt(report).catch(() => undefined);
-      return answer;
+      const settled = (failure?: UpstreamAnswerError) => file(failure?.unanswered);
+      return await answerToCall(paid, request.id, { paymentId, settled });
     } catch (error) {
       // No answer to the call in it, or a body that broke off before its end.
       const answered = error instanceof UpstreamAnswerError ? error : undefined;
-      const unanswered = answered?.unanswered ?? "no-response";
-      void wallet.receipt({ ...report, unanswered }).catch(() => undefined);
+      file(answered?.unanswered ?? "no-response");
       const why = answered?.message ?? failureText(error);
-      throw new PaidRetryError(made.paymentId, undefined, why, { cause: error });
+      throw new PaidRetryError(paymentId, undefined, why, { cause: error });
     }
   }
 }
