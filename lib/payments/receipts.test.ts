@@ -627,6 +627,21 @@ describe("fileReceipt, x402", () => {
     expect(stored?.checkAt).toBe(h.clock.ms);
   });
 
+  it("files one receipt per payment: what the page reports after it changes nothing", async () => {
+    const { h, paymentId } = await paidX402();
+    const settle = { success: true, transaction: TX, network: "eip155:84532" };
+    const report = (receipt: unknown) =>
+      fileReceipt(deps(h), { paymentId, status: 200, receipt: encodeBase64Json(receipt) }, AGENT);
+    expect(await report(settle)).toEqual({ state: "signed" });
+    const refused = { success: false, errorReason: "insufficient_funds", network: "eip155:84532" };
+    expect(await report(refused)).toEqual({ state: "signed" });
+    const refusal = { code: -32402, message: "Payment refused" };
+    expect(
+      await fileReceipt(deps(h), { paymentId, status: 402, receipt: null, error: refusal }, AGENT),
+    ).toEqual({ state: "signed" });
+    expect(JSON.parse((await h.db.payments.get(paymentId))?.receipt ?? "")).toEqual(settle);
+  });
+
   it("fails a settle response that names another payer, keeping it", async () => {
     const { h, paymentId } = await paidX402();
     const other = "0x000000000000000000000000000000000000dEaD";

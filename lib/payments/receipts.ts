@@ -46,6 +46,10 @@ export async function fileReceipt(
   const payment = await deps.db.payments.get(params.paymentId);
   if (!payment || payment.origin !== origin) throw unknownPayment(params.paymentId);
   if (payment.state !== "signed") return { state: payment.state };
+  // One paid call, one receipt: a page cannot take back what it reported (an x402 claim stays signed).
+  if (payment.receipt !== undefined || payment.heldReceipt !== undefined) {
+    return { state: payment.state };
+  }
   if (params.error) {
     const refusal = readRefusal(params.error);
     const updated = await advancePayment(
