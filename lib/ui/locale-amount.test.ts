@@ -36,6 +36,9 @@ describe("localeAmount", () => {
       [1_000_000n, 6],
       [1n, 18],
       [98_765_432_100_000_000_001n, 20],
+      [1_234_500_000n, 6],
+      [-2000n, 6],
+      [-1_234_500_000n, 6],
     ];
     for (const locale of LOCALES) {
       for (const [atomic, decimals] of samples) {
@@ -47,8 +50,10 @@ describe("localeAmount", () => {
       }
     }
   });
-  it("refuses a negative amount rather than showing it as something else", () => {
-    expect(() => localeAmount(-1n, 6, "en")).toThrow(RangeError);
+  it("writes a negative amount (a balance after a payment it cannot cover) with the language's minus", () => {
+    expect(localeAmount(-2000n, 6, "en")).toBe("-0.002");
+    expect(localeAmount(-1_234_500_000n, 6, "de")).toBe("-1.234,5");
+    expect(localeAmount(-1_234_500_000n, 6, "sv")).toBe("−1 234,5");
   });
 });
 

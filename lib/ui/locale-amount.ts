@@ -20,22 +20,29 @@ function numberSymbols(format: Intl.NumberFormat): NumberSymbols {
 }
 
 /**
- * Exact atomic units in the language's digits, decimal mark and (when
- * `useGrouping`) grouping. Every digit formatAmount writes is kept: nothing
- * rounds, so a price is never shown below what is charged. The whole part goes
- * to Intl as a bigint (exact at any size); the fraction digits are spelled one
- * by one, because Intl's fraction digits stop at 20 in Node 20 (100 in
- * browsers) and an asset may have up to 77 decimals.
+ * Exact atomic units in the language's digits, decimal mark, minus sign and
+ * (when `useGrouping`) grouping. Every digit formatAmount writes is kept:
+ * nothing rounds, so a price is never shown below what is charged. The whole
+ * part goes to Intl as a bigint (exact at any size); the fraction digits are
+ * spelled one by one, because Intl's fraction digits stop at 20 in Node 20
+ * (100 in browsers) and an asset may have up to 77 decimals.
  */
 function spell(atomic: bigint, decimals: number, locale: string, useGrouping: boolean): string {
-  // Amounts shown to a person are parsed from the wire, which refuses negatives.
-  if (atomic < 0n) throw new RangeError(`a negative amount has no display: ${atomic}`);
-  const format = new Intl.NumberFormat(locale, { useGrouping });
-  const [whole = "0", fraction] = formatAmount(atomic, decimals).split(".");
+  // Left unset, grouping is the language's own: `true` means "always" to Intl, grouping "1.234" where Spanish writes "1234".
+  const format = new Intl.NumberFormat(locale, useGrouping ? {} : { useGrouping: false });
+  const [whole = "0", fraction] = formatAmount(atomic < 0n ? -atomic : atomic, decimals).split(".");
   const wholeText = format.format(BigInt(whole));
-  if (fraction === undefined) return wholeText;
   const { decimal, digits } = numberSymbols(format);
-  return `${wholeText}${decimal}${[...fraction].map((digit) => digits[Number(digit)]).join("")}`;
+  const text =
+    fraction === undefined
+      ? wholeText
+      : `${wholeText}${decimal}${[...fraction].map((digit) => digits[Number(digit)]).join("")}`;
+  if (atomic >= 0n) return text;
+  // A balance after a payment it cannot cover: the language's minus sign, where it puts it.
+  return format
+    .formatToParts(-1n)
+    .map((part) => (part.type === "integer" ? text : part.value))
+    .join("");
 }
 
 /** An amount as the language writes it: 123450000n with 5 decimals is "1,234.5" in English, "1.234,5" in German. */
