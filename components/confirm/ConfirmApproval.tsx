@@ -1,16 +1,16 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { errorText } from "@/lib/errors";
 import type { DecideParams, PendingApproval } from "@/lib/messages";
-import { formatAmount, parseAtomicAmount } from "@/lib/protocol/rails/amount";
+import { parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
-import { inputToMicro } from "@/lib/ui/money";
+import { localeAmount } from "@/lib/ui/locale-amount";
+import { inputToMicro, microToInput } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
 import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/price-expiry";
 import { isStrayTyping } from "@/lib/ui/stray-typing";
 import { toMicro } from "@/lib/wallet/micro";
-import { MICRO_DECIMALS } from "@/lib/wallet/policy-settings";
 import { Clipped, DESCRIPTION_SHOWN, NAME_SHOWN } from "../shared/Clipped";
 import { Button, ErrorNote, Field, INPUT_CLASS, Sentence } from "../shared/controls";
 import { AmountView } from "./AmountView";
@@ -83,9 +83,11 @@ function topPage(topOrigin: string): string {
 export function ConfirmApproval(props: ConfirmApprovalProps) {
   const { approval, position, count, busy } = props;
   const currency = approval.currency;
-  const oneCall = formatAmount(
-    toMicro(parseAtomicAmount(approval.amount.atomic, "amount"), approval.amount.decimals),
-    MICRO_DECIMALS,
+  const oneCall = microToInput(
+    toMicro(
+      parseAtomicAmount(approval.amount.atomic, "amount"),
+      approval.amount.decimals,
+    ).toString(),
   );
   const [password, setPassword] = useState("");
   const [alwaysAllow, setAlwaysAllow] = useState(false);
@@ -289,12 +291,12 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
                 text={t("confirm.balanceAfter", ["$1", "$2"])}
                 parts={[
                   t("confirm.balanceAmount", [
-                    formatAmount(BigInt(approval.balance.available), approval.amount.decimals),
+                    localeAmount(BigInt(approval.balance.available), approval.amount.decimals),
                     approval.amount.symbol,
                   ]),
                   <strong key="after">
                     {t("confirm.balanceAmount", [
-                      formatAmount(BigInt(approval.balance.after), approval.amount.decimals),
+                      localeAmount(BigInt(approval.balance.after), approval.amount.decimals),
                       approval.amount.symbol,
                     ])}
                   </strong>,

@@ -64,4 +64,16 @@ describe("SpendByTables", () => {
     const perReceiver = screen.getByRole("table", { name: "Paid per receiver" });
     expect(within(perReceiver).getAllByRole("cell")[1]?.textContent).toBe("12.345");
   });
+
+  it("writes each amount in the browser's language", () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    const total = { key: "https://agent.example", symbol: "USDC", decimals: 6, count: 1 };
+    render(
+      <SpendByTables
+        totals={{ sites: [{ ...total, ...BASE_USDC, atomic: "1234500000" }], receivers: [] }}
+      />,
+    );
+    const perSite = screen.getByRole("table", { name: "Paid per site" });
+    expect(within(perSite).getAllByRole("cell")[2]?.textContent).toBe("1.234,5 USDCon Base");
+  });
 });

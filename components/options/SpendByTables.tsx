@@ -1,6 +1,6 @@
 import type { SpendByTotal } from "@/lib/messages";
-import { formatAmount } from "@/lib/protocol/rails/amount";
 import { t } from "@/lib/ui/i18n";
+import { localeAmount } from "@/lib/ui/locale-amount";
 import { formatCount } from "@/lib/ui/locale-format";
 import { receiverWords, siteWords } from "@/lib/ui/payment-words";
 
@@ -40,7 +40,7 @@ function TotalsTable({
             </td>
             <td className="pr-4">{formatCount(row.count)}</td>
             <td className="text-right font-mono">
-              {formatAmount(BigInt(row.atomic), row.decimals)} {row.symbol}
+              {localeAmount(BigInt(row.atomic), row.decimals)} {row.symbol}
               <span className="block font-sans text-xs">
                 {row.testnet
                   ? t("history.testMoneyOn", [row.networkName])

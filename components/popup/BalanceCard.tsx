@@ -1,6 +1,6 @@
-import { formatAmount } from "@/lib/protocol/rails/amount";
 import { summarizeBalances } from "@/lib/ui/balances";
 import { t } from "@/lib/ui/i18n";
+import { localeAmount } from "@/lib/ui/locale-amount";
 import { ErrorNote } from "../shared/controls";
 import { useBalances } from "../shared/use-balances";
 
@@ -35,13 +35,13 @@ export function BalanceCard() {
             {summary.read.map((row) => (
               <li key={`${row.network} ${row.asset}`} data-testid="balance-row">
                 {t("balance.row", [
-                  formatAmount(BigInt(row.available), row.decimals),
+                  localeAmount(BigInt(row.available), row.decimals),
                   row.symbol,
                   row.networkName,
                 ])}
                 {row.testnet ? ` (${t("common.testnet")})` : ""}
                 {row.pending !== "0" &&
-                  ` · ${t("balance.pendingSigned", [formatAmount(BigInt(row.pending), row.decimals)])}`}
+                  ` · ${t("balance.pendingSigned", [localeAmount(BigInt(row.pending), row.decimals)])}`}
               </li>
             ))}
           </ul>

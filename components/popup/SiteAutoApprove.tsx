@@ -22,7 +22,8 @@ export function SiteAutoApprove({
 }) {
   const on = budget !== undefined && budget.autoApproveUpTo !== "0";
   const [enabled, setEnabled] = useState(on);
-  const [upTo, setUpTo] = useState(on && budget ? microToInput(budget.autoApproveUpTo) : "0.01");
+  // Unset, 0.01 a call: in micro units, so it is written with the language's decimal mark.
+  const [upTo, setUpTo] = useState(microToInput(on && budget ? budget.autoApproveUpTo : "10000"));
   const [daily, setDaily] = useState(budget ? microToInput(budget.amount) : "1");
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import {
   AGENT,
   AUTO_BUDGET,
@@ -149,6 +150,21 @@ describe("exportPayments", () => {
     expect(line("p3")).toBe(
       `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},,`,
     );
+  });
+
+  it("keeps the CSV machine-readable in any UI language: dot decimals, no grouping", async () => {
+    // The screens write "1.234,5" in German; a file for a spreadsheet or script must not.
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    const db = openWalletDb(`history-${randomId()}`);
+    await seedPayment(db, { createdAt: 1000, amount: "1234500000" });
+    const { content } = await exportPayments(db, registry, {}, "csv");
+    expect(content.split("\r\n")[1]?.split(",").slice(6, 10)).toEqual([
+      "1234.5",
+      "USDC",
+      "1234500000",
+      "6",
+    ]);
+    vi.restoreAllMocks();
   });
 
   it("exports the filtered payments as JSON with their transaction", async () => {

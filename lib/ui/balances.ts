@@ -1,9 +1,9 @@
 import type { BalanceRow } from "../messages";
-import { formatAmount } from "../protocol/rails/amount";
+import { localeAmount } from "./locale-amount";
 
 /** What the balance card shows: totals per currency, the tokens read, and those that could not be. */
 export interface BalanceSummary {
-  /** Per currency, what can still be spent (on chain minus what signed payments may take). */
+  /** Per currency, what can still be spent (on chain minus what signed payments may take), as the language writes it. */
   totals: { currency: string; available: string }[];
   read: (BalanceRow & { amount: string; available: string })[];
   unread: BalanceRow[];
@@ -28,7 +28,7 @@ export function summarizeBalances(rows: readonly BalanceRow[]): BalanceSummary {
       (total, token) => total + BigInt(token.available) * 10n ** BigInt(decimals - token.decimals),
       0n,
     );
-    return { currency, available: formatAmount(sum, decimals) };
+    return { currency, available: localeAmount(sum, decimals) };
   });
   return { totals, read, unread: rows.filter((row) => row.amount === undefined) };
 }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { DisplayAmount } from "../messages";
 import { inputToMicro, microToInput, showAmount, showMicro } from "./money";
 
@@ -11,6 +12,10 @@ const usdc: DisplayAmount = {
   networkName: "Base Sepolia",
   testnet: true,
 };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("money display", () => {
   it("shows micro amounts with their currency", () => {
@@ -37,5 +42,38 @@ describe("money display", () => {
     expect(
       showAmount({ ...usdc, atomic: "1000000000000000000", decimals: 18, symbol: "DAI" }),
     ).toBe("1 DAI");
+  });
+});
+
+describe("money in the person's language", () => {
+  const german = () => vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+  it("groups digits and marks decimals as the language does", () => {
+    expect(showMicro("1234500000", "USD")).toBe("1,234.5 USD");
+    expect(showAmount({ ...usdc, atomic: "1234500000" })).toBe("1,234.5 USDC");
+    german();
+    expect(showMicro("1234500000", "USD")).toBe("1.234,5 USD");
+    expect(showAmount({ ...usdc, atomic: "1234500000" })).toBe("1.234,5 USDC");
+  });
+  it("still shows every digit of a price, never rounded down", () => {
+    german();
+    expect(showAmount({ ...usdc, atomic: "1", decimals: 18, symbol: "DAI" })).toBe(
+      `0,${"0".repeat(17)}1 DAI`,
+    );
+  });
+  it("edits with the language's decimal mark and reads it back exactly", () => {
+    german();
+    expect(microToInput("1234500000")).toBe("1234,5");
+    expect(inputToMicro("1234,5", "Daily cap")).toBe("1234500000");
+  });
+  it("refuses a grouping mark in what was typed, and shows an example the language writes", () => {
+    german();
+    // German groups with ".": "1.500" is fifteen hundred to a German reader, one and a half to others.
+    expect(() => inputToMicro("1.500", "Daily cap")).toThrow(
+      'Daily cap must be an amount like 1,25 with at most 6 decimals, got "1.500"',
+    );
+    vi.restoreAllMocks();
+    expect(() => inputToMicro("1,500", "Daily cap")).toThrow(
+      'Daily cap must be an amount like 1.25 with at most 6 decimals, got "1,500"',
+    );
   });
 });

@@ -1,26 +1,29 @@
 import type { DisplayAmount } from "../messages";
-import { formatAmount, parseAmount, parseAtomicAmount } from "../protocol/rails/amount";
-import { formatMicro } from "../wallet/micro";
+import { parseAtomicAmount } from "../protocol/rails/amount";
 import { MICRO_DECIMALS } from "../wallet/policy-settings";
 import { UiError } from "./errors";
 import { t } from "./i18n";
+import { localeAmount, localeInput, parseLocaleAmount } from "./locale-amount";
 
-/** "1.25 USD" from the wire's "1250000" micro units. */
+/** "1.25 USD" ("1,25 USD" in German) from the wire's "1250000" micro units. */
 export function showMicro(micro: string, currency: string): string {
-  return formatMicro(parseAtomicAmount(micro, "micro amount"), currency);
+  return `${localeAmount(parseAtomicAmount(micro, "micro amount"), MICRO_DECIMALS)} ${currency}`;
 }
 
-/** The number a person edits for a micro amount: "1250000" → "1.25". */
+/** The number a person edits for a micro amount: "1250000" → "1.25" ("1,25" in German). */
 export function microToInput(micro: string): string {
-  return formatAmount(parseAtomicAmount(micro, "micro amount"), MICRO_DECIMALS);
+  return localeInput(parseAtomicAmount(micro, "micro amount"), MICRO_DECIMALS);
 }
 
-/** What the person typed ("1.25") as wire micro units ("1250000"); `field` is its label as shown. */
+/** What the person typed ("1.25", "1,25" in German) as wire micro units ("1250000"); `field` is its label as shown. */
 export function inputToMicro(text: string, field: string): string {
   try {
-    return parseAmount(text.trim(), MICRO_DECIMALS).toString();
+    return parseLocaleAmount(text, MICRO_DECIMALS).toString();
   } catch (cause) {
-    throw new UiError("invalid-money-input", t("common.amountFormat", [field, text]), { cause });
+    const example = localeInput(1_250_000n, MICRO_DECIMALS);
+    throw new UiError("invalid-money-input", t("common.amountFormat", [field, text, example]), {
+      cause,
+    });
   }
 }
 
@@ -30,5 +33,5 @@ export function inputToMicro(text: string, field: string): string {
  */
 export function showAmount(amount: DisplayAmount): string {
   const atomic = parseAtomicAmount(amount.atomic, "amount");
-  return `${formatAmount(atomic, amount.decimals)} ${amount.symbol}`;
+  return `${localeAmount(atomic, amount.decimals)} ${amount.symbol}`;
 }

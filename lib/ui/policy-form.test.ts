@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView } from "../messages";
 import type { UiErrorCode } from "./errors";
 import { t } from "./i18n";
@@ -53,6 +54,13 @@ describe("policy form", () => {
   });
   it("round-trips to the same policy", () => {
     expect(fromPolicyForm(toPolicyForm(policy))).toEqual(policy);
+  });
+  it("edits with the language's decimal mark and round-trips in it", () => {
+    vi.spyOn(fakeBrowser.i18n, "getUILanguage").mockReturnValue("de");
+    const form = toPolicyForm(policy);
+    expect(form.origins[0]).toMatchObject({ autoApproveUpTo: "0,01", perCallMax: "0,5" });
+    expect(fromPolicyForm(form)).toEqual(policy);
+    vi.restoreAllMocks();
   });
   it("reads edits: blank entries dropped, an empty auto-approve is 0, an empty cap is no cap", () => {
     const form = toPolicyForm(policy);
