@@ -245,6 +245,23 @@ export type ApprovalWarning =
   /** The paying address does not hold enough of the token for this payment (never auto-approved). */
   | "insufficient-balance";
 
+/** Page text cut to a bound: its first characters, and how many more it had. */
+export interface ShownText {
+  text: string;
+  omitted: number;
+}
+
+/**
+ * An MCP tool call's arguments as the confirmation window lists them (built by
+ * lib/payments/tool-arguments.ts): the first few by name, each value as JSON.
+ * An entry without a name is arguments that are not an object, shown whole.
+ */
+export interface ShownArguments {
+  listed: { name?: ShownText; value: ShownText }[];
+  /** Arguments the call has beyond those listed. */
+  unlisted: number;
+}
+
 /** A payment (or an MCP payment elicitation) waiting for the person's decision. */
 export interface PendingApproval {
   id: string;
@@ -269,7 +286,8 @@ export interface PendingApproval {
   description: string;
   resource:
     | { kind: "http"; method: string; url: string }
-    | { kind: "mcp"; server: string; tool: string; arguments?: unknown };
+    /** `arguments`: the call's, when the wallet was given the call (absent in the history). */
+    | { kind: "mcp"; server: string; tool: string; arguments?: ShownArguments };
   amount: DisplayAmount;
   /** The currency budgets count this payment in (e.g. "USD" for USDC): what "always allow" is in. */
   currency: string;

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { PendingApproval } from "@/lib/messages";
+import type { PendingApproval, ShownArguments } from "@/lib/messages";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
 import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
 import { APPROVAL } from "@/tests/unit-support/ui/fixtures";
@@ -35,7 +35,7 @@ function renderApproval(
 
 /**
  * Characters of text laid out before `target`, leaving out what a closed
- * <details> hides (its summary shows) and the MCP arguments' scroll box.
+ * <details> hides (its summary shows) and the MCP arguments' scroll box (a region).
  */
 function textBefore(target: Element): number {
   let count = 0;
@@ -45,11 +45,19 @@ function textBefore(target: Element): number {
     const parent = node.parentElement;
     const details = parent?.closest("details");
     if (details && !details.open && !parent?.closest("summary")) continue;
-    if (parent?.closest("pre")) continue;
+    if (parent?.closest("[role=region]")) continue;
     count += node.textContent?.length ?? 0;
   }
   return count;
 }
+
+/** Page text the wallet kept whole. */
+const text = (shown: string) => ({ text: shown, omitted: 0 });
+
+/** A call to tool "t" with these arguments, as the background shows them. */
+const callWith = (args: ShownArguments): Partial<PendingApproval> => ({
+  resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "t", arguments: args },
+});
 
 /** Lets the request stay in front of the person until Approve counts. */
 const arm = () => act(() => vi.advanceTimersByTime(ACTIVATION_DELAY_MS));
@@ -80,7 +88,9 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("pay-to").textContent).toBe(APPROVAL.payTo);
     expect(screen.getByText("Forecast for Paris, 7 days")).toBeTruthy();
     expect(screen.getByText("forecast")).toBeTruthy();
-    expect(screen.getByText(/"city": "Paris"/)).toBeTruthy();
+    const args = screen.getByRole("region", { name: "Called with 2 arguments:" });
+    expect(within(args).getByText("city")).toBeTruthy();
+    expect(within(args).getByText('"Paris"')).toBeTruthy();
     const remaining = screen.getByTestId("remaining");
     expect(remaining.textContent).toContain("today (all sites): 4.995 USD");
     expect(remaining.textContent).toContain("https://agent.example this day: 0.995 USD");
@@ -123,6 +133,17 @@ describe("ConfirmApproval", () => {
       priceHint: { estimate: "0.005 USD\u202E", model: "per_call\u202E" },
       declaredPayments: { version: "0.1\u202E" },
     });
+    expect(unisolatedBidi(document.body)).toEqual([]);
+    cleanup();
+    renderApproval(
+      callWith({
+        listed: [
+          { name: text("to\u202E"), value: text('"x\u202E"') },
+          { name: { text: "cut\u202E", omitted: 9 }, value: text(`"${"\u202E".repeat(300)}"`) },
+        ],
+        unlisted: 0,
+      }),
+    );
     expect(unisolatedBidi(document.body)).toEqual([]);
   });
 
@@ -198,6 +219,54 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("declared-payments").textContent).toBe(
       "The server said it takes Stipendex payments (version \u20680.1\u2069) when the page connected",
     );
+  });
+
+  it("shows an MCP call's arguments by name, in a labelled box the keyboard can scroll", () => {
+    renderApproval();
+    const args = screen.getByRole("region", { name: "Called with 2 arguments:" });
+    expect(args.tabIndex).toBe(0);
+    const names = within(args)
+      .getAllByRole("term")
+      .map((term) => term.textContent);
+    const values = within(args)
+      .getAllByRole("definition")
+      .map((value) => value.textContent);
+    expect(names).toEqual(["city", "days"]);
+    expect(values).toEqual(['"Paris"', "7"]);
+  });
+
+  it("says so for a call without arguments, and shows none where the wallet knows no call", () => {
+    const mcp = { kind: "mcp", server: "https://mcp.example/mcp", tool: "t" } as const;
+    renderApproval({ resource: { ...mcp, arguments: { listed: [], unlisted: 0 } } });
+    expect(screen.getByTestId("arguments").textContent).toBe("Called with no arguments");
+    cleanup();
+    renderApproval({ resource: mcp });
+    expect(screen.queryByTestId("arguments")).toBeNull();
+  });
+
+  it("shows the start of a long argument, the rest when asked, and says what the wallet left out", () => {
+    const long = `"${"v".repeat(999)}`;
+    renderApproval(
+      callWith({
+        listed: [{ name: text("doc"), value: { text: long, omitted: 4_000 } }],
+        unlisted: 20,
+      }),
+    );
+    const args = screen.getByRole("region", { name: "Called with 21 arguments:" });
+    expect(within(args).getByText("Show the whole value")).toBeTruthy();
+    expect(within(args).getByText(long)).toBeTruthy();
+    expect(within(args).getByText("4,000 more characters, not shown by the wallet")).toBeTruthy();
+    expect(within(args).getByText("20 more arguments, not listed by the wallet")).toBeTruthy();
+  });
+
+  it("shows an argument as text, never as markup", () => {
+    const markup = '"<img src=x onerror=alert(1)><b>bold</b>"';
+    renderApproval(
+      callWith({ listed: [{ name: text("<i>n</i>"), value: text(markup) }], unlisted: 0 }),
+    );
+    expect(document.querySelector("img, b, i")).toBeNull();
+    expect(screen.getByText(markup)).toBeTruthy();
+    expect(screen.getByText("<i>n</i>")).toBeTruthy();
   });
 
   it("shows an HTTP resource as method and URL", () => {

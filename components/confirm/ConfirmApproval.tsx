@@ -14,6 +14,7 @@ import { toMicro } from "@/lib/wallet/micro";
 import { Clipped, DESCRIPTION_SHOWN, NAME_SHOWN } from "../shared/Clipped";
 import { Button, ErrorNote, Field, INPUT_CLASS, Sentence } from "../shared/controls";
 import { AmountView } from "./AmountView";
+import { ToolArguments } from "./ToolArguments";
 import { Warnings } from "./Warnings";
 
 export interface ConfirmApprovalProps {
@@ -65,11 +66,7 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
           </span>,
         ]}
       />
-      {resource.arguments !== undefined && (
-        <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-1 text-xs dark:bg-slate-800">
-          {JSON.stringify(resource.arguments, null, 2)}
-        </pre>
-      )}
+      {resource.arguments && <ToolArguments args={resource.arguments} />}
     </div>
   );
 }

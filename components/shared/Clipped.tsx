@@ -1,6 +1,8 @@
 /** Characters of a description, and of a URL or tool name, shown at first. */
 export const DESCRIPTION_SHOWN = 200;
 export const NAME_SHOWN = 120;
+/** Characters of an MCP tool argument's value shown at first. */
+export const VALUE_SHOWN = 120;
 
 /**
  * Page- and receiver-supplied text: its start only (so that it cannot push

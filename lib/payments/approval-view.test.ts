@@ -3,6 +3,7 @@ import { USDC_AS_USD, usdcOption } from "../../tests/unit-support/payments/offer
 import type { Offer } from "../protocol/offer";
 import type { Network } from "../protocol/rails/networks";
 import { type ApprovalViewInput, approvalView } from "./approval-view";
+import { KEPT_VALUE_CHARS } from "./tool-arguments";
 
 const option = usdcOption({ amount: 1_250_000n });
 const offer: Offer = {
@@ -45,6 +46,35 @@ describe("approvalView", () => {
       amount: { atomic: "1250000", formatted: "1.25", networkName: "Base Sepolia", testnet: true },
       expiresAt: 2_000_000_000_000,
     });
+  });
+
+  it("shows the MCP call's arguments, bounded, when the wallet was given the call", () => {
+    const view = approvalView({
+      ...input,
+      call: { arguments: { q: "cats", long: "x".repeat(5_000) } },
+    });
+    expect(view.resource).toEqual({
+      kind: "mcp",
+      server: "https://api.example/mcp",
+      tool: "search",
+      arguments: {
+        listed: [
+          { name: { text: "q", omitted: 0 }, value: { text: '"cats"', omitted: 0 } },
+          {
+            name: { text: "long", omitted: 0 },
+            value: {
+              text: `"${"x".repeat(KEPT_VALUE_CHARS - 1)}`,
+              omitted: 5_002 - KEPT_VALUE_CHARS,
+            },
+          },
+        ],
+        unlisted: 0,
+      },
+    });
+    // A call sent without arguments says so; an elicitation outside a call knows none.
+    const none = approvalView({ ...input, call: { arguments: undefined } }).resource;
+    expect(none).toMatchObject({ arguments: { listed: [], unlisted: 0 } });
+    expect(approvalView(input).resource).not.toHaveProperty("arguments");
   });
 
   it("says how long the receiver can collect the payment once signed: the option's, not the Quote's", () => {

@@ -10,6 +10,8 @@ import { shownTotal } from "./confirmation";
 import { isFrame } from "./engine-parts";
 import { describeRemaining } from "./remaining";
 import type { ServerContext } from "./server-context";
+import { shownArguments } from "./tool-arguments";
+import type { ToolCall } from "./tool-call";
 
 /** Everything the confirmation window shows about one request, gathered by the engine. */
 export interface ApprovalViewInput {
@@ -29,6 +31,8 @@ export interface ApprovalViewInput {
   registry?: string;
   /** The token's spendable balance, when the wallet could read it. */
   available?: bigint;
+  /** MCP: the tools/call being paid for, when the wallet was given it (its arguments may be absent). */
+  call?: ToolCall;
 }
 
 /** What the confirmation window shows of a request, but whether the wallet is locked (known when it is listed). */
@@ -65,7 +69,13 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
     resource:
       offer.resource.kind === "http"
         ? offer.resource
-        : { kind: "mcp", server: offer.resource.server, tool: offer.resource.tool },
+        : {
+            kind: "mcp",
+            server: offer.resource.server,
+            tool: offer.resource.tool,
+            // What the tool is asked to do: the person approves the call, not only its price.
+            ...(input.call ? { arguments: shownArguments(input.call.arguments) } : {}),
+          },
     amount: {
       atomic: option.amount.toString(),
       decimals: option.decimals,

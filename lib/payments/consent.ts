@@ -13,6 +13,7 @@ import { type Caller, type EngineParts, isFrame, optionOf } from "./engine-parts
 import { isPaymentError, PaymentError } from "./errors";
 import { describeRemaining } from "./remaining";
 import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
+import { boundCall, type ToolCall } from "./tool-call";
 import { registryListing } from "./trust";
 import { paymentWarnings } from "./warnings";
 
@@ -37,6 +38,7 @@ export async function obtainConsent(
   payment: PaymentRecord,
   caller: Caller,
   kind: PendingApproval["kind"],
+  call?: ToolCall,
 ): Promise<Consent> {
   const { offer } = payment;
   const option = optionOf(payment);
@@ -64,11 +66,13 @@ export async function obtainConsent(
       ...(caller.tabId === undefined ? {} : { tabId: caller.tabId }),
       ...(caller.byPerson ? { byPerson: true as const } : {}),
     };
+    const shown = await boundCall(offer, call);
     const answer = await askPerson(parts, requester, () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
         settings,
         decision,
         server,
+        ...(shown ? { call: shown } : {}),
       }),
     ).catch(async (error: unknown) => {
       if (isPaymentError(error, "too-many-waiting")) {
@@ -146,7 +150,12 @@ async function describeRequest(
   offer: Offer,
   option: PaymentOption,
   caller: Caller,
-  context: { settings: PolicySettings; decision: PolicyDecision; server: ServerContext },
+  context: {
+    settings: PolicySettings;
+    decision: PolicyDecision;
+    server: ServerContext;
+    call?: ToolCall;
+  },
 ): Promise<ApprovalView> {
   const network = parts.deps.registry.network(option.network);
   const historyWarnings = await paymentWarnings(parts.deps.db, {

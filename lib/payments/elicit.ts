@@ -128,21 +128,22 @@ async function answerOnce(
     );
     return { action: "decline" };
   }
-  return answerElicitation(parts, payment, caller, schema);
+  return answerElicitation(parts, payment, caller, params);
 }
 
 async function answerElicitation(
   parts: EngineParts,
   payment: PaymentRecord,
   caller: Caller,
-  schema: unknown,
+  params: ElicitParams,
 ): Promise<ElicitResult> {
+  const schema = params.params.requestedSchema;
   if (payment.state !== "quoted") {
     return payment.state === "approved" && payment.confirmation
       ? { action: "accept", content: { [CONFIRMATION_FIELD]: payment.confirmation } }
       : { action: "decline" };
   }
-  const given = await obtainConsent(parts, payment, caller, "elicitation");
+  const given = await obtainConsent(parts, payment, caller, "elicitation", params.call);
   if (given.outcome !== "approved") return { action: "decline" };
   const { quote } = payment.offer;
   if (quote && quote.expiresAt <= parts.seconds()) {

@@ -271,6 +271,39 @@ describe("PaymentEngine.pay, the automatic hot path", () => {
 });
 
 describe("PaymentEngine.pay, asking the person", () => {
+  it("shows the MCP tool call's arguments, by payment and by elicitation within the call", async () => {
+    const h = await makeHarness();
+    const args = { q: "cats", n: 3 };
+    const { challenge, jws } = await stipendexMcpChallenge(h.receiver, args);
+    const paid = h.engine.pay({ requestId: "m", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [asked] = await h.approvals.pending();
+    expect(asked?.resource).toMatchObject({
+      tool: "search",
+      arguments: {
+        listed: [{ name: { text: "q" }, value: { text: '"cats"' } }, { name: { text: "n" } }],
+      },
+    });
+    await h.approvals.decide({ approvalId: asked?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+
+    const elicited = h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        call: { tool: "search", arguments: args },
+        params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [confirming] = await h.approvals.pending();
+    expect(confirming?.resource).toMatchObject({
+      arguments: { listed: [{ name: { text: "q" } }, {}] },
+    });
+    await h.approvals.decide({ approvalId: confirming?.id ?? "", decision: "decline" });
+    expect((await elicited).action).toBe("decline");
+  });
+
   it("opens one window for two concurrent asks and signs each once approved", async () => {
     const h = await makeHarness();
     const a = await stipendexHttpChallenge(h.receiver);

@@ -18,6 +18,7 @@ import { bindPayee } from "./payee";
 import { readChallenge } from "./read-challenge";
 import { payAutomatically, signApproved } from "./sign-approved";
 import { answerFor } from "./sign-payment";
+import { type ToolCall, toolCall } from "./tool-call";
 
 /**
  * The payment engine: verify → decide (auto, ask, refuse) → confirm → sign
@@ -44,6 +45,7 @@ export class PaymentEngine {
   async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = requestKeyOf(caller, params.requestId);
     const known = () => this.paymentFor(requestKey);
+    const call = toolCall(params.challenge);
     if (!(await this.deps.hasWallet())) throw noWallet();
     let read: Awaited<ReturnType<typeof readChallenge>>;
     try {
@@ -51,7 +53,7 @@ export class PaymentEngine {
     } catch (error) {
       // Asked again (the relay lost the answer) after the price stopped being valid: same answer.
       const asked = await known();
-      if (asked) return this.proceed(asked, caller);
+      if (asked) return this.proceed(asked, caller, call);
       throw error;
     }
     const settings = await this.deps.settings();
@@ -62,11 +64,11 @@ export class PaymentEngine {
       : await payAutomatically(this.parts, offer, option, settings, caller, requestKey);
     if (automatic) return automatic;
     const asked = await known();
-    if (asked) return this.proceed(asked, caller);
+    if (asked) return this.proceed(asked, caller, call);
     const elicited = offer.quote
       ? await takeElicited(this.deps.db, elicitedKey(caller, offer.quote.hash), requestKey)
       : undefined;
-    if (elicited) return this.proceed(elicited, caller);
+    if (elicited) return this.proceed(elicited, caller, call);
     this.parts.assertMayRecord(caller.origin);
     let payment: PaymentRecord;
     try {
@@ -87,7 +89,7 @@ export class PaymentEngine {
       );
       throw new PaymentError("unreadable-challenge", reason);
     }
-    return this.proceed(payment, caller);
+    return this.proceed(payment, caller, call);
   }
 
   /** The payment the ledger holds for a page's request, if any. */
@@ -95,8 +97,12 @@ export class PaymentEngine {
     return this.deps.db.payments.where("requestKey").equals(requestKey).first();
   }
 
-  /** Moves a payment on from whatever state it was left in. */
-  private async proceed(payment: PaymentRecord, caller: Caller): Promise<PaymentAnswer> {
+  /** Moves a payment on from whatever state it was left in; `call` is shown if the person is asked. */
+  private async proceed(
+    payment: PaymentRecord,
+    caller: Caller,
+    call: ToolCall | undefined,
+  ): Promise<PaymentAnswer> {
     switch (payment.state) {
       case "signed":
       case "settled":
@@ -125,7 +131,7 @@ export class PaymentEngine {
       );
       throw userDeclined(reason);
     }
-    const given = await obtainConsent(this.parts, payment, caller, "payment");
+    const given = await obtainConsent(this.parts, payment, caller, "payment", call);
     if (given.outcome === "refused") {
       throw new PaymentError("policy-refused", given.reason, { rule: given.rule });
     }

@@ -61,6 +61,39 @@ describe("spendSummaries", () => {
     });
   });
 
+  it("reports spend in a currency with no cap row (test money of another token), not one with none now", async () => {
+    const [day, month] = sumSlotsToCharge(AGENT, "test EUR", NOW);
+    const db = await withSums([
+      [day, 20_000n],
+      [month, 30_000n],
+      // Charged last month only: nothing to show this month.
+      [sumSlotsToCharge(AGENT, "test GBP", NOW - 40 * DAY)[1], 9n],
+    ]);
+    const summaries = await spendSummaries(db, settings, NOW, AGENT);
+    expect(summaries.map((s) => s.currency)).toEqual(["USD", "test EUR"]);
+    expect(summaries[1]).toEqual({
+      currency: "test EUR",
+      today: "20000",
+      month: "30000",
+      // The site's budget is in USD: nothing of it spent in test EUR.
+      origin: { origin: AGENT, spent: "0" },
+    });
+  });
+
+  it("reports a site's budget in a currency with no cap row before anything is spent in it", async () => {
+    const db = await withSums([]);
+    const eurBudget = toSettings({
+      ...defaultPolicy(),
+      globalCaps: { USD: { day: "5000000", month: "50000000" } },
+      origins: { [AGENT]: { ...AUTO_BUDGET, currency: "test EUR" } },
+    });
+    const listed = await spendSummaries(db, eurBudget, NOW, AGENT);
+    expect(listed.map((s) => s.currency)).toEqual(["USD", "test EUR"]);
+    expect(listed[1]?.origin?.budget?.currency).toBe("test EUR");
+    // Another site, or none: no budget in it, nothing spent, not listed.
+    expect((await spendSummaries(db, eurBudget, NOW)).map((s) => s.currency)).toEqual(["USD"]);
+  });
+
   it("never reports more remaining than zero when a budget is overspent", async () => {
     const db = await withSums([[sumSlotsToCharge(AGENT, "USD", NOW)[2], 2_000_000n]]);
     const [summary] = await spendSummaries(db, settings, NOW, AGENT);
@@ -78,6 +111,22 @@ describe("spendPerDay", () => {
       { day: "2026-11-28", currency: "USD", amount: "7" },
       { day: "2026-11-29", currency: "USD", amount: "0" },
       { day: "2026-11-30", currency: "USD", amount: "42" },
+    ]);
+  });
+
+  it("lists a currency with no cap row for the days shown when something was spent in it then", async () => {
+    const db = await withSums([
+      [dailySlot("test EUR", NOW - DAY), 5n],
+      // Spent before the days shown: not listed.
+      [dailySlot("test GBP", NOW - 10 * DAY), 9n],
+    ]);
+    await putSums(db, [[sumSlotsToCharge("", "test EUR", NOW - DAY)[0] as SumSlot, 5n]], NOW);
+    await putSums(db, [[sumSlotsToCharge("", "test GBP", NOW - 10 * DAY)[0] as SumSlot, 9n]], NOW);
+    expect(await spendPerDay(db, settings, NOW, 2)).toEqual([
+      { day: "2026-11-29", currency: "USD", amount: "0" },
+      { day: "2026-11-30", currency: "USD", amount: "0" },
+      { day: "2026-11-29", currency: "test EUR", amount: "5" },
+      { day: "2026-11-30", currency: "test EUR", amount: "0" },
     ]);
   });
 

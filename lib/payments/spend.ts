@@ -1,6 +1,6 @@
 import type { ChargeRecord, WalletDb } from "../db/schema";
 import type { PaymentFilter, SpendSummary } from "../messages";
-import { historyInCountedDay, readRows, readSums } from "../wallet/budget-sums";
+import { chargedCurrencies, historyInCountedDay, readRows, readSums } from "../wallet/budget-sums";
 import { capLimits, dailySlot, type SumSlot, sumSlotsToCharge } from "../wallet/limits";
 import { DAY_MS, periodKey } from "../wallet/periods";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -12,9 +12,23 @@ import { forEachCharged, type PieceOptions } from "./spend-by";
  */
 const CHARGED_AFTER_ASKED_MS = 7 * DAY_MS;
 
-function currencies(settings: PolicySettings): string[] {
+/**
+ * The currencies spend may be shown in: those with a cap row and the one `origin`'s
+ * budget is in (shown even at 0), then any other a charge was counted in (test money
+ * of a token whose currency has no cap row), which the callers show only where its
+ * spend is not 0.
+ */
+async function currencies(
+  db: WalletDb,
+  settings: PolicySettings,
+  origin?: string,
+): Promise<{ currency: string; always: boolean }[]> {
+  const budget = origin === undefined ? undefined : settings.origins[origin]?.currency;
+  const always = [...new Set([...Object.keys(settings.globalCaps), ...(budget ? [budget] : [])])];
+  const others = (await chargedCurrencies(db)).filter((currency) => !always.includes(currency));
   return [
-    ...new Set([...Object.keys(settings.globalCaps), ...settings.assets.map((a) => a.currency)]),
+    ...always.map((currency) => ({ currency, always: true })),
+    ...others.map((currency) => ({ currency, always: false })),
   ];
 }
 
@@ -29,7 +43,7 @@ export async function spendSummaries(
   origin?: string,
 ): Promise<SpendSummary[]> {
   const summaries: SpendSummary[] = [];
-  for (const currency of currencies(settings)) {
+  for (const { currency, always } of await currencies(db, settings, origin)) {
     const slots = sumSlotsToCharge(origin ?? "", currency, now);
     const sums = await readSums(db, slots);
     const spentIn = (index: number) => (sums.get(slots[index]?.key ?? "") ?? 0n).toString();
@@ -64,7 +78,7 @@ export async function spendSummaries(
           : {}),
       };
     }
-    summaries.push(summary);
+    if (always || summary.today !== "0" || summary.month !== "0") summaries.push(summary);
   }
   return summaries;
 }
@@ -97,14 +111,14 @@ export async function spendPerDay(
 ): Promise<{ day: string; currency: string; amount: string }[]> {
   const span = Math.max(1, Math.min(days, 366));
   const filtered = Object.values(filter).some((value) => value !== undefined);
-  const kept = currencies(settings);
+  const kept = await currencies(db, settings);
   let end = now;
-  for (const currency of kept) {
+  for (const { currency } of kept) {
     const counted = Date.parse(`${await historyDayAt(db, currency, now)}T00:00:00Z`);
     if (counted > end) end = counted;
   }
   const wanted: { currency: string; slot: SumSlot }[] = [];
-  for (const currency of kept) {
+  for (const { currency } of kept) {
     for (let i = span - 1; i >= 0; i--)
       wanted.push({ currency, slot: dailySlot(currency, end - i * DAY_MS) });
   }
@@ -114,11 +128,17 @@ export async function spendPerDay(
         db,
         wanted.map(({ slot }) => slot),
       );
-  return wanted.map(({ currency, slot }) => ({
+  const perDay = wanted.map(({ currency, slot }) => ({
     day: slot.at,
     currency,
     amount: (sums.get(slot.key) ?? 0n).toString(),
   }));
+  // A currency with no cap row is shown where something was spent in it in these days.
+  const spentIn = new Set(perDay.filter((d) => d.amount !== "0").map((d) => d.currency));
+  const shown = new Set(
+    kept.filter((k) => k.always || spentIn.has(k.currency)).map((k) => k.currency),
+  );
+  return perDay.filter((d) => shown.has(d.currency));
 }
 
 /**

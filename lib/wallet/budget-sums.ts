@@ -1,5 +1,5 @@
 import type { BudgetSum, ChargeRecord, WalletDb } from "../db/schema";
-import { type SumSlot, slotKey, withHistoryDay } from "./limits";
+import { GLOBAL_ROW_PREFIX, type SumSlot, slotKey, withHistoryDay } from "./limits";
 import { periodKey } from "./periods";
 
 /**
@@ -9,6 +9,12 @@ import { periodKey } from "./periods";
  * reads and writes three rows instead of a row per sum: every request is a
  * round trip on the hot path.
  */
+
+/** Every currency a charge was counted in: each has its all-sites row (a few rows, one per currency). */
+export async function chargedCurrencies(db: WalletDb): Promise<string[]> {
+  const rows = await db.budgetSums.where("key").startsWith(GLOBAL_ROW_PREFIX).primaryKeys();
+  return rows.map((row) => row.slice(GLOBAL_ROW_PREFIX.length));
+}
 
 /** The rows that hold `slots`, each once, in order. */
 export function rowsOf(slots: readonly SumSlot[]): string[] {

@@ -107,7 +107,9 @@ export interface RemainingLimit extends LimitScope {
   micro: bigint;
 }
 
-const globalRow = (currency: string) => `global:${currency}`;
+/** The all-sites rows' keys start so: one row per currency ever charged. */
+export const GLOBAL_ROW_PREFIX = "global:";
+const globalRow = (currency: string) => `${GLOBAL_ROW_PREFIX}${currency}`;
 const originRow = (origin: string, currency: string) => `origin:${origin}:${currency}`;
 const dailyRow = (currency: string, day: string) => `daily:${currency}:${day}`;
 

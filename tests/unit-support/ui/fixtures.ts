@@ -20,7 +20,13 @@ export const APPROVAL: PendingApproval = {
     kind: "mcp",
     server: "https://api.weather.example/mcp",
     tool: "forecast",
-    arguments: { city: "Paris", days: 7 },
+    arguments: {
+      listed: [
+        { name: { text: "city", omitted: 0 }, value: { text: '"Paris"', omitted: 0 } },
+        { name: { text: "days", omitted: 0 }, value: { text: "7", omitted: 0 } },
+      ],
+      unlisted: 0,
+    },
   },
   amount: {
     atomic: "5000",

@@ -1,0 +1,45 @@
+import type { ShownArguments, ShownText } from "../messages";
+
+/*
+ * An MCP tool call's arguments as the confirmation window lists them. They are
+ * the page's data and may be a megabyte (PAGE_LIMITS.mcpArguments): the window
+ * (and storage.session, which keeps pending approvals) gets a bounded part.
+ */
+
+/** Arguments listed by name; the count of the others is shown. */
+export const LISTED_ARGUMENTS = 12;
+/** Characters kept of an argument's value (as JSON) and of its name. */
+export const KEPT_VALUE_CHARS = 1000;
+export const KEPT_NAME_CHARS = 120;
+
+/** `args` as sent (undefined: the client sent none), each value as JSON, every part bounded. */
+export function shownArguments(args: unknown): ShownArguments {
+  if (args === undefined) return { listed: [], unlisted: 0 };
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    // Not the object MCP specifies: shown whole, as one value without a name.
+    return { listed: [{ value: kept(asJson(args), KEPT_VALUE_CHARS) }], unlisted: 0 };
+  }
+  const entries = Object.entries(args);
+  return {
+    listed: entries.slice(0, LISTED_ARGUMENTS).map(([name, value]) => ({
+      name: kept(name, KEPT_NAME_CHARS),
+      value: kept(asJson(value), KEPT_VALUE_CHARS),
+    })),
+    unlisted: Math.max(0, entries.length - LISTED_ARGUMENTS),
+  };
+}
+
+/** Strings quoted, so "7" and 7 (or an empty string) read apart; JSON escapes control characters. */
+function asJson(value: unknown): string {
+  // JSON has no text for undefined (a caller that did not check its JSON): say so rather than fail.
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+/** The first `max` characters (code points, so no surrogate pair is split) and how many were left out. */
+function kept(text: string, max: number): ShownText {
+  // Code units bound code points from above: most texts need no split.
+  if (text.length <= max) return { text, omitted: 0 };
+  const characters = Array.from(text);
+  if (characters.length <= max) return { text, omitted: 0 };
+  return { text: characters.slice(0, max).join(""), omitted: characters.length - max };
+}
