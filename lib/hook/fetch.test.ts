@@ -1160,16 +1160,26 @@ describe("installFetchHook: a paid MCP retry under a request id of its own", () 
     );
   });
 
-  it("hands the page the answer of a retry stream it resumes by GET under the page's id", async () => {
+  it("hands the page the answer of a retry stream it resumes by GET under the page's id, and files its receipt", async () => {
     const server = strictServer("sse-broken");
-    const { win } = setup(server.handler, () => mcpPay);
+    const { win, receipts } = setup(server.handler, () => mcpPay);
     const broken = await win.fetch(endpoint, init);
     await expect(broken.text()).rejects.toThrow("network error");
+    await until(() => receipts.length > 0);
+    expect(receipts[0]).toMatchObject({ paymentId: "m1", unanswered: "stream-ended" });
     const resumed = await win.fetch(endpoint, {
       method: "GET",
       headers: { accept: "text/event-stream", "mcp-session-id": "s1", "last-event-id": "ev1" },
     });
     expect(await resumed.text()).toBe(formatSseMessage({ jsonrpc: "2.0", id: 7, result }, "ev2"));
+    // The answer came after all: its receipt (and the hash of what was served) is the wallet's to file.
+    await until(() => receipts.length > 1);
+    expect(receipts[1]).toEqual({
+      paymentId: "m1",
+      status: 200,
+      receipt: null,
+      resultHash: expect.any(String),
+    });
   });
 
   it("passes the page's cancellation of its call on to the retry", async () => {

@@ -131,7 +131,7 @@ export function createMcpHook(): McpHook {
             server: url,
             walletAnswersForms: walletAnswersForms ?? false,
             answer,
-            pageIdOf: (id) => sessions.pageIdOf(url, sessionId, id),
+            paidRetry: (id) => sessions.paidRetry(url, sessionId, id),
           },
           wallet,
           nativeFetch,
@@ -155,7 +155,7 @@ export function createMcpHook(): McpHook {
             : signal
               ? { signal }
               : {}),
-          retryId: (pageId) => sessions.retryIdFor({ ...client, id: pageId }),
+          retryId: (pageId, paymentId) => sessions.retryIdFor({ ...client, id: pageId }, paymentId),
         },
         wallet,
         nativeFetch,

@@ -12,7 +12,7 @@ import {
   paymentErrorOf,
   x402PaymentResultOf,
 } from "./jsonrpc";
-import { routeElicitation } from "./mcp-session";
+import { type PaidRetry, routeElicitation } from "./mcp-session";
 import { mediaType } from "./media-type";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
@@ -34,7 +34,7 @@ export interface McpCall {
   /** The page's, to give the call up: while the wallet asks, it withdraws the payment request. */
   signal?: AbortSignal;
   /** A request id of the session's own for the paid retry of the call (see McpSessions.retryIdFor). */
-  retryId(pageId: JsonRpcId): JsonRpcId;
+  retryId(pageId: JsonRpcId, paymentId: string): JsonRpcId;
   /** Called once the call's answer is handed on (a stream of it read to its end) or failed. */
   ended?(): void;
 }
@@ -47,8 +47,8 @@ export interface McpStream {
   call?: { tool: string; arguments: unknown };
   /** A POST of `body` (a JSON-RPC response) to the session's endpoint. */
   answer(body: string): Request;
-  /** The page's call a response under `id` answers, when `id` is a paid retry's (see McpSessions). */
-  pageIdOf?(id: unknown): JsonRpcId | undefined;
+  /** The page's call and payment a response under `id` answers, when `id` is a paid retry's (see McpSessions). */
+  paidRetry?(id: unknown): PaidRetry | undefined;
 }
 
 type Emit = (text: string) => void;
@@ -169,13 +169,13 @@ async function payAndRetry(
   }
   if (!answer.meta || call.request.id === undefined) return undefined;
   const meta = isObject(params._meta) ? params._meta : {};
-  const ids = { retry: call.retryId(call.request.id), page: call.request.id };
+  const paymentId = answer.paymentId;
+  const ids = { retry: call.retryId(call.request.id, paymentId), page: call.request.id };
   const body = JSON.stringify({
     ...call.request,
     id: ids.retry,
     params: { ...params, _meta: { ...meta, [answer.meta.key]: answer.meta.value } },
   });
-  const paymentId = answer.paymentId;
   if (call.signal?.aborted) {
     // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
     wallet.receipt({ paymentId, status: 0, receipt: null, unanswered: "not-sent" });
@@ -491,9 +491,13 @@ export function handleMcpStream(
     async (message, event, emit, signal) => {
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (isObject(message) && !("method" in message)) {
-        // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's.
-        const pageId = stream.pageIdOf?.(message.id);
-        if (pageId !== undefined) return emit(underPageId(event, message, pageId));
+        // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's,
+        // and its receipt the wallet's to file (its own stream ended without it).
+        const retry = stream.paidRetry?.(message.id);
+        if (retry !== undefined) {
+          sendReceipt(wallet, answerReceipt(message, retry.paymentId, response.status), message);
+          return emit(underPageId(event, message, retry.pageId));
+        }
       }
       emit(event.raw);
     },

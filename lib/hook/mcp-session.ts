@@ -72,6 +72,12 @@ export interface ClientRequest {
   id: JsonRpcId;
 }
 
+/** A paid retry of a page's tools/call: the page's request id, and the payment it carries. */
+export interface PaidRetry {
+  pageId: JsonRpcId;
+  paymentId: string;
+}
+
 /** A tools/call in flight: what gives it up, and how its registration ends. */
 export interface CallInFlight {
   signal: AbortSignal;
@@ -85,8 +91,8 @@ export interface CallInFlight {
  */
 export class McpSessions {
   private readonly walletForms = new Map<string, boolean>();
-  /** By session and retry id: the page's call each paid retry repeats. */
-  private readonly retried = new Map<string, { pageId: JsonRpcId; byPageId: string }>();
+  /** By session and retry id: the page's call each paid retry repeats, and the payment it carries. */
+  private readonly retried = new Map<string, PaidRetry & { byPageId: string }>();
   /** By client request (requestKey): its call's paid retry. */
   private readonly retryIds = new Map<string, string>();
   private readonly sessionsRetried = new Set<string>();
@@ -118,11 +124,11 @@ export class McpSessions {
    * answer on any of the session's streams (one resumed by GET too) reaches
    * the page under the page's id, and the page's cancellation the retry.
    */
-  retryIdFor(request: ClientRequest): string {
+  retryIdFor(request: ClientRequest, paymentId: string): string {
     const session = sessionKey(request.server, request.sessionId);
     const retryId = `stipendex-retry-${randomId()}`;
     const byPageId = this.requestKey(request);
-    this.retried.set(`${session} ${retryId}`, { pageId: request.id, byPageId });
+    this.retried.set(`${session} ${retryId}`, { pageId: request.id, paymentId, byPageId });
     this.retryIds.set(byPageId, retryId);
     this.sessionsRetried.delete(session);
     this.sessionsRetried.add(session);
@@ -139,10 +145,11 @@ export class McpSessions {
     return retryId;
   }
 
-  /** The page's call a message under `id` answers, when `id` is a paid retry's of the session. */
-  pageIdOf(server: string, sessionId: string | null, id: unknown): JsonRpcId | undefined {
+  /** The paid retry a message under `id` answers, when `id` is one of the session's. */
+  paidRetry(server: string, sessionId: string | null, id: unknown): PaidRetry | undefined {
     if (typeof id !== "string") return undefined;
-    return this.retried.get(`${sessionKey(server, sessionId)} ${id}`)?.pageId;
+    const retry = this.retried.get(`${sessionKey(server, sessionId)} ${id}`);
+    return retry && { pageId: retry.pageId, paymentId: retry.paymentId };
   }
 
   /** The id of the paid retry of the page's call `request`, when it was retried. */
