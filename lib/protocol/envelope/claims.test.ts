@@ -45,6 +45,11 @@ describe("offeredRailSchema", () => {
     expect(() => read({ ...RAIL, maxTimeoutSeconds })).toThrow(refused("invalid-claims"));
   });
 
+  it("leaves the 6 s rule to EIP-3009: a rail on another chain is read, to be dropped", () => {
+    expect(read({ ...SOLANA_RAIL, maxTimeoutSeconds: 5 })).toMatchObject({ maxTimeoutSeconds: 5 });
+    expect(() => read({ ...SOLANA_RAIL, maxTimeoutSeconds: 0 })).toThrow(refused("invalid-claims"));
+  });
+
   it("keeps the envelope's amount, decimals and address rules on every rail", () => {
     expect(() => read({ ...SOLANA_RAIL, amount: "5e3" })).toThrow(refused("amount-not-integer"));
     expect(() => read({ ...SOLANA_RAIL, amount: "-5000" })).toThrow(refused("negative-amount"));

@@ -59,6 +59,8 @@ export const anyChainPlaceFields = {
 const evmRailFields = {
   ...evmPlaceFields,
   extra: z.looseObject({ name: z.string().min(1), version: z.string().min(1) }),
+  // EIP-3009's receivers refuse an authorization with less than 6 s left (section 7).
+  maxTimeoutSeconds: z.int().min(MIN_TIMEOUT_SECONDS).max(MAX_TIMEOUT_SECONDS),
 };
 
 const railFields = {
@@ -66,7 +68,7 @@ const railFields = {
   amount: atomicAmountSchema,
   decimals: z.int().min(0).max(77),
   symbol: z.string().min(1).max(32),
-  maxTimeoutSeconds: z.int().min(MIN_TIMEOUT_SECONDS).max(MAX_TIMEOUT_SECONDS),
+  maxTimeoutSeconds: z.int().positive().max(MAX_TIMEOUT_SECONDS),
 };
 
 /** A rail this wallet pays: EIP-3009 on an EVM chain. A Proof carries one. */
