@@ -44,6 +44,18 @@ describe("shownArguments", () => {
     });
   });
 
+  // Indented, 32 levels of the page's megabyte would be some 30 MB in the background, for 1,000 characters.
+  it("shows a long value compact: only a short one is indented", () => {
+    let deep: unknown = new Array(100_000).fill(0);
+    for (let level = 1; level < 30; level++) deep = [deep];
+    const [entry] = shownArguments({ deep }).listed;
+    const compact = JSON.stringify(deep);
+    expect(entry?.value).toEqual({
+      text: compact.slice(0, KEPT_VALUE_CHARS),
+      omitted: compact.length - KEPT_VALUE_CHARS,
+    });
+  });
+
   it("lists the first arguments of many and counts the others", () => {
     const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`a${i}`, i]));
     const shown = shownArguments(many);

@@ -29,17 +29,27 @@ export function shownArguments(args: unknown): ShownArguments {
   };
 }
 
-/** Strings quoted, so "7" and 7 (or an empty string) read apart; JSON escapes control characters. */
+/**
+ * Strings quoted, so "7" and 7 (or an empty string) read apart; JSON escapes
+ * control characters. Indented only when short: indenting a deep value of the
+ * page's megabyte would make it tens of megabytes, to keep a thousand characters.
+ */
 function asJson(value: unknown): string {
   // JSON has no text for undefined (a caller that did not check its JSON): say so rather than fail.
-  return JSON.stringify(value, null, 2) ?? String(value);
+  const compact = JSON.stringify(value) ?? String(value);
+  return compact.length <= KEPT_VALUE_CHARS ? JSON.stringify(value, null, 2) : compact;
 }
 
 /** The first `max` characters (code points, so no surrogate pair is split) and how many were left out. */
 function kept(text: string, max: number): ShownText {
   // Code units bound code points from above: most texts need no split.
   if (text.length <= max) return { text, omitted: 0 };
-  const characters = Array.from(text);
-  if (characters.length <= max) return { text, omitted: 0 };
-  return { text: characters.slice(0, max).join(""), omitted: characters.length - max };
+  let count = 0;
+  /** Code units of the first `max` code points. */
+  let end = 0;
+  for (const character of text) {
+    if (count < max) end += character.length;
+    count++;
+  }
+  return count <= max ? { text, omitted: 0 } : { text: text.slice(0, end), omitted: count - max };
 }
