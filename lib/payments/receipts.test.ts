@@ -627,6 +627,19 @@ describe("fileReceipt, x402", () => {
     expect(stored?.checkAt).toBe(h.clock.ms);
   });
 
+  it("files one receipt per payment: one sent while the first is filed changes nothing", async () => {
+    const { h, paymentId } = await paidX402();
+    const settle = { success: true, transaction: TX, network: "eip155:84532" };
+    const refused = { success: false, errorReason: "insufficient_funds", network: "eip155:84532" };
+    const report = (receipt: unknown) =>
+      fileReceipt(deps(h), { paymentId, status: 200, receipt: encodeBase64Json(receipt) }, AGENT);
+    expect(await Promise.all([report(settle), report(refused)])).toEqual([
+      { state: "signed" },
+      { state: "signed" },
+    ]);
+    expect(JSON.parse((await h.db.payments.get(paymentId))?.receipt ?? "")).toEqual(settle);
+  });
+
   it("files one receipt per payment: what the page reports after it changes nothing", async () => {
     const { h, paymentId } = await paidX402();
     const settle = { success: true, transaction: TX, network: "eip155:84532" };

@@ -46,10 +46,31 @@ export async function fileReceipt(
   const payment = await deps.db.payments.get(params.paymentId);
   if (!payment || payment.origin !== origin) throw unknownPayment(params.paymentId);
   if (payment.state !== "signed") return { state: payment.state };
-  // One paid call, one receipt: a page cannot take back what it reported (an x402 claim stays signed).
-  if (payment.receipt !== undefined || payment.heldReceipt !== undefined) {
+  // One paid call, one receipt: a page cannot take back what it reported (an x402 claim stays
+  // signed), neither after it was filed nor while it is (checking one takes a descriptor, a key).
+  if (
+    payment.receipt !== undefined ||
+    payment.heldReceipt !== undefined ||
+    filing.has(payment.id)
+  ) {
     return { state: payment.state };
   }
+  filing.add(payment.id);
+  try {
+    return await fileFirst(deps, payment, params);
+  } finally {
+    filing.delete(payment.id);
+  }
+}
+
+/** Payments whose first receipt is being filed (one background files them all). */
+const filing = new Set<string>();
+
+async function fileFirst(
+  deps: ReceiptDeps,
+  payment: PaymentRecord,
+  params: ReceiptParams,
+): Promise<{ state: string }> {
   if (params.error) {
     const refusal = readRefusal(params.error);
     const updated = await advancePayment(
