@@ -427,6 +427,8 @@ export interface DecodedObject {
   header?: Record<string, unknown>;
   claims: Record<string, unknown>;
   verified: boolean;
+  /** Signed by nobody (an x402 settle response, the server's word passed on by the page): not verified, nor failed. */
+  unsigned?: true;
   problem?: string;
 }
 

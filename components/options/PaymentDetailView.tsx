@@ -129,7 +129,9 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
             >
               <p className="font-medium">
                 {KIND[object.kind]()}:{" "}
-                {object.verified ? (
+                {object.unsigned ? (
+                  <span>{t("detail.unsigned")}</span>
+                ) : object.verified ? (
                   <span className="text-emerald-700 dark:text-emerald-400">
                     {t("detail.verifies")}
                   </span>

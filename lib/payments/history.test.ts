@@ -15,6 +15,7 @@ import { PAY_TO } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { openWalletDb } from "../db/schema";
 import type { PaymentFilter } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
+import { encodeBase64Json } from "../protocol/x402/wire";
 import { randomId } from "../random-id";
 import { displayAmount, exportPayments, listPayments, paymentDetail, toRow } from "./history";
 import { fileReceipt } from "./receipts";
@@ -207,6 +208,21 @@ describe("paymentDetail", () => {
       ["proof", true, undefined],
     ]);
     expect(detail.origin).toBe(AGENT);
+  });
+
+  it("shows an x402 settle response as unsigned, neither verified nor failed: the chain check tells", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const answer = await h.engine.pay({ requestId: "s", challenge: x402HttpChallenge(2) }, CALLER);
+    const settle = { success: true, transaction: TX, network: "eip155:84532" };
+    const receipt = { paymentId: answer.paymentId, status: 200, receipt: encodeBase64Json(settle) };
+    await fileReceipt(h.receipts, receipt, AGENT);
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, answer.paymentId);
+    expect(detail.objects.find((o) => o.kind === "x402-settlement")).toEqual({
+      kind: "x402-settlement",
+      claims: settle,
+      verified: false,
+      unsigned: true,
+    });
   });
 
   it("flags a tampered Confirmation", async () => {

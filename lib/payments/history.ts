@@ -290,7 +290,8 @@ export async function paymentDetail(
     } catch {
       claims = { raw: p.receipt };
     }
-    objects.push({ kind: "x402-settlement", claims, verified: claims.success === true });
+    // Whether it was collected is the chain check's to say (settlementCheck).
+    objects.push({ kind: "x402-settlement", claims, verified: false, unsigned: true });
   }
   const transaction = settlementTransactionOf(p);
   const explorer = transaction ? explorerUrl(p.network, transaction) : undefined;
