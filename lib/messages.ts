@@ -291,10 +291,10 @@ export interface PendingApproval {
   amount: DisplayAmount;
   /** The currency budgets count this payment in (e.g. "USD" for USDC): what "always allow" is in. */
   currency: string;
-  /** Display total the receiver stated (Stipendex `total`). */
+  /** Display total the receiver stated (Stipendex `total`, its decimal text as sent). */
   total?: { amount: string; currency: string };
-  /** Each limit after this payment, e.g. { "today (all sites)": "4.99 USD" }. */
-  remaining: Record<string, string>;
+  /** Each limit after this payment, in atomic micro-units, for the window to put in the person's words. */
+  remaining: RemainingView[];
   warnings: ApprovalWarning[];
   /** MCP: the price the server's tools/list announced for this tool (`stipendex/pricing`). */
   priceHint?: { estimate: string; model?: string };
@@ -419,6 +419,14 @@ export interface PaymentFilter {
   from?: number;
   to?: number;
   text?: string;
+}
+
+/** What one limit leaves after a payment: all sites' or this site's, for a period, in micro-units. */
+export interface RemainingView {
+  scope: "global" | "origin";
+  period: OriginBudgetView["period"];
+  currency: string;
+  micro: string;
 }
 
 export interface DecodedObject {

@@ -41,4 +41,27 @@ describe("ConfirmApproval in the person's language", () => {
     fireEvent.click(screen.getByRole("button", { name: "Approve" }));
     expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve", "5000");
   });
+
+  // A German reader takes "4.995 USD" left for four thousand nine hundred ninety-five dollars.
+  it("writes what the limits leave and the receiver's total as it writes the amount", () => {
+    render(
+      <ConfirmApproval
+        approval={{
+          ...APPROVAL,
+          total: { amount: "1234.5", currency: "USD" },
+          remaining: [{ scope: "global", period: "day", currency: "USD", micro: "4995000" }],
+        }}
+        position={1}
+        count={1}
+        busy={false}
+        onDecide={vi.fn()}
+        onUnlock={vi.fn()}
+        onSelect={vi.fn()}
+      />,
+    );
+    expect(screen.getByTestId("remaining").textContent).toBe("All sites, today: 4,995 USD");
+    expect(screen.getByText(/^Total stated by the receiver/).textContent).toBe(
+      "Total stated by the receiver: 1.234,5 \u2068USD\u2069",
+    );
+  });
 });

@@ -92,8 +92,8 @@ describe("ConfirmApproval", () => {
     expect(within(args).getByText("city")).toBeTruthy();
     expect(within(args).getByText('"Paris"')).toBeTruthy();
     const remaining = screen.getByTestId("remaining");
-    expect(remaining.textContent).toContain("today (all sites): 4.995 USD");
-    expect(remaining.textContent).toContain("https://agent.example this day: 0.995 USD");
+    expect(remaining.textContent).toContain("All sites, today: 4.995 USD");
+    expect(remaining.textContent).toContain("This site, this week: 0.995 USD");
   });
 
   it("shows the start of a long description, the rest only when asked: the amount stays in view", () => {

@@ -6,7 +6,7 @@ import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { localeAmount } from "@/lib/ui/locale-amount";
-import { inputToMicro, microToInput } from "@/lib/ui/money";
+import { inputToMicro, microToInput, showMicro, showStatedDecimal } from "@/lib/ui/money";
 import { callerWords } from "@/lib/ui/payment-words";
 import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/price-expiry";
 import { isStrayTyping } from "@/lib/ui/stray-typing";
@@ -251,7 +251,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           <AmountView amount={approval.amount} />
           {approval.total && (
             <p className="text-xs">
-              {t("confirm.total", [approval.total.amount, approval.total.currency])}
+              {t("confirm.total", [
+                showStatedDecimal(approval.total.amount),
+                isolated(approval.total.currency),
+              ])}
             </p>
           )}
           {approval.priceHint && (
@@ -320,9 +323,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         </Row>
         <Row term={t("confirm.remainingAfter")}>
           <ul data-testid="remaining">
-            {Object.entries(approval.remaining).map(([limit, left]) => (
-              <li key={limit}>
-                {limit}: <strong>{left}</strong>
+            {approval.remaining.map((limit) => (
+              <li key={`${limit.scope} ${limit.period} ${limit.currency}`}>
+                {t(`confirm.limitLeft.${limit.scope}.${limit.period}`)}:{" "}
+                <strong>{showMicro(limit.micro, limit.currency)}</strong>
               </li>
             ))}
           </ul>

@@ -48,6 +48,21 @@ describe("approvalView", () => {
     });
   });
 
+  it("passes what each limit leaves as micro-units for the window to word, and a total only a receiver stated", () => {
+    const remaining = [
+      { scope: "origin" as const, period: "week" as const, currency: "USD", micro: 4_995_000n },
+    ];
+    const view = approvalView({ ...input, decision: { ...input.decision, remaining } });
+    expect(view.remaining).toEqual([
+      { scope: "origin", period: "week", currency: "USD", micro: "4995000" },
+    ]);
+    expect(view.total).toBeUndefined();
+    const stated = { amount: "1.25", currency: "USD" };
+    expect(approvalView({ ...input, offer: { ...offer, displayTotal: stated } }).total).toEqual(
+      stated,
+    );
+  });
+
   it("shows the MCP call's arguments, bounded, when the wallet was given the call", () => {
     const view = approvalView({
       ...input,

@@ -6,9 +6,7 @@ import { canHoldBudget } from "../wallet/budget-origin";
 import { resolveCharge } from "../wallet/limits";
 import type { PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
-import { shownTotal } from "./confirmation";
 import { isFrame } from "./engine-parts";
-import { describeRemaining } from "./remaining";
 import type { ServerContext } from "./server-context";
 import { shownArguments } from "./tool-arguments";
 import type { ToolCall } from "./tool-call";
@@ -86,8 +84,12 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
       testnet: network.testnet,
     },
     currency: charge.ok ? charge.currency : option.symbol,
-    total: shownTotal(offer, option),
-    remaining: describeRemaining(input.decision.remaining),
+    // An x402 price states no total: its amount is all there is.
+    ...(offer.displayTotal ? { total: offer.displayTotal } : {}),
+    remaining: input.decision.remaining.map(({ micro, ...limit }) => ({
+      ...limit,
+      micro: micro.toString(),
+    })),
     ...(input.available === undefined
       ? {}
       : {

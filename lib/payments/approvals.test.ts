@@ -36,7 +36,7 @@ function approval(
       testnet: false,
     },
     currency: "USD",
-    remaining: {},
+    remaining: [],
     warnings: ["mainnet"],
     collectableForSeconds: 60,
   };

@@ -1,5 +1,5 @@
 import type { DisplayAmount } from "../messages";
-import { parseAtomicAmount } from "../protocol/rails/amount";
+import { parseAmount, parseAtomicAmount } from "../protocol/rails/amount";
 import { MICRO_DECIMALS } from "../wallet/policy-settings";
 import { UiError } from "./errors";
 import { t } from "./i18n";
@@ -34,4 +34,14 @@ export function inputToMicro(text: string, field: string): string {
 export function showAmount(amount: DisplayAmount): string {
   const atomic = parseAtomicAmount(amount.atomic, "amount");
   return `${localeAmount(atomic, amount.decimals)} ${amount.symbol}`;
+}
+
+/**
+ * A decimal the receiver wrote (a Stipendex `total`), in the person's number
+ * style like every amount beside it; anything else is shown as written.
+ */
+export function showStatedDecimal(text: string): string {
+  if (!/^[0-9]{1,40}(\.[0-9]{1,40})?$/.test(text)) return text;
+  const decimals = text.split(".")[1]?.length ?? 0;
+  return localeAmount(parseAmount(text, decimals), decimals);
 }

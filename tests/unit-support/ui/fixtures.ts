@@ -39,7 +39,10 @@ export const APPROVAL: PendingApproval = {
   },
   currency: "USD",
   total: { amount: "0.005", currency: "USD" },
-  remaining: { "today (all sites)": "4.995 USD", "https://agent.example this day": "0.995 USD" },
+  remaining: [
+    { scope: "global", period: "day", currency: "USD", micro: "4995000" },
+    { scope: "origin", period: "week", currency: "USD", micro: "995000" },
+  ],
   warnings: ["testnet"],
   needsUnlock: false,
   collectableForSeconds: 300,
