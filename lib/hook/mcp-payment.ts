@@ -412,6 +412,20 @@ export function answerReceipt(
 }
 
 /**
+ * The HTTP binding's report of a paid tools/call, once the call's JSON-RPC
+ * answer `message` is known: a refusal or an error answer, as answerReceipt
+ * judges them. Its settle header stays the receipt beside an error answer:
+ * the server settled, then failed the call (seed 004 settles before the tool runs).
+ */
+export function httpAnswerReceipt(
+  report: ReceiptParams,
+  message: Record<string, unknown>,
+): ReceiptParams {
+  const judged = answerReceipt(message, report.paymentId, report.status);
+  return { ...report, ...judged, receipt: report.receipt ?? judged.receipt };
+}
+
+/**
  * Answers an `elicitation/create` on `stream` when it is the wallet's to
  * answer (see routeElicitation); false: pass it on to the page.
  */
