@@ -78,13 +78,14 @@ export interface ReceiptParams {
   /** MCP: base64url SHA-256 of the RFC 8785 JSON of the paid result's `content`, for the Receipt's `resultHash`. */
   resultHash?: string;
   /**
-   * Why the paid retry brought nothing to file, when the server did not refuse
-   * it either (the payment stays signed: the chain tells whether it was collected).
+   * Why the paid retry brought no result, when the server did not refuse it
+   * either: without a receipt the payment stays signed (the chain tells whether
+   * it was collected); beside one, history says it as well.
    */
   unanswered?: Unanswered;
   /**
-   * MCP: the JSON-RPC error the server answered the paid call with, when it is
-   * not a refusal (only -32402 is one); `unanswered` is then "error-answer".
+   * The JSON-RPC error the server answered the paid call with, when it is not a
+   * refusal (-32402, x402's PaymentRequired); `unanswered` is then "error-answer".
    */
   answerError?: { code: number; message: string };
 }

@@ -33,7 +33,7 @@ export function installFetchHook(
     nativeFetch: callNative,
     loadHalf: () => mcp.load(),
     send: (call, sent) => callNative(...(sent ?? call.replayable.first ?? call.args)),
-    pay402: (call, response) => {
+    pay402: (call, response, payer = services) => {
       const { url, method, signal } = call.describe();
       // A Request that may have a body cannot be sent to another URL than its own: left unpaid there.
       const priced = pricedUrl({ url, method }, response);
@@ -43,7 +43,7 @@ export function installFetchHook(
       return payHttp402(
         response,
         { url: priced, method, replayable: call.replayable, signal },
-        services,
+        payer,
       );
     },
   };

@@ -1,7 +1,14 @@
 import { sha256Base64url } from "../protocol/canonical-json";
+import { holdReceipt } from "./held-receipt";
 import type { HttpPayer } from "./http-payment";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer, streamOf } from "./mcp-payment";
+import {
+  handleMcpResponse,
+  handleMcpStream,
+  isMcpPriceAnswer,
+  readAnswer,
+  streamOf,
+} from "./mcp-payment";
 import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import type { ReplayableRequest } from "./replay";
@@ -28,8 +35,8 @@ export interface CallDescription {
 export interface HookServices extends HttpPayer {
   /** Sends the call (or `sent` instead), as the page would have. */
   send(call: HookedCall, sent?: Parameters<typeof fetch>): Promise<Response>;
-  /** The HTTP binding for a 402 (see http-payment.ts). */
-  pay402(call: HookedCall, response: Response): Promise<Response>;
+  /** The HTTP binding for a 402 (see http-payment.ts); `payer`: to hold the receipt (held-receipt.ts). */
+  pay402(call: HookedCall, response: Response, payer?: HttpPayer): Promise<Response>;
 }
 
 /**
@@ -93,17 +100,30 @@ export function createMcpHook(): McpHook {
           // Paid the HTTP way (seed 004), given up as the call is: its client's cancellation too.
           const given = inFlight?.signal ?? signal;
           const describe = () => ({ ...call.describe(), ...(given ? { signal: given } : {}) });
-          const paid = await services.pay402({ ...call, describe }, response);
+          // A tool call's receipt is filed once its answer tells whether it brought the result.
+          const held =
+            inFlight && mcpRequest?.id !== undefined
+              ? holdReceipt(services.wallet, mcpRequest.id)
+              : undefined;
+          const payer = held ? { ...services, wallet: held.wallet } : services;
+          const paid = await services.pay402({ ...call, describe }, response, payer);
           if (!mcpRequest) return paid;
+          if (held && paid.ok && mediaType(paid) === "application/json") {
+            held.note(await readAnswer(paid, mcpRequest.id));
+          }
           // Its SSE may ask what only the wallet answers: a payment, a form it declared for the page.
           const walletAnswersForms = sessions.walletAnswersForms(url, sessionId) ?? false;
           const { replayable } = call;
+          const ended = () => {
+            inFlight?.end();
+            held?.file();
+          };
           return handleMcpStream(
             paid,
             streamOf({ server: url, request: mcpRequest, replayable, walletAnswersForms }),
             services.wallet,
             services.nativeFetch,
-            { ...(given ? { signal: given } : {}), ...(inFlight ? { ended: inFlight.end } : {}) },
+            { ...(given ? { signal: given } : {}), ended, ...(held ? { seen: held.note } : {}) },
           );
         }
       } catch (error) {

@@ -19,6 +19,16 @@ const form = {
   params: { message: "Your name?", requestedSchema: { type: "object", properties: {} } },
 };
 
+/** The server's answer to the page client's `initialize`, in session `headers`. */
+function initialized(message: JsonRpcRequest, headers: Record<string, string>): Response {
+  const result = {
+    protocolVersion: "2025-06-18",
+    capabilities: { tools: {} },
+    serverInfo: { name: "paid", version: "1" },
+  };
+  return Response.json({ jsonrpc: "2.0", id: message.id, result }, { headers });
+}
+
 /**
  * A server pricing its tool with seed 004's HTTP 402 whose paid retry is
  * answered on an SSE stream that first asks `elicitation` and, once it is
@@ -37,14 +47,7 @@ function pricedServer(elicitation: Record<string, unknown>) {
       const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
       const message = (await request.json()) as JsonRpcRequest & { result?: unknown };
       const headers = { "mcp-session-id": "s1" };
-      if (message.method === "initialize") {
-        const result = {
-          protocolVersion: "2025-06-18",
-          capabilities: { tools: {} },
-          serverInfo: { name: "paid", version: "1" },
-        };
-        return Response.json({ jsonrpc: "2.0", id: message.id, result }, { headers });
-      }
+      if (message.method === "initialize") return initialized(message, headers);
       if (message.method === undefined) {
         answers.push(message);
         answered();
@@ -129,6 +132,62 @@ describe("a tool call priced by seed 004's HTTP 402, its paid retry answered on 
     expect(server.answers).toEqual([
       { jsonrpc: "2.0", id: "e1", result: { action: "accept", content: { confirmed: true } } },
     ]);
+    await client.close();
+  });
+});
+
+/**
+ * A server pricing its tool with seed 004's HTTP 402 whose paid retry is
+ * answered with a JSON-RPC error, in JSON or on SSE, with `settle` as its
+ * X-PAYMENT-RESPONSE when given.
+ */
+function erringServer(type: "json" | "sse", settle: string | null) {
+  return {
+    location: { href: "https://agent.example/app" },
+    async fetch(input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
+      const message = (await request.json()) as JsonRpcRequest;
+      const headers: Record<string, string> = { "mcp-session-id": "s1" };
+      if (message.method === "initialize") return initialized(message, headers);
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      if (!request.headers.has("x-payment")) return Response.json(accepts, { status: 402 });
+      if (settle) headers["x-payment-response"] = settle;
+      const error = { code: -32000, message: "verify_agent crashed" };
+      const answer = { jsonrpc: "2.0", id: message.id, error };
+      if (type === "json") return Response.json(answer, { headers });
+      return new Response(`data: ${JSON.stringify(answer)}\n\n`, {
+        headers: { ...headers, "content-type": "text/event-stream" },
+      });
+    },
+  } as unknown as Win;
+}
+
+describe("a tool call priced by seed 004's HTTP 402, its paid retry answered with a JSON-RPC error", () => {
+  // Not a refusal (only -32402 and x402's PaymentRequired are): the server may have taken the
+  // paid call, and settled it when its settle header says so (seed 004 settles before the tool runs).
+  it.each<[string, "json" | "sse", string | null]>([
+    ["in JSON", "json", null],
+    ["on SSE", "sse", null],
+    ["in JSON with its settle header", "json", "settled"],
+    ["on SSE with its settle header", "sse", "settled"],
+  ])("is filed as an error answer %s, and the page gets the error", async (_how, type, settle) => {
+    const { wallet, receipts } = payingWallet();
+    const client = await pageClient(erringServer(type, settle), wallet);
+    await expect(client.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining("verify_agent crashed"),
+    });
+    await expect
+      .poll(() => receipts)
+      .toEqual([
+        {
+          paymentId: "h1",
+          status: 200,
+          receipt: settle,
+          unanswered: "error-answer",
+          answerError: { code: -32000, message: "verify_agent crashed" },
+        },
+      ]);
     await client.close();
   });
 });

@@ -112,7 +112,7 @@ export async function handleMcpResponse(
 }
 
 /** The JSON-RPC response to `id` a JSON answer is, read from a clone; undefined for anything else. */
-async function readAnswer(
+export async function readAnswer(
   response: Response,
   id: JsonRpcId | undefined,
 ): Promise<Record<string, unknown> | undefined> {
@@ -412,6 +412,20 @@ export function answerReceipt(
 }
 
 /**
+ * The HTTP binding's report of a paid tools/call, once the call's JSON-RPC
+ * answer `message` is known: a refusal or an error answer, as answerReceipt
+ * judges them. Its settle header stays the receipt beside an error answer:
+ * the server settled, then failed the call (seed 004 settles before the tool runs).
+ */
+export function httpAnswerReceipt(
+  report: ReceiptParams,
+  message: Record<string, unknown>,
+): ReceiptParams {
+  const judged = answerReceipt(message, report.paymentId, report.status);
+  return { ...report, ...judged, receipt: report.receipt ?? judged.receipt };
+}
+
+/**
  * Answers an `elicitation/create` on `stream` when it is the wallet's to
  * answer (see routeElicitation); false: pass it on to the page.
  */
@@ -471,15 +485,15 @@ export function streamOf(
  * A stream the page opened with GET on a session it initialized here (the
  * server's standalone stream), or the answer to a call paid the HTTP way:
  * elicitations the wallet answers are taken out, everything else passes
- * through in order. `call`: the page's call it answers, to give it up, and
- * told when the stream is done with.
+ * through in order. `call`: the page's call it answers, to give it up, shown
+ * each message (`seen`), and told when the stream is done with.
  */
 export function handleMcpStream(
   response: Response,
   stream: McpStream,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
-  call: Pick<McpCall, "signal" | "ended"> = {},
+  call: Pick<McpCall, "signal" | "ended"> & { seen?(message: unknown): void } = {},
 ): Response {
   if (mediaType(response) !== "text/event-stream" || !response.body) {
     call.ended?.();
@@ -489,6 +503,7 @@ export function handleMcpStream(
   return rewriteSse(
     response,
     async (message, event, emit, signal) => {
+      call.seen?.(message);
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (isObject(message) && !("method" in message)) {
         // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's,

@@ -276,6 +276,29 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
     },
   );
 
+  // Seed 004 settles before its tool runs: the call paid for may fail all the same.
+  it("files a receipt that came with an error answer, and history says the call answered with the error", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const jws = await signReceipt(claims, h.receiver.key);
+    const filed = await fileReceipt(
+      deps(h),
+      {
+        paymentId: payment.id,
+        status: 200,
+        receipt: toJsonForm("receipt", jws),
+        unanswered: "error-answer",
+        answerError: { code: -32000, message: "Tool crashed" },
+      },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "settled" });
+    const stored = await h.db.payments.get(payment.id);
+    expect(stored?.receipt).toBe(jws);
+    expect(stored?.reason).toMatch(
+      /answered the paid call with an error instead of the result that was paid for: Tool crashed \(JSON-RPC error -32000\)/,
+    );
+  });
+
   it("says nothing of an answer that came without a receipt", async () => {
     const { h, payment } = await paidStipendex();
     await fileReceipt(deps(h), { paymentId: payment.id, status: 200, receipt: null }, AGENT);

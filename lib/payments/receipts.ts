@@ -92,6 +92,10 @@ async function fileFirst(
       .modify({ reason, updatedAt: deps.now() });
     return { state: payment.state };
   }
+  // A receipt beside an answer without the result (seed 004 settles before its tool runs):
+  // history says both. A rejected receipt's reason replaces this one.
+  const unanswered = params.unanswered && unansweredReason(params);
+  if (unanswered) await deps.db.payments.update(payment.id, { reason: unanswered });
   const filed = await fileReceived(deps, payment, {
     status: params.status,
     receipt: params.receipt,
@@ -102,8 +106,8 @@ async function fileFirst(
 }
 
 /**
- * What history says of a paid retry that brought neither a receipt nor a
- * refusal: nothing for an answer that simply came without one.
+ * What history says of a paid retry that brought no refusal and no result
+ * (with a receipt or not): nothing for an answer that simply came without a receipt.
  */
 export function unansweredReason({
   status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answeringCalls, answerToCall, noAnswerIn } from "./call-answers";
+import { answeringCalls, answerToCall, noAnswerIn, type PaidOutcome } from "./call-answers";
 import { PaidRetryError, UpstreamAnswerError } from "./errors";
 
 const ENDPOINT = "http://127.0.0.1:9/mcp";
@@ -138,22 +138,24 @@ describe("answeringCalls", () => {
 describe("answerToCall, for a paid retry", () => {
   /** A paid retry's watch, noting what it was told. */
   const watch = () => {
-    const told: (UpstreamAnswerError | undefined)[] = [];
-    return { told, paid: { paymentId: "p1", settled: (f?: UpstreamAnswerError) => told.push(f) } };
+    const told: PaidOutcome[] = [];
+    return { told, paid: { paymentId: "p1", settled: (o: PaidOutcome) => told.push(o) } };
   };
   const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
 
-  it("is settled once its SSE answer carries the call's answer, and not again at its end", async () => {
+  it("is settled with the call's answer once its SSE carries it, and not again at its end", async () => {
     const { told, paid } = watch();
     const response = await answerToCall(sse([": working\n\n", answer]), 3, paid);
     expect(await response.text()).toBe(`: working\n\n${answer}`);
-    expect(told).toEqual([undefined]);
+    expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
   });
 
-  it("is settled when its JSON answers the call", async () => {
+  it("is settled with the call's answer when its JSON (a batch too) carries it", async () => {
     const { told, paid } = watch();
-    await answerToCall(json('{"jsonrpc":"2.0","id":3,"result":{}}'), 3, paid);
-    expect(told).toEqual([undefined]);
+    const error = { jsonrpc: "2.0", id: 3, error: { code: -32000, message: "failed" } };
+    const note = { jsonrpc: "2.0", method: "notifications/message", params: {} };
+    await answerToCall(json(JSON.stringify([note, error])), 3, paid);
+    expect(told).toEqual([{ answer: error }]);
   });
 
   // The host is told the wallet paid (forward.ts reads the PaidRetryError back), as for any paid retry left unanswered.
@@ -167,8 +169,7 @@ describe("answerToCall, for a paid retry", () => {
     const failed = noAnswerIn(message.error);
     expect(failed).toBeInstanceOf(PaidRetryError);
     expect(failed).toMatchObject({ paymentId: "p1", message: why });
-    expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ message: why, unanswered: "stream-ended" });
+    expect(told).toMatchObject([{ failure: { message: why, unanswered: "stream-ended" } }]);
   });
 
   // MCP Streamable HTTP: the SDK resumes by GET with Last-Event-ID, where the answer may come.
@@ -177,7 +178,7 @@ describe("answerToCall, for a paid retry", () => {
     const primed = "id: e1\ndata: \n\n";
     const response = await answerToCall(sse([primed]), 3, paid);
     expect(await response.text()).toBe(primed);
-    expect(told).toMatchObject([{ unanswered: "stream-ended" }]);
+    expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
   });
 
   it("settles an SSE answer given up before the call's answer as ended", async () => {
@@ -186,8 +187,10 @@ describe("answerToCall, for a paid retry", () => {
     await response.body?.cancel("session closed");
     expect(told).toMatchObject([
       {
-        message: "HTTP 200 with an SSE stream that was given up before answering the call",
-        unanswered: "stream-ended",
+        failure: {
+          message: "HTTP 200 with an SSE stream that was given up before answering the call",
+          unanswered: "stream-ended",
+        },
       },
     ]);
   });

@@ -1,6 +1,7 @@
 import { ErrorCode, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
   field,
+  isObject,
   isResponseTo,
   type JsonRpcError,
   type JsonRpcId,
@@ -19,13 +20,17 @@ const PAID_BY = "stipendex-proxy/paid-by";
 
 /**
  * A paid retry's answer (http-402.ts), watched for what it came to: `settled`
- * is told once, when the call's answer is in it (no failure), or when its SSE
- * stream ends, breaks off or is given up without it.
+ * is told once, with the call's answer when it is in it (to judge an error
+ * answer), or with the failure when its SSE stream ends, breaks off or is
+ * given up without it.
  */
 export interface PaidAnswer {
   paymentId: string;
-  settled(failure?: UpstreamAnswerError): void;
+  settled(outcome: PaidOutcome): void;
 }
+
+/** What a paid retry's answer came to: the call's JSON-RPC answer, or none. */
+export type PaidOutcome = { answer: Record<string, unknown> } | { failure: UpstreamAnswerError };
 
 /**
  * The fetch under the proxy's MCP client, for a tools/call the server answers
@@ -67,8 +72,8 @@ export async function answerToCall(
   }
   const type = mediaType(response);
   if (type === "application/json") {
-    const answer = await answeredInJson(response, id);
-    paid?.settled();
+    const { answer, message } = await answeredInJson(response, id);
+    paid?.settled({ answer: message });
     return answer;
   }
   if (type === "text/event-stream" && response.body) {
@@ -84,21 +89,26 @@ export async function answerToCall(
   );
 }
 
-/** The JSON answer to call `id` as the transport reads it: all JSON-RPC, the call's answer in it. */
-async function answeredInJson(response: Response, id: JsonRpcId): Promise<Response> {
+/**
+ * The JSON answer to call `id` as the transport reads it (all JSON-RPC, the
+ * call's answer in it), and that answer.
+ */
+async function answeredInJson(
+  response: Response,
+  id: JsonRpcId,
+): Promise<{ answer: Response; message: Record<string, unknown> }> {
   const text = await response.text();
   const body = parseJson(text);
   const messages: unknown[] = Array.isArray(body) ? body : [body];
-  const answers =
-    messages.every(isJsonRpc) && messages.some((message) => isResponseTo(message, id));
+  const message = messages.find((one) => isResponseTo(one, id));
   const { status, statusText, headers } = response;
-  if (!answers) {
+  if (!(messages.every(isJsonRpc) && isObject(message))) {
     throw new UpstreamAnswerError(
       status,
       `HTTP ${status} with JSON that does not answer the call: ${text.slice(0, PAGE_LIMITS.challenge)}`,
     );
   }
-  return new Response(text, { status, statusText, headers });
+  return { answer: new Response(text, { status, statusText, headers }), message };
 }
 
 /**
@@ -121,10 +131,10 @@ function answeredInSse(
   let answered = false;
   let resumable = false;
   let settled = false;
-  const settle = (failure?: UpstreamAnswerError) => {
+  const settle = (outcome: PaidOutcome) => {
     if (settled) return;
     settled = true;
-    paid?.settled(failure);
+    paid?.settled(outcome);
   };
   const note = (text: string) => {
     for (const event of splitter.push(text)) {
@@ -135,14 +145,14 @@ function answeredInSse(
       const carries = !event.event || event.event === "message";
       if (carries && isJsonRpc(message) && isResponseTo(message, id)) {
         answered = true;
-        settle();
+        settle({ answer: message });
       }
     }
   };
   /** The stream's end without the call's answer (`why`): settled, and told to the SDK unless it resumes. */
   const unanswered = (why: string) => {
     const message = `HTTP ${status} with an SSE stream that ${why}`;
-    settle(new UpstreamAnswerError(status, message, { streamEnded: true }));
+    settle({ failure: new UpstreamAnswerError(status, message, { streamEnded: true }) });
     if (resumable) return undefined;
     const paidBy = paid ? { [PAID_BY]: paid.paymentId } : {};
     const data = { [NO_ANSWER]: status, ...paidBy };

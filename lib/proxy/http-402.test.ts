@@ -425,6 +425,47 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       .toEqual([{ paymentId: "p1", status: 200, receipt: "settled" }]);
   });
 
+  // Not a refusal (only -32402 and x402's PaymentRequired are): the server may have taken the
+  // paid call, and settled it when its settle header says so (seed 004 settles before the tool runs).
+  it.each<[string, "json" | "sse", string | null]>([
+    ["in JSON", "json", null],
+    ["on SSE", "sse", null],
+    ["in JSON with its settle header", "json", "settled"],
+    ["on SSE with its settle header", "sse", "settled"],
+  ])(
+    "files a paid retry answered with a JSON-RPC error %s as an error answer, and hands the host the error",
+    async (_how, type, settle) => {
+      const server = await startPaidServer(false, (req, res) => {
+        const error = { code: -32000, message: "verify_agent crashed" };
+        const answer = { jsonrpc: "2.0", id: req.body.id, error };
+        if (settle) res.set("X-PAYMENT-RESPONSE", settle);
+        if (type === "json") return res.status(200).json(answer);
+        res
+          .status(200)
+          .type("text/event-stream")
+          .end(`data: ${JSON.stringify(answer)}\n\n`);
+      });
+      const { wallet, receipts } = payingWallet();
+      const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+      open.push(host, server);
+      await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+        code: -32000,
+        message: expect.stringContaining("verify_agent crashed"),
+      });
+      await expect
+        .poll(() => receipts)
+        .toEqual([
+          {
+            paymentId: "p1",
+            status: 200,
+            receipt: settle,
+            unanswered: "error-answer",
+            answerError: { code: -32000, message: "verify_agent crashed" },
+          },
+        ]);
+    },
+  );
+
   // MCP Streamable HTTP: a client resumes a stream whose events had ids by GET with Last-Event-ID;
   // the proxy is the client (its SDK resumes), so it leaves the call to the resumed stream.
   it("leaves the call to the resumed stream when the paid SSE answer has event ids, and files it ended", async () => {

@@ -1,11 +1,11 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
-import { isMcpPriceAnswer } from "../hook/mcp-payment";
+import { httpAnswerReceipt, isMcpPriceAnswer } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
-import type { ReceiptParams, Unanswered } from "../messages";
-import { answerToCall } from "./call-answers";
+import type { ReceiptParams } from "../messages";
+import { answerToCall, type PaidOutcome } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import type { ProxyWallet } from "./paid-call";
 
@@ -18,7 +18,9 @@ import type { ProxyWallet } from "./paid-call";
  * (no HTTP answer, an HTTP error, a 2xx that is not the call's answer) fails
  * with a PaidRetryError, so the host is told the wallet paid; an SSE stream
  * that ends without the answer is told so by call-answers.ts, and the
- * receipt is filed once the answer came or did not. The host's
+ * receipt is filed once the answer came or did not: an answer that is a
+ * JSON-RPC error is filed as one (beside the settle header, when one came),
+ * and handed to the host as the server's. The host's
  * `notifications/cancelled` of the call withdraws it while the wallet asks.
  * A 402 whose body is the call's JSON-RPC -32402 is handed on as the JSON-RPC
  * answer it is (paid-call.ts pays it). Everything else passes through.
@@ -95,18 +97,22 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       throw new PaidRetryError(made.paymentId, undefined, status);
     }
     const { paymentId } = made;
-    // Filed once the answer is known: an SSE answer is handed on before it comes.
-    const file = (unanswered?: Unanswered) =>
-      void made.answered
-        .then((report) => wallet.receipt(unanswered ? { ...report, unanswered } : report))
-        .catch(() => undefined);
+    // Filed once the answer is known (an SSE answer is handed on before it comes), and as
+    // it is: a JSON-RPC error answer is no result, a refusal no payment taken.
+    const file = (judged: (report: ReceiptParams) => ReceiptParams) =>
+      void made.answered.then((report) => wallet.receipt(judged(report))).catch(() => undefined);
+    const settled = (outcome: PaidOutcome) =>
+      file((report) =>
+        "answer" in outcome
+          ? httpAnswerReceipt(report, outcome.answer)
+          : { ...report, unanswered: outcome.failure.unanswered },
+      );
     try {
-      const settled = (failure?: UpstreamAnswerError) => file(failure?.unanswered);
       return await answerToCall(paid, request.id, { paymentId, settled });
     } catch (error) {
       // No answer to the call in it, or a body that broke off before its end.
       const answered = error instanceof UpstreamAnswerError ? error : undefined;
-      file(answered?.unanswered ?? "no-response");
+      file((report) => ({ ...report, unanswered: answered?.unanswered ?? "no-response" }));
       const why = answered?.message ?? failureText(error);
       throw new PaidRetryError(paymentId, undefined, why, { cause: error });
     }
