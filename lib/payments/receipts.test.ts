@@ -650,6 +650,19 @@ describe("fileReceipt, x402", () => {
     expect(stored?.checkAt).toBe(h.clock.ms);
   });
 
+  it("takes back that a paid call went unanswered when its receipt comes after all (a resumed stream)", async () => {
+    const { h, paymentId } = await paidX402();
+    const ended = { paymentId, status: 200, receipt: null, unanswered: "stream-ended" as const };
+    await fileReceipt(deps(h), ended, AGENT);
+    expect((await h.db.payments.get(paymentId))?.reason).toMatch(/stream ended/);
+    const settle = { success: true, transaction: TX, network: "eip155:84532" };
+    const receipt = { paymentId, status: 200, receipt: encodeBase64Json(settle) };
+    expect(await fileReceipt(deps(h), receipt, AGENT)).toEqual({ state: "signed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(stored?.reason).toBeUndefined();
+    expect(JSON.parse(stored?.receipt ?? "")).toEqual(settle);
+  });
+
   it("files one receipt per payment: one sent while the first is filed changes nothing", async () => {
     const { h, paymentId } = await paidX402();
     const settle = { success: true, transaction: TX, network: "eip155:84532" };

@@ -93,9 +93,12 @@ async function fileFirst(
     return { state: payment.state };
   }
   // A receipt beside an answer without the result (seed 004 settles before its tool runs):
-  // history says both. A rejected receipt's reason replaces this one.
-  const unanswered = params.unanswered && unansweredReason(params);
-  if (unanswered) await deps.db.payments.update(payment.id, { reason: unanswered });
+  // history says both. A rejected receipt's reason replaces this one. One that came after all
+  // (on a stream the page resumed) takes back the earlier report that none had come.
+  const unanswered = (params.unanswered && unansweredReason(params)) || undefined;
+  if (unanswered !== undefined || payment.reason !== undefined) {
+    await deps.db.payments.update(payment.id, { reason: unanswered });
+  }
   const filed = await fileReceived(deps, payment, {
     status: params.status,
     receipt: params.receipt,
