@@ -1,4 +1,4 @@
-import type { ReceiptParams } from "../messages";
+import type { ReceiptParams, Unanswered } from "../messages";
 import { isResponseTo, type JsonRpcId } from "./jsonrpc";
 import { httpAnswerReceipt } from "./mcp-payment";
 import type { WalletLink } from "./wallet-link";
@@ -30,9 +30,16 @@ export function holdReceipt(wallet: WalletLink, id: JsonRpcId) {
     note(message: unknown) {
       if (!answer && isResponseTo(message, id)) answer = message;
     },
-    /** Files the held receipt, as the answer noted says (or as it came, without one). */
-    file() {
-      void reported.then((held) => wallet.receipt(answer ? httpAnswerReceipt(held, answer) : held));
+    /**
+     * Files the held receipt, as the answer noted says; without one, as `unanswered`
+     * (undefined: the answer could not be looked at, and it is filed as it came).
+     */
+    file(unanswered: Unanswered | undefined) {
+      void reported.then((held) =>
+        wallet.receipt(
+          answer ? httpAnswerReceipt(held, answer) : unanswered ? { ...held, unanswered } : held,
+        ),
+      );
     },
   };
 }

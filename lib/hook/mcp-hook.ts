@@ -1,17 +1,14 @@
+import type { Unanswered } from "../messages";
 import { sha256Base64url } from "../protocol/canonical-json";
 import { holdReceipt } from "./held-receipt";
 import type { HttpPayer } from "./http-payment";
-import type { JsonRpcRequest } from "./jsonrpc";
-import {
-  handleMcpResponse,
-  handleMcpStream,
-  isMcpPriceAnswer,
-  readAnswer,
-  streamOf,
-} from "./mcp-payment";
+import { type JsonRpcRequest, parseJson } from "./jsonrpc";
+import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer, streamOf } from "./mcp-payment";
 import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
+import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
+import { MAX_CHALLENGE_BYTES } from "./wallet-link";
 import { settleXhr } from "./xhr-settle";
 
 /** A fetch call the hook took, as the MCP half sees it. */
@@ -108,15 +105,22 @@ export function createMcpHook(): McpHook {
           const payer = held ? { ...services, wallet: held.wallet } : services;
           const paid = await services.pay402({ ...call, describe }, response, payer);
           if (!mcpRequest) return paid;
-          if (held && paid.ok && mediaType(paid) === "application/json") {
-            held.note(await readAnswer(paid, mcpRequest.id));
+          const type = mediaType(paid);
+          /** What the paid retry brought when the call's answer is not seen in it. */
+          let missing: Unanswered | undefined =
+            type === "text/event-stream" ? "stream-ended" : "not-an-answer";
+          if (held && paid.ok && type === "application/json") {
+            const text = await readCapped(paid.clone(), MAX_CHALLENGE_BYTES);
+            // Longer than any price or error: a result, filed as answered.
+            if (text === undefined) missing = undefined;
+            else held.note(parseJson(text));
           }
           // Its SSE may ask what only the wallet answers: a payment, a form it declared for the page.
           const walletAnswersForms = sessions.walletAnswersForms(url, sessionId) ?? false;
           const { replayable } = call;
           const ended = () => {
             inFlight?.end();
-            held?.file();
+            held?.file(missing);
           };
           return handleMcpStream(
             paid,

@@ -191,3 +191,47 @@ describe("a tool call priced by seed 004's HTTP 402, its paid retry answered wit
     await client.close();
   });
 });
+
+/** A server pricing its tool with seed 004's HTTP 402 whose paid retry's 2xx brings no answer to the call. */
+function silentServer(type: "json" | "sse" | "text") {
+  return {
+    location: { href: "https://agent.example/app" },
+    async fetch(input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
+      if (!request.headers.has("x-payment")) return Response.json(accepts, { status: 402 });
+      const progress = { jsonrpc: "2.0", method: "notifications/progress", params: {} };
+      if (type === "json") return Response.json({ ok: true });
+      if (type === "text") return new Response("done");
+      return new Response(`data: ${JSON.stringify(progress)}\n\n`, {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  } as unknown as Win;
+}
+
+describe("a tool call priced by seed 004's HTTP 402, its paid retry's 2xx without the call's answer", () => {
+  // As the proxy files it (call-answers.ts): the server may have taken the paid call all the same.
+  it.each<[string, "json" | "sse" | "text", string]>([
+    ["JSON that is no JSON-RPC answer", "json", "not-an-answer"],
+    ["an SSE stream that ends without it", "sse", "stream-ended"],
+    ["a body neither JSON nor SSE", "text", "not-an-answer"],
+  ])("is filed unanswered: %s", async (_how, type, unanswered) => {
+    const { wallet, receipts } = payingWallet();
+    const win = silentServer(type);
+    const hook = createMcpHook();
+    installFetchHook(win, wallet, { loaded: () => hook, load: async () => hook });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "verify_agent" } };
+    const response = await win.fetch(endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify(call),
+    });
+    await response.text();
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "h1", status: 200, receipt: null, unanswered }]);
+  });
+});

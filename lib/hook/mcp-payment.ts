@@ -112,7 +112,7 @@ export async function handleMcpResponse(
 }
 
 /** The JSON-RPC response to `id` a JSON answer is, read from a clone; undefined for anything else. */
-export async function readAnswer(
+async function readAnswer(
   response: Response,
   id: JsonRpcId | undefined,
 ): Promise<Record<string, unknown> | undefined> {
