@@ -227,7 +227,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
       ? { error: paidButUnanswered(tool, upstreamUrl, error.message) }
       : notPaid(
           tool,
-          `the server refused the payment the wallet made (HTTP 402: ${error.refusal})`,
+          `the server refused the payment the wallet made (${error.message})`,
           error.refusal,
         );
   };

@@ -1,5 +1,11 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
-import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
+import {
+  type JsonRpcId,
+  type JsonRpcRequest,
+  paymentErrorOf,
+  readJsonRpcRequest,
+  x402PaymentResultOf,
+} from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
 import { httpAnswerReceipt, isMcpPriceAnswer } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
@@ -101,14 +107,19 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     // it is: a JSON-RPC error answer is no result, a refusal no payment taken.
     const file = (judged: (report: ReceiptParams) => ReceiptParams) =>
       void made.answered.then((report) => wallet.receipt(judged(report))).catch(() => undefined);
-    const settled = (outcome: PaidOutcome) =>
+    /** A price answering the paid call: the server's refusal of the payment made. */
+    let refusal: string | undefined;
+    const settled = (outcome: PaidOutcome) => {
+      if ("answer" in outcome) refusal = refusalIn(outcome.answer);
       file((report) =>
         "answer" in outcome
           ? httpAnswerReceipt(report, outcome.answer)
           : { ...report, unanswered: outcome.failure.unanswered },
       );
+    };
+    let answer: Response;
     try {
-      return await answerToCall(paid, request.id, { paymentId, settled });
+      answer = await answerToCall(paid, request.id, { paymentId, settled });
     } catch (error) {
       // No answer to the call in it, or a body that broke off before its end.
       const answered = error instanceof UpstreamAnswerError ? error : undefined;
@@ -116,7 +127,19 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
       const why = answered?.message ?? failureText(error);
       throw new PaidRetryError(paymentId, undefined, why, { cause: error });
     }
+    // Not handed on as a price, which callPaying would pay again in the same call: a fresh price
+    // is never paid without a new decision (envelope.md section 7). (A JSON answer is judged by now.)
+    if (refusal === undefined) return answer;
+    await answer.body?.cancel().catch(() => undefined);
+    throw new PaidRetryError(paymentId, refusal, `its answer: ${refusal}`);
   }
+}
+
+/** What a JSON-RPC answer that is a price (a -32402, an x402 PaymentRequired result) says; undefined for any other. */
+function refusalIn(message: Record<string, unknown>): string | undefined {
+  const error = paymentErrorOf(message);
+  if (error) return `JSON-RPC error ${error.code}: ${error.message}`;
+  return x402PaymentResultOf(message) ? "an x402 PaymentRequired result" : undefined;
 }
 
 /**
