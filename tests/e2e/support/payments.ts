@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Address } from "viem";
+import { REFUSED_WINDOW_SECONDS } from "../../../demo/receiver/http";
 import { type Demo, startDemo } from "../../../demo/server";
 import type { PaymentRow, SpendSummary } from "../../../lib/messages";
 import { testCurrency } from "../../../lib/wallet/test-money";
@@ -344,7 +345,7 @@ export async function refusedThenReleased(rig: PaymentRig, origin: string) {
 
   // Past the window by the chain's clock at a finalized block (the demo chain finalizes two
   // blocks behind its head), then the wallet's check (its alarm, or history opening).
-  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  await new Promise((resolve) => setTimeout(resolve, (REFUSED_WINDOW_SECONDS + 1) * 1000));
   await rig.demo.chain.testClient.mine({ blocks: 3 });
   await rig.wallet({ method: "ui_checkSettlements", params: undefined });
   const { rows } = await rig.wallet({
