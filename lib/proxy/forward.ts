@@ -26,6 +26,7 @@ import type { ElicitParams } from "../messages";
 import { answeringCalls, noAnswerIn } from "./call-answers";
 import { CallStreams } from "./call-streams";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
+import { asForwardedCall } from "./forwarded-call";
 import { payingHttp402 } from "./http-402";
 import {
   type CallOutcome,
@@ -202,7 +203,9 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     try {
       outcome =
         request.method === "tools/call" && isToolCall(params)
-          ? await callPaying(upstreamUrl, params, send, wallet, extra.signal)
+          ? await asForwardedCall((call) =>
+              callPaying(upstreamUrl, params, send, wallet, extra.signal, () => call.paidAtHttp),
+            )
           : await send(params);
     } catch (error) {
       if (error instanceof PaidRetryError) throw rpcFailure(paidRetryFailure(params, error).error);

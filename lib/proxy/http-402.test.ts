@@ -224,23 +224,31 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
 
   // A 2xx is no refusal: the server took the paid call (the chain tells whether it collected).
   // envelope.md section 7: a fresh price inside the same call is not paid without a new decision.
-  it("never pays a price the paid retry of an HTTP 402 answers with: the server refused the payment made", async () => {
-    const price = { code: -32402, message: "Payment required", data: { quote: "q2" } };
-    const server = await startPaidServer(false, (req, res) => {
-      res.json({ jsonrpc: "2.0", id: (req.body as { id: number }).id, error: price });
-    });
-    const { wallet, asked, receipts } = payingWallet();
-    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
-    open.push(host, server);
-    await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
-      code: -32402,
-      message: expect.stringContaining("refused the payment the wallet made"),
-    });
-    expect(asked.map((challenge) => challenge.transport)).toEqual(["http"]);
-    expect(server.payments).toEqual(["signed-x402"]);
-    await expect.poll(() => receipts).toHaveLength(1);
-    expect(receipts[0]).toMatchObject({ paymentId: "p1", error: { code: -32402 } });
-  });
+  it.each<[string, "json" | "sse"]>([
+    ["in JSON", "json"],
+    ["on SSE", "sse"],
+  ])(
+    "never pays a price the paid retry of an HTTP 402 answers with %s: the server refused the payment made",
+    async (_how, type) => {
+      const price = { code: -32402, message: "Payment required", data: { quote: "q2" } };
+      const server = await startPaidServer(false, (req, res) => {
+        const answer = { jsonrpc: "2.0", id: (req.body as { id: number }).id, error: price };
+        if (type === "json") return res.json(answer);
+        res.type("text/event-stream").send(`data: ${JSON.stringify(answer)}\n\n`);
+      });
+      const { wallet, asked, receipts } = payingWallet();
+      const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+      open.push(host, server);
+      await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
+        code: -32402,
+        message: expect.stringContaining("refused the payment the wallet made"),
+      });
+      expect(asked.map((challenge) => challenge.transport)).toEqual(["http"]);
+      expect(server.payments).toEqual(["signed-x402"]);
+      await expect.poll(() => receipts).toHaveLength(1);
+      expect(receipts[0]).toMatchObject({ paymentId: "p1", error: { code: -32402 } });
+    },
+  );
 
   it("reports a paid retry answered 200 in plain text without an error, and hands the host the failure", async () => {
     const server = await startPaidServer(true, answers(200, "text/plain", "done"));

@@ -13,6 +13,7 @@ import { makeReplayable } from "../hook/replay";
 import type { ReceiptParams } from "../messages";
 import { answerToCall, type PaidOutcome } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
+import { notePaidAtHttp } from "./forwarded-call";
 import type { ProxyWallet } from "./paid-call";
 
 /**
@@ -162,7 +163,10 @@ function paymentOf(wallet: ProxyWallet, base: typeof fetch, half: McpHook) {
     wallet: {
       pay: async (challenge, signal) => {
         const answer = await wallet.pay(challenge, signal);
-        if (answer.header) made.paymentId = answer.paymentId;
+        if (answer.header) {
+          made.paymentId = answer.paymentId;
+          notePaidAtHttp(answer.paymentId);
+        }
         return answer;
       },
       receipt: (params) => {

@@ -54,11 +54,18 @@ export async function callPaying(
   send: (params: ToolCallParams) => Promise<CallOutcome>,
   wallet: ProxyWallet,
   signal?: AbortSignal,
+  paidAtHttp: () => string | undefined = () => undefined,
 ): Promise<CallOutcome> {
   const first = await send(params);
   const asked = paymentErrorOf(first);
   const x402 = asked ? undefined : x402PaymentResultOf(first);
   if (!asked && !x402) return first;
+  if (paidAtHttp() !== undefined) {
+    // A price answering the payment its HTTP 402 took: the server's refusal of it (filed so by
+    // http-402.ts), never paid again in the same call without a new decision (envelope.md section 7).
+    const why = "the server refused the payment the wallet made (it answered with another price)";
+    return notPaid(params.name, why, asked ?? first);
+  }
   let answer: PaymentAnswer;
   try {
     answer = await wallet.pay(
