@@ -1,13 +1,7 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
-import {
-  type JsonRpcId,
-  type JsonRpcRequest,
-  paymentErrorOf,
-  readJsonRpcRequest,
-  x402PaymentResultOf,
-} from "../hook/jsonrpc";
+import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
-import { httpAnswerReceipt, isMcpPriceAnswer } from "../hook/mcp-payment";
+import { answerReceipt, httpAnswerReceipt, isMcpPriceAnswer } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
 import type { ReceiptParams } from "../messages";
@@ -111,7 +105,8 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     /** A price answering the paid call: the server's refusal of the payment made. */
     let refusal: string | undefined;
     const settled = (outcome: PaidOutcome) => {
-      if ("answer" in outcome) refusal = refusalIn(outcome.answer);
+      if ("answer" in outcome)
+        refusal = answerReceipt(outcome.answer, paymentId, 200).error?.message;
       file((report) =>
         "answer" in outcome
           ? httpAnswerReceipt(report, outcome.answer)
@@ -134,13 +129,6 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     await answer.body?.cancel().catch(() => undefined);
     throw new PaidRetryError(paymentId, refusal, `its answer: ${refusal}`);
   }
-}
-
-/** What a JSON-RPC answer that is a price (a -32402, an x402 PaymentRequired result) says; undefined for any other. */
-function refusalIn(message: Record<string, unknown>): string | undefined {
-  const error = paymentErrorOf(message);
-  if (error) return `JSON-RPC error ${error.code}: ${error.message}`;
-  return x402PaymentResultOf(message) ? "an x402 PaymentRequired result" : undefined;
 }
 
 /**
