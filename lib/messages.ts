@@ -466,6 +466,8 @@ export interface PaymentDetail extends PaymentRow {
 export interface Diagnostics {
   requests: Record<string, number>;
   transactions: { readonly: number; readwrite: number };
+  /** By method, the milliseconds the background took over its latest requests (message in → answer out), oldest first. */
+  handlingMs: Record<string, number[]>;
 }
 
 /** Methods only the wallet's own pages may call. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, type PaymentAnswer, type PaymentChallenge } from "../messages";
-import { diagnostics, UNKNOWN_METHOD } from "./diagnostics";
+import { diagnostics, HANDLING_TIMES_KEPT, noteHandlingTime, UNKNOWN_METHOD } from "./diagnostics";
 import { DEFAULT_PAGE_LIMITS, PageGuard, type PageLimits } from "./page-guard";
 import { createProxyRouter, createRouter, type PageHandlers, type UiHandlers } from "./router";
 import { RpcError } from "./rpc-error";
@@ -394,6 +394,34 @@ describe("diagnostics", () => {
       Object.hasOwn(before, UNKNOWN_METHOD) ? [] : [UNKNOWN_METHOD],
     );
     expect((after[UNKNOWN_METHOD] ?? 0) - (before[UNKNOWN_METHOD] ?? 0)).toBe(4);
+  });
+
+  it("keeps how long each request took, from its message to its answer, by method", async () => {
+    const route = createRouter({
+      extensionId: ID,
+      extensionBaseUrl: BASE,
+      page: {
+        stipendex_status: () =>
+          new Promise((resolve) => setTimeout(() => resolve({ version: "t", origin: "o" }), 30)),
+      } as unknown as PageHandlers,
+      ui: {} as UiHandlers,
+    });
+    const kept = diagnostics().handlingMs.stipendex_status?.length ?? 0;
+    await route({ channel: "page", method: "stipendex_status" }, page);
+    await route({ channel: "ui", method: "nope" }, ui);
+    const { handlingMs } = diagnostics();
+    expect(handlingMs.stipendex_status).toHaveLength(Math.min(kept + 1, HANDLING_TIMES_KEPT));
+    // Timers may fire a little early; the handler's wait is in the figure.
+    expect(handlingMs.stipendex_status?.at(-1)).toBeGreaterThanOrEqual(25);
+    expect(handlingMs[UNKNOWN_METHOD]?.at(-1)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("keeps only the latest handling times", () => {
+    for (let i = 0; i < HANDLING_TIMES_KEPT + 5; i++) noteHandlingTime("test_method", i);
+    const times = diagnostics().handlingMs.test_method ?? [];
+    expect(times).toHaveLength(HANDLING_TIMES_KEPT);
+    expect(times[0]).toBe(5);
+    expect(times.at(-1)).toBe(HANDLING_TIMES_KEPT + 4);
   });
 });
 

@@ -12,7 +12,7 @@ import {
   type WireResponse,
 } from "../messages";
 import { proxyCaller } from "../wallet/budget-origin";
-import { countRequest, UNKNOWN_METHOD } from "./diagnostics";
+import { countRequest, noteHandlingTime, UNKNOWN_METHOD } from "./diagnostics";
 import { PageGuard } from "./page-guard";
 import { parsePageParams } from "./page-params";
 import { RpcError, toWireError } from "./rpc-error";
@@ -64,13 +64,25 @@ export interface RouterOptions {
 export function createRouter(options: RouterOptions) {
   const guard = options.pageGuard ?? new PageGuard();
   return async (message: unknown, sender: MessageSender): Promise<WireResponse> => {
+    const started = performance.now();
+    const method = countedMethod(options, message);
+    countRequest(method);
     try {
       const result = await dispatch(options, guard, message, sender);
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
+    } finally {
+      noteHandlingTime(method, performance.now() - started);
     }
   };
+}
+
+/** The method a message is counted under: its own when the wallet has it, else UNKNOWN_METHOD. */
+function countedMethod(options: RouterOptions, message: unknown): string {
+  if (!isBackgroundMessage(message)) return UNKNOWN_METHOD;
+  const handlers = message.channel === "page" ? options.page : options.ui;
+  return Object.hasOwn(handlers, message.method) ? message.method : UNKNOWN_METHOD;
 }
 
 async function dispatch(
@@ -82,8 +94,6 @@ async function dispatch(
   if (!isBackgroundMessage(message)) {
     throw new RpcError(ErrorCode.InvalidRequest, "Malformed message: expected { channel, method }");
   }
-  const handlers = message.channel === "page" ? options.page : options.ui;
-  countRequest(Object.hasOwn(handlers, message.method) ? message.method : UNKNOWN_METHOD);
   const identity = identifySender(sender, options.extensionId, options.extensionBaseUrl);
   if (message.channel === "page") {
     if (identity.kind !== "page") {

@@ -27,6 +27,8 @@ const SLICES = 10;
 const SETTLE_MS = 300;
 export const PLAIN_GAP = "baseline: 200 sent -> next request arrived";
 export const WALLET_OWN = "wallet's own time: 402 -> paid retry minus that round's plain gap";
+/** The background's part of the wallet's own time: the rest is the hook, the relay and the ports between. */
+export const BACKGROUND_PAY = "background: stipendex_pay message in -> answer out";
 const PAGE_PAID = "page: paid fetch (402 + retry)";
 const PAGE_PLAIN = "page: plain fetch round trip";
 
@@ -69,6 +71,20 @@ export function perPayment(before: Diagnostics, after: Diagnostics, payments: nu
     `per payment, counted over ${payments}: ${per(requests)} requests to the background (${methods.map(([method, n]) => `${method} ${per(n)}`).join(", ")}), each one message on the relay's port each way;`,
     `${per(transactions("readwrite"))} read-write and ${per(transactions("readonly"))} read-only IndexedDB transactions.`,
   ];
+}
+
+/**
+ * The background's handling times of the last `count` requests of `method`
+ * (ui_getDiagnostics keeps the latest); throws when it kept fewer.
+ */
+export function lastHandlingTimes(after: Diagnostics, method: string, count: number): number[] {
+  const times = after.handlingMs[method] ?? [];
+  if (times.length < count) {
+    throw new Error(
+      `the background kept ${times.length} handling times of ${method}, not ${count}`,
+    );
+  }
+  return times.slice(-count);
 }
 
 /**
@@ -253,7 +269,8 @@ function paidFetchIn(
           timed,
           slices: SLICES,
         });
-        const counted = perPayment(before, await tab.diagnostics(), warmup + timed);
+        const after = await tab.diagnostics();
+        const counted = perPayment(before, after, warmup + timed);
         if (times.failures.length > 0) {
           throw new Error(
             `${times.failures.length} paid fetches failed, first: ${times.failures[0]}`,
@@ -268,6 +285,10 @@ function paidFetchIn(
           { name: PAGE_PLAIN, stats: kept(times.plain) },
           { name: `Node: ${STIPENDEX_PROOF}`, stats: signing },
           { name: WALLET_OWN, stats: kept(pairedGapDifferences(receiver.paid, receiver.plain)) },
+          {
+            name: BACKGROUND_PAY,
+            stats: summarize(lastHandlingTimes(after, "stipendex_pay", timed)),
+          },
         ];
         const ratios: Ratio[] = [
           {
@@ -279,6 +300,11 @@ function paidFetchIn(
           {
             label: "wallet's own time / signatures alone",
             numerator: WALLET_OWN,
+            denominator: `Node: ${STIPENDEX_PROOF}`,
+          },
+          {
+            label: "background / signatures alone",
+            numerator: BACKGROUND_PAY,
             denominator: `Node: ${STIPENDEX_PROOF}`,
           },
         ];
@@ -295,6 +321,8 @@ function paidFetchIn(
               "wallet time = receiver clock: the 402 handed to the socket -> the retry with Stipendex-Payment arrived;",
               "it holds the hook, relay, background (verify, policy, ledger, Confirmation + EIP-3009 + Proof) and loopback.",
               `signatures alone: timed in Node after each of ${SLICES} slices of the payments, as many as the payments timed.`,
+              "background: the worker's own clock, from the payment's message to its answer (verify, policy, the ledger's transaction, signatures);",
+              "the wallet's own time beyond it is the hook and the relay's ports, both ways.",
               ...counted,
               ...(cpu ? [] : ["CPU by process: not read (no /proc on this machine)."]),
             ],
