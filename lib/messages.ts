@@ -31,6 +31,12 @@ export interface StatusResult {
  * A price the page met, as the hook saw it. Every field is a claim: the
  * background parses and verifies it before anything is shown or signed.
  */
+/** A tools/call as its caller sent it: the tool's name, and its arguments (`{}` when none). */
+export interface DescribedCall {
+  tool: string;
+  arguments: unknown;
+}
+
 export type PaymentChallenge =
   | {
       transport: "http";
@@ -40,6 +46,11 @@ export type PaymentChallenge =
       /** The 402's body text (capped by the hook) and its PAYMENT-REQUIRED header. */
       body: string;
       paymentRequiredHeader: string | null;
+      /**
+       * The MCP tools/call the priced POST carries (seed 004 prices a call by HTTP 402),
+       * as the page says: the price names the address, not the tool.
+       */
+      call?: DescribedCall;
     }
   | {
       transport: "mcp";
@@ -286,7 +297,13 @@ export interface PendingApproval {
   payTo: string;
   description: string;
   resource:
-    | { kind: "http"; method: string; url: string }
+    | {
+        kind: "http";
+        method: string;
+        url: string;
+        /** The MCP tools/call the page says this POST carries (seed 004): its word, not the price's. */
+        call?: { tool: string; arguments: ShownArguments };
+      }
     /** `arguments`: the call's, when the wallet was given the call (absent in the history). */
     | { kind: "mcp"; server: string; tool: string; arguments?: ShownArguments };
   amount: DisplayAmount;

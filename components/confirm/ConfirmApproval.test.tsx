@@ -276,6 +276,25 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("resource").textContent).toBe("GET https://api.example/paid?q=1");
   });
 
+  it("shows the tool a site says an HTTP-priced POST calls, as its word, with the arguments", () => {
+    renderApproval({
+      resource: {
+        kind: "http",
+        method: "POST",
+        url: "https://tools.example/mcp",
+        call: {
+          tool: "verify_agent",
+          arguments: { listed: [{ name: text("agent"), value: text('"a-1"') }], unlisted: 0 },
+        },
+      },
+    });
+    expect(screen.getByTestId("described-tool").textContent).toBe(
+      "Said to be MCP tool verify_agent: the price names only the address, the site says which tool it is.",
+    );
+    const args = screen.getByRole("region", { name: "Called with 1 argument:" });
+    expect(within(args).getByText('"a-1"')).toBeTruthy();
+  });
+
   it("shows an MCP resource as the locale's sentence around tool and server", () => {
     renderApproval({
       resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "web_search" },

@@ -46,10 +46,28 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
 
 function Resource({ resource }: { resource: PendingApproval["resource"] }) {
   if (resource.kind === "http") {
+    const { call } = resource;
     return (
-      <div className="font-mono text-xs" data-testid="resource">
-        {resource.method}{" "}
-        <Clipped text={resource.url} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
+      <div data-testid="resource">
+        <div className="font-mono text-xs">
+          {resource.method}{" "}
+          <Clipped text={resource.url} shown={NAME_SHOWN} more={t("confirm.fullAddress")} />
+        </div>
+        {call && (
+          <>
+            <p className="mt-1 text-sm" data-testid="described-tool">
+              <Sentence
+                text={t("confirm.describedTool", ["$1"])}
+                parts={[
+                  <span key="tool" className="font-mono">
+                    <Clipped text={call.tool} shown={NAME_SHOWN} more={t("confirm.fullName")} />
+                  </span>,
+                ]}
+              />
+            </p>
+            <ToolArguments args={call.arguments} />
+          </>
+        )}
       </div>
     );
   }

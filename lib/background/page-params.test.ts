@@ -36,6 +36,24 @@ function refusal(run: () => unknown): Error {
 }
 
 describe("parsePageParams", () => {
+  it("takes the tools/call an HTTP price's POST carries, and leaves out one it would not take", () => {
+    const call = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    expect(
+      parsePageParams("stipendex_pay", { requestId: "r", challenge: { ...http, call } }),
+    ).toEqual({ requestId: "r", challenge: { ...http, call } });
+    for (const wrong of [
+      { tool: "t".repeat(PAGE_LIMITS.name + 1), arguments: {} },
+      { tool: "deep", arguments: nested(PAGE_LIMITS.jsonDepth + 1) },
+      { tool: 7, arguments: {} },
+      "verify_agent",
+    ]) {
+      // Only shown: the price is read all the same, without it.
+      expect(
+        parsePageParams("stipendex_pay", { requestId: "r", challenge: { ...http, call: wrong } }),
+      ).toEqual({ requestId: "r", challenge: http });
+    }
+  });
+
   it("passes well-formed params through, dropping keys a page adds", () => {
     expect(parsePageParams("stipendex_pay", { requestId: "r1", challenge: http })).toEqual({
       requestId: "r1",

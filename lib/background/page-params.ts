@@ -75,6 +75,11 @@ const challenge = z.discriminatedUnion("transport", [
     method: text(PAGE_LIMITS.name),
     body: text(PAGE_LIMITS.challenge),
     paymentRequiredHeader: text(PAGE_LIMITS.challenge).nullable(),
+    // Only shown, never paid by: one the wallet would not take is left out, the price still read.
+    call: z
+      .object({ tool: text(PAGE_LIMITS.name), arguments: json(PAGE_LIMITS.mcpArguments) })
+      .optional()
+      .catch(undefined),
   }),
   z
     .object({

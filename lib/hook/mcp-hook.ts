@@ -3,7 +3,14 @@ import { sha256Base64url } from "../protocol/canonical-json";
 import { holdReceipt } from "./held-receipt";
 import type { HttpPayer } from "./http-payment";
 import { type JsonRpcRequest, parseJson } from "./jsonrpc";
-import { handleMcpResponse, handleMcpStream, isMcpPriceAnswer, streamOf } from "./mcp-payment";
+import {
+  handleMcpResponse,
+  handleMcpStream,
+  isMcpPriceAnswer,
+  streamOf,
+  toolCallOf,
+  withCall,
+} from "./mcp-payment";
 import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
 import { readCapped } from "./read-capped";
@@ -102,7 +109,16 @@ export function createMcpHook(): McpHook {
             inFlight && mcpRequest?.id !== undefined
               ? holdReceipt(services.wallet, mcpRequest.id)
               : undefined;
-          const payer = held ? { ...services, wallet: held.wallet } : services;
+          const wallet = held?.wallet ?? services.wallet;
+          // The price names the address: the window is also told the call the page says it is.
+          const described = mcpRequest && toolCallOf(mcpRequest);
+          const payer = {
+            ...services,
+            wallet: {
+              ...wallet,
+              pay: (challenge, given) => wallet.pay(withCall(challenge, described), given),
+            },
+          } satisfies typeof services;
           const paid = await services.pay402({ ...call, describe }, response, payer);
           if (!mcpRequest) return paid;
           const type = mediaType(paid);

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import type { ElicitParams, PaymentAnswer, ReceiptParams } from "../messages";
+import type { ElicitParams, PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
 import { installFetchHook, type McpSource } from "./fetch";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { createMcpHook } from "./mcp-hook";
@@ -76,8 +76,12 @@ function pricedServer(elicitation: Record<string, unknown>) {
 function payingWallet() {
   const elicited: ElicitParams[] = [];
   const receipts: ReceiptParams[] = [];
+  const asked: PaymentChallenge[] = [];
   const wallet: WalletLink = {
-    pay: async () => httpPay,
+    pay: async (challenge) => {
+      asked.push(challenge);
+      return httpPay;
+    },
     receipt: (params) => receipts.push(params),
     elicit: async (params) => {
       elicited.push(params);
@@ -85,7 +89,7 @@ function payingWallet() {
     },
     reportMcpServer: () => undefined,
   };
-  return { wallet, elicited, receipts };
+  return { wallet, elicited, receipts, asked };
 }
 
 async function pageClient(win: Win, wallet: WalletLink, capabilities = {}) {
@@ -109,6 +113,23 @@ describe("a tool call priced by seed 004's HTTP 402, its paid retry answered on 
     const result = await client.callTool({ name: "verify_agent", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "verified" }]);
     expect(server.answers).toEqual([{ jsonrpc: "2.0", id: "e1", result: { action: "decline" } }]);
+    await client.close();
+  });
+
+  it("tells the wallet, beside the price of the address, the tool call the page's POST carries", async () => {
+    const { wallet, asked } = payingWallet();
+    const client = await pageClient(pricedServer(form).win, wallet);
+    await client.callTool({ name: "verify_agent", arguments: { agent: "a1" } });
+    expect(asked).toEqual([
+      {
+        transport: "http",
+        url: endpoint,
+        method: "POST",
+        body: JSON.stringify(accepts),
+        paymentRequiredHeader: null,
+        call: { tool: "verify_agent", arguments: { agent: "a1" } },
+      },
+    ]);
     await client.close();
   });
 

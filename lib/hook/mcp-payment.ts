@@ -1,4 +1,4 @@
-import type { ElicitResult, ReceiptParams } from "../messages";
+import type { DescribedCall, ElicitResult, PaymentChallenge, ReceiptParams } from "../messages";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import {
   field,
@@ -470,15 +470,32 @@ async function answeredByWallet(
 export function streamOf(
   call: Pick<McpCall, "server" | "request" | "replayable" | "walletAnswersForms">,
 ): McpStream {
-  const { method, params } = call.request;
+  const described = toolCallOf(call.request);
   return {
     server: call.server,
     walletAnswersForms: call.walletAnswersForms,
     answer: (body) => call.replayable.replay({}, body),
-    ...(method === "tools/call" && typeof params?.name === "string"
-      ? { call: { tool: params.name, arguments: params.arguments ?? {} } }
-      : {}),
+    ...(described ? { call: described } : {}),
   };
+}
+
+/** A tools/call request's tool and arguments (`{}` when it sent none, as argsHash counts them). */
+export function toolCallOf(request: JsonRpcRequest): DescribedCall | undefined {
+  const { method, params } = request;
+  return method === "tools/call" && typeof params?.name === "string"
+    ? { tool: params.name, arguments: params.arguments ?? {} }
+    : undefined;
+}
+
+/**
+ * An HTTP price with the tools/call its POST carries (seed 004), for the
+ * window to say what the call is; anything else as it is.
+ */
+export function withCall(
+  challenge: PaymentChallenge,
+  call: DescribedCall | undefined,
+): PaymentChallenge {
+  return call && challenge.transport === "http" ? { ...challenge, call } : challenge;
 }
 
 /**

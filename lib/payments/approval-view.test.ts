@@ -92,6 +92,32 @@ describe("approvalView", () => {
     expect(approvalView(input).resource).not.toHaveProperty("arguments");
   });
 
+  it("shows beside an HTTP price's address the tools/call its page describes, and nothing else", () => {
+    const http: Offer = {
+      ...offer,
+      transport: "http",
+      resource: { kind: "http", method: "POST", url: "https://api.example/mcp" },
+    };
+    const view = approvalView({
+      ...input,
+      offer: http,
+      call: { tool: "verify_agent", arguments: { agent: "a-1" } },
+    });
+    expect(view.resource).toEqual({
+      kind: "http",
+      method: "POST",
+      url: "https://api.example/mcp",
+      call: {
+        tool: "verify_agent",
+        arguments: {
+          listed: [{ name: { text: "agent", omitted: 0 }, value: { text: '"a-1"', omitted: 0 } }],
+          unlisted: 0,
+        },
+      },
+    });
+    expect(approvalView({ ...input, offer: http }).resource).toEqual(http.resource);
+  });
+
   it("says how long the receiver can collect the payment once signed: the option's, not the Quote's", () => {
     const collectedLonger = { ...option, maxTimeoutSeconds: 86_400 };
     expect(

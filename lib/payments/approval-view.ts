@@ -66,7 +66,15 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
     description: offer.description,
     resource:
       offer.resource.kind === "http"
-        ? offer.resource
+        ? {
+            ...offer.resource,
+            // An HTTP price names its address only: the call is the page's word (the window says so).
+            ...(input.call?.tool === undefined
+              ? {}
+              : {
+                  call: { tool: input.call.tool, arguments: shownArguments(input.call.arguments) },
+                }),
+          }
         : {
             kind: "mcp",
             server: offer.resource.server,

@@ -304,6 +304,22 @@ describe("PaymentEngine.pay, asking the person", () => {
     expect((await elicited).action).toBe("decline");
   });
 
+  it("shows beside an HTTP price the tool call its page says the POST carries (seed 004)", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    if (challenge.transport !== "http") throw new Error("expected an HTTP price");
+    const call = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    const paid = h.engine.pay({ requestId: "s4", challenge: { ...challenge, call } }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [asked] = await h.approvals.pending();
+    expect(asked?.resource).toMatchObject({
+      kind: "http",
+      call: { tool: "verify_agent", arguments: { listed: [{ name: { text: "agent" } }] } },
+    });
+    await h.approvals.decide({ approvalId: asked?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+  });
+
   it("opens one window for two concurrent asks and signs each once approved", async () => {
     const h = await makeHarness();
     const a = await stipendexHttpChallenge(h.receiver);

@@ -20,7 +20,7 @@ async function offerFor(args: unknown): Promise<Offer> {
 }
 
 describe("toolCall", () => {
-  it("is an MCP price's call, arguments or none; an HTTP price has none", () => {
+  it("is an MCP price's call, arguments or none; an HTTP price's, the call its page describes", () => {
     expect(toolCall({ transport: "mcp", server: "s", tool: "t", arguments: { q: 1 } })).toEqual({
       arguments: { q: 1 },
     });
@@ -36,6 +36,17 @@ describe("toolCall", () => {
         paymentRequiredHeader: null,
       }),
     ).toBeUndefined();
+    const call = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    expect(
+      toolCall({
+        transport: "http",
+        url: "u",
+        method: "POST",
+        body: "",
+        paymentRequiredHeader: null,
+        call,
+      }),
+    ).toEqual(call);
   });
 });
 
@@ -52,5 +63,18 @@ describe("boundCall", () => {
       await boundCall(await offerFor({ q: "cats" }), { arguments: { q: "dogs" } }),
     ).toBeUndefined();
     expect(await boundCall(await offerFor({ q: "cats" }), undefined)).toBeUndefined();
+  });
+
+  it("shows with an HTTP price the tool its page names, which the price cannot bind", async () => {
+    const offer: Offer = {
+      ...(await offerFor({})),
+      transport: "http",
+      resource: { kind: "http", method: "POST", url: "https://api.example/mcp" },
+    };
+    const described = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    expect(await boundCall(offer, described)).toBe(described);
+    // An MCP price's arguments alone name no tool to show beside an address.
+    expect(await boundCall(offer, { arguments: { agent: "a-1" } })).toBeUndefined();
+    expect(await boundCall(await offerFor({}), described)).toBeUndefined();
   });
 });

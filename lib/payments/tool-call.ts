@@ -2,24 +2,32 @@ import type { PaymentChallenge } from "../messages";
 import { argsHash } from "../protocol/canonical-json";
 import type { Offer } from "../protocol/offer";
 
-/** A tools/call's arguments as the page sent them (undefined: it sent none). */
+/**
+ * A tools/call as the page sent it: an MCP price's arguments (undefined: it
+ * sent none); for an HTTP price (seed 004) also the tool, as the page says its
+ * POST carries it.
+ */
 export interface ToolCall {
   arguments: unknown;
+  tool?: string;
 }
 
-/** An MCP price's tools/call, for the window to show what is paid for. */
+/** The tools/call a price is for, for the window to show what is paid for. */
 export function toolCall(challenge: PaymentChallenge): ToolCall | undefined {
-  return challenge.transport === "mcp" ? { arguments: challenge.arguments } : undefined;
+  return challenge.transport === "mcp" ? { arguments: challenge.arguments } : challenge.call;
 }
 
 /**
- * `call` if it is the one `offer` is priced for (its argsHash): a page asking again
- * under the same request id may send other arguments than the payment was recorded with.
+ * `call` if it can be shown with `offer`: for an MCP price, only the one it is
+ * priced for (its argsHash), as a page asking again under the same request id
+ * may send other arguments than the payment was recorded with; for an HTTP
+ * price, which names only its address, the call the page says it is.
  */
 export async function boundCall(
   offer: Offer,
   call: ToolCall | undefined,
 ): Promise<ToolCall | undefined> {
-  if (call === undefined || offer.resource.kind !== "mcp") return undefined;
+  if (call === undefined) return undefined;
+  if (offer.resource.kind === "http") return call.tool === undefined ? undefined : call;
   return (await argsHash(call.arguments)) === offer.resource.argsHash ? call : undefined;
 }

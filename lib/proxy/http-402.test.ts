@@ -173,7 +173,13 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
     expect(server.payments).toEqual(["signed-x402"]);
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ transport: "http", method: "POST", url: `${server.url}/mcp` });
+    expect(asked[0]).toMatchObject({
+      transport: "http",
+      method: "POST",
+      url: `${server.url}/mcp`,
+      // The price names the address only: the window is told the call the host says it is.
+      call: { tool: "verify_agent", arguments: { agent: "a" } },
+    });
     expect(JSON.parse((asked[0] as { body: string }).body)).toEqual(ACCEPTS);
     await expect
       .poll(() => receipts)

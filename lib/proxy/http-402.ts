@@ -1,10 +1,16 @@
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
-import { answerReceipt, httpAnswerReceipt, isMcpPriceAnswer } from "../hook/mcp-payment";
+import {
+  answerReceipt,
+  httpAnswerReceipt,
+  isMcpPriceAnswer,
+  toolCallOf,
+  withCall,
+} from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
-import type { ReceiptParams } from "../messages";
+import type { DescribedCall, ReceiptParams } from "../messages";
 import { answerToCall, type PaidOutcome } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import { notePaidAtHttp } from "./forwarded-call";
@@ -72,7 +78,7 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     const method = init?.method ?? "GET";
     const priced = pricedUrl({ url, method }, response);
     if (priced === undefined) return response;
-    const { payer, made } = paymentOf(wallet, base, half);
+    const { payer, made } = paymentOf(wallet, base, half, toolCallOf(request));
     let paid: Response;
     try {
       paid = await payHttp402(response, { url: priced, method, replayable, signal }, payer);
@@ -136,7 +142,12 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
  * payment made; the receipt of a paid 2xx answer, held back (not filed) until
  * it is known to answer the call; what a 402 refusing the paid retry said.
  */
-function paymentOf(wallet: ProxyWallet, base: typeof fetch, half: McpHook) {
+function paymentOf(
+  wallet: ProxyWallet,
+  base: typeof fetch,
+  half: McpHook,
+  call: DescribedCall | undefined,
+) {
   let answered: (report: ReceiptParams) => void = () => undefined;
   let refused: (said: string) => void = () => undefined;
   const made: { paymentId?: string; answered: Promise<ReceiptParams>; refused: Promise<string> } = {
@@ -150,7 +161,8 @@ function paymentOf(wallet: ProxyWallet, base: typeof fetch, half: McpHook) {
   const payer: HttpPayer = {
     wallet: {
       pay: async (challenge, signal) => {
-        const answer = await wallet.pay(challenge, signal);
+        // The price names the address: the window is also told the call the host says it is.
+        const answer = await wallet.pay(withCall(challenge, call), signal);
         if (answer.header) {
           made.paymentId = answer.paymentId;
           notePaidAtHttp(answer.paymentId);
