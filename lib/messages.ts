@@ -304,8 +304,11 @@ export interface PendingApproval {
         /** The MCP tools/call the page says this POST carries (seed 004): its word, not the price's. */
         call?: { tool: string; arguments: ShownArguments };
       }
-    /** `arguments`: the call's, when the wallet was given the call (absent in the history). */
-    | { kind: "mcp"; server: string; tool: string; arguments?: ShownArguments };
+    /**
+     * `arguments`: the call's, when the wallet was given the call (absent in the history);
+     * `unsigned`: an x402 price, which binds neither: tool and arguments are the page's word.
+     */
+    | { kind: "mcp"; server: string; tool: string; arguments?: ShownArguments; unsigned?: true };
   amount: DisplayAmount;
   /** The currency budgets count this payment in (e.g. "USD" for USDC): what "always allow" is in. */
   currency: string;

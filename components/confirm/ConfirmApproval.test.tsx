@@ -302,6 +302,16 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("resource").textContent).toBe(
       "MCP tool web_search on https://mcp.example/mcp",
     );
+    expect(screen.queryByTestId("unsigned-tool")).toBeNull();
+  });
+
+  it("says an unsigned price's tool call is the site's word", () => {
+    renderApproval({
+      resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "t", unsigned: true },
+    });
+    expect(screen.getByTestId("unsigned-tool").textContent).toBe(
+      "The price is unsigned: the site says which tool and arguments it is for.",
+    );
   });
 
   it("marks an unverified receiver and warns about it", () => {

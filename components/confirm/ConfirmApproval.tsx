@@ -84,6 +84,11 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
           </span>,
         ]}
       />
+      {resource.unsigned && (
+        <p className="mt-1 text-xs" data-testid="unsigned-tool">
+          {t("confirm.unsignedTool")}
+        </p>
+      )}
       {resource.arguments && <ToolArguments args={resource.arguments} />}
     </div>
   );

@@ -92,6 +92,12 @@ describe("approvalView", () => {
     expect(approvalView(input).resource).not.toHaveProperty("arguments");
   });
 
+  it("says an unsigned price's tool call is the page's word, which a Quote's argsHash binds", () => {
+    const { quote: _signed, ...unsigned } = offer;
+    expect(approvalView({ ...input, offer: unsigned }).resource).toMatchObject({ unsigned: true });
+    expect(approvalView(input).resource).not.toHaveProperty("unsigned");
+  });
+
   it("shows beside an HTTP price's address the tools/call its page describes, and nothing else", () => {
     const http: Offer = {
       ...offer,

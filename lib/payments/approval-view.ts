@@ -81,6 +81,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
             tool: offer.resource.tool,
             // What the tool is asked to do: the person approves the call, not only its price.
             ...(input.call ? { arguments: shownArguments(input.call.arguments) } : {}),
+            ...(offer.quote === undefined ? { unsigned: true as const } : {}),
           },
     amount: {
       atomic: option.amount.toString(),

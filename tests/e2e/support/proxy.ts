@@ -208,8 +208,8 @@ export function describeProxyPayments(
             `desktop app via proxy (${new URL(server).origin})`,
           );
           // The 402 prices the address: the window names the call as the host described it.
-          assert.match(await window.text("described-tool"), /MCP tool verify_agent/);
-          assert.match(await window.text("arguments"), /agent\s*"desktop"/);
+          assert.match((await window.text("described-tool")) ?? "", /MCP tool verify_agent/);
+          assert.match((await window.text("arguments")) ?? "", /agent\s*"desktop"/);
           await window.click("Approve");
         }),
       ]);
