@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { answeringCalls, answerToCall, noAnswerIn, type PaidOutcome } from "./call-answers";
+import {
+  answeringCalls,
+  answerToCall,
+  noAnswerIn,
+  type PaidOutcome,
+  Resumptions,
+} from "./call-answers";
 import { PaidRetryError, UpstreamAnswerError } from "./errors";
 
 const ENDPOINT = "http://127.0.0.1:9/mcp";
@@ -38,7 +44,9 @@ const lastMessage = (text: string) => {
 describe("answeringCalls", () => {
   it("hands on a tools/call's JSON answer as it came", async () => {
     const answer = '{"jsonrpc":"2.0","id":3,"result":{"content":[]}}';
-    const response = await answeringCalls(async () => json(answer))(ENDPOINT, { body: call });
+    const response = await answeringCalls(async () => json(answer), new Resumptions())(ENDPOINT, {
+      body: call,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.text()).toBe(answer);
@@ -51,7 +59,7 @@ describe("answeringCalls", () => {
     ["its answer beside what is no JSON-RPC", '[{"jsonrpc":"2.0","id":3,"result":{}},{"ok":1}]'],
     ["no JSON at all", "<html>"],
   ])("fails a tools/call answered 2xx with %s, with what the server said", async (_, body) => {
-    const failure = await answeringCalls(async () => json(body, 201))(ENDPOINT, {
+    const failure = await answeringCalls(async () => json(body, 201), new Resumptions())(ENDPOINT, {
       body: call,
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamAnswerError);
@@ -63,9 +71,9 @@ describe("answeringCalls", () => {
 
   it("fails a tools/call answered 202 Accepted, which answers only notifications", async () => {
     const accepted = new Response(null, { status: 202 });
-    const failure = await answeringCalls(async () => accepted)(ENDPOINT, { body: call }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await answeringCalls(async () => accepted, new Resumptions())(ENDPOINT, {
+      body: call,
+    }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamAnswerError);
     expect(failure).toMatchObject({ status: 202, message: "HTTP 202 without answering the call" });
   });
@@ -73,17 +81,25 @@ describe("answeringCalls", () => {
   it("leaves every other answer as the very same Response: other methods, HTTP errors, other types", async () => {
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const unanswered = json('{"ok":true}');
-    expect(await answeringCalls(async () => unanswered)(ENDPOINT, { body: list })).toBe(unanswered);
+    expect(
+      await answeringCalls(async () => unanswered, new Resumptions())(ENDPOINT, { body: list }),
+    ).toBe(unanswered);
     const refused = json('{"error":"payment_parse"}', 402);
-    expect(await answeringCalls(async () => refused)(ENDPOINT, { body: call })).toBe(refused);
+    expect(
+      await answeringCalls(async () => refused, new Resumptions())(ENDPOINT, { body: call }),
+    ).toBe(refused);
     const text = new Response("done", { headers: { "content-type": "text/plain" } });
-    expect(await answeringCalls(async () => text)(ENDPOINT, { body: call })).toBe(text);
+    expect(
+      await answeringCalls(async () => text, new Resumptions())(ENDPOINT, { body: call }),
+    ).toBe(text);
   });
 
   it("passes a call's SSE answer on byte for byte", async () => {
     const whole = ': working\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
     const parts = [whole.slice(0, 20), whole.slice(20, 50), whole.slice(50)];
-    const response = await answeringCalls(async () => sse(parts))(ENDPOINT, { body: call });
+    const response = await answeringCalls(async () => sse(parts), new Resumptions())(ENDPOINT, {
+      body: call,
+    });
     expect(await response.text()).toBe(whole);
   });
 
@@ -102,9 +118,12 @@ describe("answeringCalls", () => {
         'event: message\ndata: {"jsonrpc":"2.0","id":4,"result":{}}\n\n',
         'event: other\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\ndata: {"jsonrpc":',
       ];
-      const response = await answeringCalls(async () => sse(chunks, failure))(ENDPOINT, {
-        body: call,
-      });
+      const response = await answeringCalls(async () => sse(chunks, failure), new Resumptions())(
+        ENDPOINT,
+        {
+          body: call,
+        },
+      );
       const text = await response.text();
       expect(text.startsWith(chunks.join(""))).toBe(true);
       const message = lastMessage(text) as { id: number; error: { code: number; message: string } };
@@ -120,12 +139,17 @@ describe("answeringCalls", () => {
 
   it("leaves an SSE answer the SDK resumes (its events have ids) to end or fail as it does", async () => {
     const primed = "id: e1\ndata: \n\n";
-    const ended = await answeringCalls(async () => sse([primed]))(ENDPOINT, { body: call });
-    expect(await ended.text()).toBe(primed);
-    const reset = new TypeError("terminated");
-    const broken = await answeringCalls(async () => sse([primed], reset))(ENDPOINT, {
+    const ended = await answeringCalls(async () => sse([primed]), new Resumptions())(ENDPOINT, {
       body: call,
     });
+    expect(await ended.text()).toBe(primed);
+    const reset = new TypeError("terminated");
+    const broken = await answeringCalls(async () => sse([primed], reset), new Resumptions())(
+      ENDPOINT,
+      {
+        body: call,
+      },
+    );
     await expect(broken.text()).rejects.toBe(reset);
   });
 
@@ -145,7 +169,7 @@ describe("answerToCall, for a paid retry", () => {
 
   it("is settled with the call's answer once its SSE carries it, and not again at its end", async () => {
     const { told, paid } = watch();
-    const response = await answerToCall(sse([": working\n\n", answer]), 3, paid);
+    const response = await answerToCall(sse([": working\n\n", answer]), 3, paid, new Resumptions());
     expect(await response.text()).toBe(`: working\n\n${answer}`);
     expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
   });
@@ -154,14 +178,14 @@ describe("answerToCall, for a paid retry", () => {
     const { told, paid } = watch();
     const error = { jsonrpc: "2.0", id: 3, error: { code: -32000, message: "failed" } };
     const note = { jsonrpc: "2.0", method: "notifications/message", params: {} };
-    await answerToCall(json(JSON.stringify([note, error])), 3, paid);
+    await answerToCall(json(JSON.stringify([note, error])), 3, paid, new Resumptions());
     expect(told).toEqual([{ answer: error }]);
   });
 
   // The host is told the wallet paid (forward.ts reads the PaidRetryError back), as for any paid retry left unanswered.
   it("ends an SSE answer without the call's answer with an error naming the payment, settled as ended", async () => {
     const { told, paid } = watch();
-    const response = await answerToCall(sse([": working\n\n"]), 3, paid);
+    const response = await answerToCall(sse([": working\n\n"]), 3, paid, new Resumptions());
     const message = lastMessage(await response.text()) as {
       error: { code: number; message: string };
     };
@@ -173,17 +197,93 @@ describe("answerToCall, for a paid retry", () => {
   });
 
   // MCP Streamable HTTP: the SDK resumes by GET with Last-Event-ID, where the answer may come.
-  it("settles an SSE answer with event ids that ends without the call's answer as ended, leaving it to the SDK", async () => {
-    const { told, paid } = watch();
+  describe("with event ids, resumed by the SDK", () => {
     const primed = "id: e1\ndata: \n\n";
-    const response = await answerToCall(sse([primed]), 3, paid);
-    expect(await response.text()).toBe(primed);
-    expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
+    const resumeAfter = (eventId: string) => ({
+      method: "GET",
+      headers: { accept: "text/event-stream", "last-event-id": eventId },
+    });
+
+    it("waits for the resumption, and is settled with the answer the resumed stream carries", async () => {
+      const { told, paid } = watch();
+      const resumptions = new Resumptions();
+      const first = await answerToCall(sse([primed]), 3, paid, resumptions);
+      expect(await first.text()).toBe(primed);
+      expect(told).toEqual([]);
+      const resume = answeringCalls(async () => sse([`id: e2\n${answer}`]), resumptions);
+      const resumed = await resume(ENDPOINT, resumeAfter("e1"));
+      expect(await resumed.text()).toBe(`id: e2\n${answer}`);
+      expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
+    });
+
+    it.each<[string, () => Promise<Response>, string]>([
+      [
+        "a 405 (a server with no GET stream)",
+        async () => new Response(null, { status: 405, statusText: "Method Not Allowed" }),
+        "its resumption was answered HTTP 405 Method Not Allowed",
+      ],
+      [
+        "a connection refused",
+        async () => {
+          throw new TypeError("fetch failed", { cause: new Error("ECONNREFUSED") });
+        },
+        "its resumption failed: fetch failed (ECONNREFUSED)",
+      ],
+      ["JSON", async () => json("{}"), "its resumption was answered HTTP 200 application/json"],
+    ])(
+      "fails the call at once when the resumption is answered with %s",
+      async (_how, server, why) => {
+        const { told, paid } = watch();
+        const resumptions = new Resumptions();
+        await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+        const resumed = await answeringCalls(server, resumptions)(ENDPOINT, resumeAfter("e1"));
+        const message = lastMessage(await resumed.text()) as {
+          id: number;
+          error: { code: number; message: string };
+        };
+        const said = `HTTP 200 with an SSE stream that ended without answering the call, and ${why}`;
+        expect(message.id).toBe(3);
+        expect(noAnswerIn(message.error)).toMatchObject({ paymentId: "p1", message: said });
+        expect(told).toMatchObject([{ failure: { message: said, unanswered: "stream-ended" } }]);
+      },
+    );
+
+    it("fails the call when its resumed stream ends without the answer and no id to resume after", async () => {
+      const { told, paid } = watch();
+      const resumptions = new Resumptions();
+      await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+      const resume = answeringCalls(async () => sse([": nothing\n\n"]), resumptions);
+      const resumed = await resume(ENDPOINT, resumeAfter("e1"));
+      expect(lastMessage(await resumed.text())).toMatchObject({ id: 3, error: { code: -32603 } });
+      expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
+    });
+
+    it("takes only the stream it resumes, once, and gives up on the rest when the session ends", async () => {
+      const { told, paid } = watch();
+      const resumptions = new Resumptions();
+      await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+      const other = sse([": standalone\n\n"]);
+      expect(
+        await answeringCalls(async () => other, resumptions)(ENDPOINT, resumeAfter("e9")),
+      ).toBe(other);
+      expect(told).toEqual([]);
+      resumptions.giveUp();
+      expect(told).toMatchObject([
+        {
+          failure: {
+            message:
+              "HTTP 200 with an SSE stream that ended without answering the call, and was never resumed",
+            unanswered: "stream-ended",
+          },
+        },
+      ]);
+      expect(resumptions.take("e1")).toBeUndefined();
+    });
   });
 
   it("settles an SSE answer given up before the call's answer as ended", async () => {
     const { told, paid } = watch();
-    const response = await answerToCall(sse([": working\n\n"]), 3, paid);
+    const response = await answerToCall(sse([": working\n\n"]), 3, paid, new Resumptions());
     await response.body?.cancel("session closed");
     expect(told).toMatchObject([
       {
@@ -199,7 +299,9 @@ describe("answerToCall, for a paid retry", () => {
   it("fails on a 2xx neither JSON nor SSE", async () => {
     const { told, paid } = watch();
     const text = new Response("done", { headers: { "content-type": "text/plain" } });
-    const failure = await answerToCall(text, 3, paid).catch((error: unknown) => error);
+    const failure = await answerToCall(text, 3, paid, new Resumptions()).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(UpstreamAnswerError);
     expect(failure).toMatchObject({
       status: 200,

@@ -32,6 +32,74 @@ export interface PaidAnswer {
 /** What a paid retry's answer came to: the call's JSON-RPC answer, or none. */
 export type PaidOutcome = { answer: Record<string, unknown> } | { failure: UpstreamAnswerError };
 
+/** A call whose SSE answer ended without it, resumable: what its resumption must still bring. */
+interface Resumable {
+  id: JsonRpcId;
+  /** The HTTP status of the call's answer, which the proxy's error to the call names. */
+  status: number;
+  /** Why the stream it resumes stopped. */
+  why: string;
+  paid?: PaidAnswer;
+}
+
+/**
+ * The calls whose SSE answer stopped without the call's answer after an event
+ * with an id, by that id: the SDK resumes such a stream by GET with
+ * Last-Event-ID (MCP's resumability), where the answer may still come. One
+ * stream is resumed once; a resumption that fails, or ends without the answer
+ * and cannot be resumed in turn, fails the call at once, and a paid one's
+ * receipt is filed when the answer comes or does not.
+ */
+export class Resumptions {
+  private readonly waiting = new Map<string, Resumable>();
+
+  /** `call` waits for the GET resuming after `eventId`; a paid retry's watch is kept. */
+  wait(eventId: string, call: Resumable): void {
+    const known = this.waiting.get(eventId);
+    this.waiting.set(eventId, { ...call, paid: call.paid ?? known?.paid });
+  }
+
+  /** The call a GET with this Last-Event-ID resumes, if one waits for it (taken: once). */
+  take(eventId: string | null): Resumable | undefined {
+    if (eventId === null) return undefined;
+    const call = this.waiting.get(eventId);
+    this.waiting.delete(eventId);
+    return call;
+  }
+
+  /** The session ended: no call left waits for its resumption, a paid one's receipt is filed. */
+  giveUp(): void {
+    for (const call of this.waiting.values()) {
+      call.paid?.settled({ failure: streamFailure(call, "was never resumed") });
+    }
+    this.waiting.clear();
+  }
+}
+
+function streamFailure(
+  call: Pick<Resumable, "status" | "why">,
+  more?: string,
+): UpstreamAnswerError {
+  const message = `HTTP ${call.status} with an SSE stream that ${call.why}${more ? `, and ${more}` : ""}`;
+  return new UpstreamAnswerError(call.status, message, { streamEnded: true });
+}
+
+/**
+ * The proxy's JSON-RPC error to a call its answer left unanswered (`failure`),
+ * as an SSE event: what the SDK's transport reads as the call's answer (see
+ * noAnswerIn). After a blank line: a stream may have stopped inside an event.
+ */
+function noAnswerEvent(
+  id: JsonRpcId,
+  failure: UpstreamAnswerError,
+  paid?: PaidAnswer,
+): Uint8Array<ArrayBuffer> {
+  const paidBy = paid ? { [PAID_BY]: paid.paymentId } : {};
+  const data = { [NO_ANSWER]: failure.status, ...paidBy };
+  const error = { code: ErrorCode.InternalError, message: failure.message, data };
+  return new TextEncoder().encode(`\n\n${formatSseMessage({ jsonrpc: "2.0", id, error })}`);
+}
+
 /**
  * The fetch under the proxy's MCP client, for a tools/call the server answers
  * with a 2xx that does not answer it, which the SDK's transport fails on with
@@ -39,18 +107,61 @@ export type PaidOutcome = { answer: Record<string, unknown> } | { failure: Upstr
  * call (seed 004's `{"error":"payment_parse"}`, sent with 200) fails with a
  * schema error that says nothing of what the server said, and an SSE answer
  * that ends or breaks off without the call's answer, or a 202 Accepted,
- * leaves the call waiting (until the proxy's timeout, 30 minutes). All fail
- * here at once with an UpstreamAnswerError, which callPaying reports for a
- * paid retry: thrown, or for SSE sent as the proxy's JSON-RPC error to the
- * call, which `noAnswerIn` reads back.
+ * leaves the call waiting (until the proxy's timeout, 30 minutes), as does
+ * the resumption by GET of one that had event ids, when it fails (a server
+ * without a GET stream answers 405). All fail here at once with an
+ * UpstreamAnswerError, which callPaying reports for a paid retry: thrown, or
+ * for SSE sent as the proxy's JSON-RPC error to the call, which `noAnswerIn`
+ * reads back.
  */
-export function answeringCalls(base: typeof fetch): typeof fetch {
+export function answeringCalls(base: typeof fetch, resumptions: Resumptions): typeof fetch {
   return async (input, init) => {
+    const resumed = resumptions.take(new Headers(init?.headers).get("last-event-id"));
+    if (resumed) return resumedAnswer(await resumption(base, input, init), resumed, resumptions);
     const response = await base(input, init);
     const request = readJsonRpcRequest(init?.body);
     if (request?.method !== "tools/call" || request.id === undefined) return response;
-    return answerToCall(response, request.id);
+    return answerToCall(response, request.id, undefined, resumptions);
   };
+}
+
+/** The server's answer to a GET resuming a call's stream, or why there is none. */
+async function resumption(
+  base: typeof fetch,
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+): Promise<Response | string> {
+  let response: Response;
+  try {
+    response = await base(input, init);
+  } catch (error) {
+    return `its resumption failed: ${failureText(error)}`;
+  }
+  if (response.ok && mediaType(response) === "text/event-stream" && response.body) return response;
+  await response.body?.cancel().catch(() => undefined);
+  const what = response.ok ? `${mediaType(response) || "no content type"}` : response.statusText;
+  return `its resumption was answered HTTP ${response.status} ${what}`.trim();
+}
+
+/**
+ * A resumed stream, watched for the call's answer as its first stream was; or,
+ * when it could not be resumed, an SSE stream holding only the proxy's error
+ * to the call, which the SDK's transport takes as the call's answer.
+ */
+function resumedAnswer(
+  answer: Response | string,
+  call: Resumable,
+  resumptions: Resumptions,
+): Response {
+  if (typeof answer !== "string" && answer.body) {
+    return answeredInSse(answer, answer.body, call.id, call.paid, resumptions);
+  }
+  const failure = streamFailure(call, typeof answer === "string" ? answer : undefined);
+  call.paid?.settled({ failure });
+  return new Response(noAnswerEvent(call.id, failure, call.paid), {
+    status: 200,
+    headers: { "content-type": "text/event-stream" },
+  });
 }
 
 /**
@@ -62,7 +173,8 @@ export function answeringCalls(base: typeof fetch): typeof fetch {
 export async function answerToCall(
   response: Response,
   id: JsonRpcId,
-  paid?: PaidAnswer,
+  paid: PaidAnswer | undefined,
+  resumptions: Resumptions,
 ): Promise<Response> {
   if (!response.ok) return response;
   if (response.status === 202) {
@@ -77,7 +189,7 @@ export async function answerToCall(
     return answer;
   }
   if (type === "text/event-stream" && response.body) {
-    return answeredInSse(response, response.body, id, paid);
+    return answeredInSse(response, response.body, id, paid, resumptions);
   }
   if (!paid) return response;
   await response.body?.cancel();
@@ -116,20 +228,22 @@ async function answeredInJson(
  * off without the call's answer, it ends with the proxy's JSON-RPC error to
  * the call instead (naming the payment of a `paid` retry), unless an event
  * had an id: the SDK then resumes the stream by GET with Last-Event-ID (MCP's
- * resumability), where the answer may still come.
+ * resumability), where the answer may still come (`resumptions`).
  */
 function answeredInSse(
   response: Response,
   body: ReadableStream<Uint8Array>,
   id: JsonRpcId,
   paid: PaidAnswer | undefined,
+  resumptions: Resumptions,
 ): Response {
   const reader = body.getReader();
   const splitter = new SseSplitter();
   const decoder = new TextDecoder();
   const { status, statusText, headers } = response;
   let answered = false;
-  let resumable = false;
+  /** The id of the last event that had one: the SDK resumes after it. */
+  let lastEventId: string | undefined;
   let settled = false;
   const settle = (outcome: PaidOutcome) => {
     if (settled) return;
@@ -140,7 +254,7 @@ function answeredInSse(
     for (const event of splitter.push(text)) {
       // As the SDK reads them: events without data are none, only `message` ones carry answers.
       if (event.data === undefined) continue;
-      if (event.id) resumable = true;
+      if (event.id) lastEventId = event.id;
       const message = parseJson(event.data);
       const carries = !event.event || event.event === "message";
       if (carries && isJsonRpc(message) && isResponseTo(message, id)) {
@@ -149,16 +263,20 @@ function answeredInSse(
       }
     }
   };
-  /** The stream's end without the call's answer (`why`): settled, and told to the SDK unless it resumes. */
-  const unanswered = (why: string) => {
-    const message = `HTTP ${status} with an SSE stream that ${why}`;
-    settle({ failure: new UpstreamAnswerError(status, message, { streamEnded: true }) });
-    if (resumable) return undefined;
-    const paidBy = paid ? { [PAID_BY]: paid.paymentId } : {};
-    const data = { [NO_ANSWER]: status, ...paidBy };
-    const error = { code: ErrorCode.InternalError, message, data };
-    // After a blank line: the stream may have stopped in the middle of an event.
-    return new TextEncoder().encode(`\n\n${formatSseMessage({ jsonrpc: "2.0", id, error })}`);
+  /**
+   * The stream's end without the call's answer (`why`): told to the SDK, and settled, unless
+   * the SDK resumes it (`resumes`: not when the session is gone), and its resumption will.
+   */
+  const unanswered = (why: string, resumes = true) => {
+    if (resumes && lastEventId !== undefined) {
+      // Settled once the resumption brings the answer or does not: resumedAnswer.
+      settled = true;
+      resumptions.wait(lastEventId, { id, status, why, ...(paid ? { paid } : {}) });
+      return undefined;
+    }
+    const failure = streamFailure({ status, why });
+    settle({ failure });
+    return noAnswerEvent(id, failure, paid);
   };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -182,7 +300,7 @@ function answeredInSse(
     },
     cancel: (reason) => {
       // Given up (the session closed) before the answer came: the paid call is left unanswered.
-      if (!answered) unanswered("was given up before answering the call");
+      if (!answered) unanswered("was given up before answering the call", false);
       return reader.cancel(reason);
     },
   });

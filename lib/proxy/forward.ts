@@ -23,7 +23,7 @@ import { paidButUnanswered } from "../hook/mcp-payment";
 import { declareElicitation, routeElicitation } from "../hook/mcp-session";
 import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
-import { answeringCalls, noAnswerIn } from "./call-answers";
+import { answeringCalls, noAnswerIn, Resumptions } from "./call-answers";
 import { CallStreams } from "./call-streams";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import { asForwardedCall } from "./forwarded-call";
@@ -78,7 +78,10 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   let client: Client | undefined;
   let transport: StreamableHTTPClientTransport | undefined;
   const wallet = options.wallet;
-  const streams = new CallStreams(answeringCalls(payingHttp402(fetch, wallet)));
+  const resumptions = new Resumptions();
+  const streams = new CallStreams(
+    answeringCalls(payingHttp402(fetch, wallet, resumptions), resumptions),
+  );
   let walletAnswersForms = false;
   const report = (sighting: Parameters<ProxyWallet["report"]>[0]) =>
     void wallet.report(sighting).catch(() => undefined);
@@ -255,6 +258,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
 
   const ended = new Promise<void>((resolve) => {
     server.onclose = () => {
+      resumptions.giveUp();
       void endSession(transport, client).finally(resolve);
     };
   });

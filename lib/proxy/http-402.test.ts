@@ -144,6 +144,18 @@ function payingWallet(decline = false, whilePaying?: (signal?: AbortSignal) => P
   return { wallet, asked, receipts };
 }
 
+/** The host's verify_agent call fails at once, told the wallet paid and why `server` gave no answer. */
+async function expectToldPaid(host: Client, server: string, why: string): Promise<void> {
+  await expect(
+    host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
+  ).rejects.toMatchObject({
+    code: -32603,
+    message: expect.stringContaining(
+      `The Stipendex wallet paid for verify_agent, and the MCP server at ${server}/mcp gave no answer to the paid call: ${why}`,
+    ),
+  });
+}
+
 async function hostThroughProxy(upstream: string, wallet: ProxyWallet) {
   const { server: proxy } = createForwardingServer({
     upstream: new URL(upstream),
@@ -307,14 +319,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       const { wallet, receipts } = payingWallet();
       const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
       open.push(host, server);
-      await expect(
-        host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
-      ).rejects.toMatchObject({
-        code: -32603,
-        message: expect.stringContaining(
-          `The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: ${why}`,
-        ),
-      });
+      await expectToldPaid(host, server.url, why);
       expect(receipts).toEqual([{ paymentId: "p1", status, receipt: null, unanswered }]);
     },
   );
@@ -424,14 +429,7 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
       const { wallet, receipts } = payingWallet();
       const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
       open.push(host, server);
-      await expect(
-        host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 10_000 }),
-      ).rejects.toMatchObject({
-        code: -32603,
-        message: expect.stringContaining(
-          `The Stipendex wallet paid for verify_agent, and the MCP server at ${server.url}/mcp gave no answer to the paid call: ${why}`,
-        ),
-      });
+      await expectToldPaid(host, server.url, why);
       expect(server.payments).toEqual(["signed-x402"]);
       await expect
         .poll(() => receipts)
@@ -501,7 +499,7 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
 
   // MCP Streamable HTTP: a client resumes a stream whose events had ids by GET with Last-Event-ID;
   // the proxy is the client (its SDK resumes), so it leaves the call to the resumed stream.
-  it("leaves the call to the resumed stream when the paid SSE answer has event ids, and files it ended", async () => {
+  it("leaves the call to the resumed stream when the paid SSE answer has event ids, and files its answer", async () => {
     let callId: unknown;
     const server = await startPaidServer(
       false,
@@ -522,7 +520,29 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
     open.push(host, server);
     const result = await host.callTool({ name: "verify_agent", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "resumed after e1" }]);
-    // As the page hook files it: the paid retry's own stream ended without the result.
+    // As the page hook files it: the result came, on the resumed stream.
+    await expect.poll(() => receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
+  });
+
+  it("tells the host at once that the wallet paid, when the paid SSE answer cannot be resumed", async () => {
+    const server = await startPaidServer(
+      false,
+      (_req, res) => {
+        res.status(200).type("text/event-stream").end("id: e1\ndata: \n\n");
+      },
+      (_req, res) => {
+        res.status(405).end();
+      },
+    );
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expectToldPaid(
+      host,
+      server.url,
+      "HTTP 200 with an SSE stream that ended without answering the call, " +
+        "and its resumption was answered HTTP 405 Method Not Allowed",
+    );
     await expect
       .poll(() => receipts)
       .toEqual([{ paymentId: "p1", status: 200, receipt: null, unanswered: "stream-ended" }]);

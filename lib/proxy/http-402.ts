@@ -11,7 +11,7 @@ import {
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
 import type { DescribedCall, ReceiptParams } from "../messages";
-import { answerToCall, type PaidOutcome } from "./call-answers";
+import { answerToCall, type PaidOutcome, type Resumptions } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import { notePaidAtHttp } from "./forwarded-call";
 import type { ProxyWallet } from "./paid-call";
@@ -32,7 +32,11 @@ import type { ProxyWallet } from "./paid-call";
  * A 402 whose body is the call's JSON-RPC -32402 is handed on as the JSON-RPC
  * answer it is (paid-call.ts pays it). Everything else passes through.
  */
-export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof fetch {
+export function payingHttp402(
+  base: typeof fetch,
+  wallet: ProxyWallet,
+  resumptions: Resumptions,
+): typeof fetch {
   const half = createMcpHook();
   const calls = new McpSessions();
   return async (input, init) => {
@@ -121,7 +125,7 @@ export function payingHttp402(base: typeof fetch, wallet: ProxyWallet): typeof f
     };
     let answer: Response;
     try {
-      answer = await answerToCall(paid, request.id, { paymentId, settled });
+      answer = await answerToCall(paid, request.id, { paymentId, settled }, resumptions);
     } catch (error) {
       // No answer to the call in it, or a body that broke off before its end.
       const answered = error instanceof UpstreamAnswerError ? error : undefined;
