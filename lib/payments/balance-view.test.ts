@@ -9,8 +9,10 @@ import {
   until,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
+import { encodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment, recordSettlement } from "../wallet/ledger";
 import { balanceRows, pendingAmounts, tokenKey } from "./balance-view";
+import { fileReceipt } from "./receipts";
 
 describe("balanceRows, against a local chain", () => {
   let chain: LocalChain;
@@ -82,6 +84,37 @@ describe("balanceRows, against a local chain", () => {
 describe("pendingAmounts", () => {
   const SEPOLIA_USDC = tokenKey("eip155:84532", "0x036CbD53842c5426634e7929541eC2318f3dCF7e");
   const TX = `0x${"ab".repeat(32)}` as const;
+
+  /** An auto-approved x402 payment, its settle response `settle` filed as the page reported it. */
+  async function paidWithSettleResponse(settle: Record<string, unknown>) {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });
+    const { paymentId } = await h.engine.pay(
+      { requestId: "x", challenge: x402HttpChallenge(2) },
+      CALLER,
+    );
+    const receipt = encodeBase64Json({ network: "eip155:84532", ...settle });
+    await fileReceipt(h.receipts, { paymentId, status: 200, receipt }, AGENT);
+    // x402 settle responses are claims (receipts.ts): the payment stays signed, its receipt kept.
+    expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
+    return { h, paymentId };
+  }
+
+  it("takes an x402 payment whose settle response names its transaction at its word until the chain is asked", async () => {
+    const { h, paymentId } = await paidWithSettleResponse({ success: true, transaction: TX });
+    // An honest receiver's transfer is in the balance already: not taken from it twice.
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBeUndefined();
+    await recordSettlement(h.db, paymentId, {
+      status: "unconfirmed",
+      transaction: TX,
+      checkedAt: 1,
+    });
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+  });
+
+  it("keeps pending an x402 payment whose settle response names no transaction", async () => {
+    const { h } = await paidWithSettleResponse({ success: true, transaction: "" });
+    expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+  });
 
   it("holds back a payment settled on the receiver's word once the chain does not show it, until the chain confirms it", async () => {
     const h = await makeHarness({ policy: { origins: { [AGENT]: TEST_AUTO_BUDGET } } });

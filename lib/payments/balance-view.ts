@@ -6,6 +6,7 @@ import type { Address, Caip2 } from "../protocol/offer";
 import { knownNetwork, networkLabel } from "../protocol/rails/networks";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { chargeCurrency } from "../wallet/test-money";
+import { claimedTransactionOf } from "./settlement-tracker";
 
 /**
  * How long the popup waits for a network: a person looks at it now, and a
@@ -70,11 +71,13 @@ export const tokenKey = (network: string, asset: string) => `${network} ${asset.
 
 /**
  * Per token (see tokenKey): what charged payments the chain has not shown
- * collected may still take. A receiver's "settled" counts only until the
- * settlement tracker first asks the chain (at once, as it is filed): the
- * balance read then already shows an honest one's transfer, and a forged one
- * (a page can send an unsigned x402 success) is pending again once the chain
- * does not show it. Each has a `checkAt` until then, so only those are read.
+ * collected may still take. A receiver's word that it collected one (its
+ * "settled" Receipt, or an x402 settle response naming the transaction, which
+ * keeps the payment signed) counts only until the settlement tracker first
+ * asks the chain (at once, as it is filed): the balance read then already
+ * shows an honest one's transfer, and a forged one (a page can send an
+ * unsigned x402 success) is pending again once the chain does not show it.
+ * Each has a `checkAt` until then, so only those are read.
  */
 export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>> {
   const open = await db.payments
@@ -83,7 +86,10 @@ export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>>
     .filter(
       (payment) =>
         awaitsSettlement(payment) &&
-        !(payment.state === "settled" && payment.settlement === undefined),
+        !(
+          payment.settlement === undefined &&
+          (payment.state === "settled" || claimedTransactionOf(payment) !== undefined)
+        ),
     )
     .toArray();
   const sums = new Map<string, bigint>();
