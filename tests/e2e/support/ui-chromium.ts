@@ -18,7 +18,14 @@ export function chromiumUiPage(page: Page): UiPage {
     evaluate: (expression) => page.evaluate(expression),
     colorScheme: (scheme) => page.emulateMedia({ colorScheme: scheme }),
     screenshot: async (file) => {
-      await page.screenshot({ path: file, fullPage: true });
+      // A full-page capture keeps a sticky bar where the viewport ended, over the rows below
+      // it: the page is photographed in a viewport as tall as the page instead.
+      const size = page.viewportSize();
+      if (!size) return void (await page.screenshot({ path: file, fullPage: true }));
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
+      await page.screenshot({ path: file });
+      await page.setViewportSize(size);
     },
     setSize: (width, height) => page.setViewportSize({ width, height }),
     reload: async () => {
