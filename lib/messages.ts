@@ -31,10 +31,13 @@ export interface StatusResult {
  * A price the page met, as the hook saw it. Every field is a claim: the
  * background parses and verifies it before anything is shown or signed.
  */
-/** A tools/call as its caller sent it: the tool's name, and its arguments (`{}` when none). */
+/**
+ * A tools/call as its caller sent it: the tool's name, and its arguments (`{}`
+ * when none; absent when too long to pass on, see DESCRIBED_ARGUMENTS_CHARS).
+ */
 export interface DescribedCall {
   tool: string;
-  arguments: unknown;
+  arguments?: unknown;
 }
 
 export type PaymentChallenge =
@@ -301,8 +304,11 @@ export interface PendingApproval {
         kind: "http";
         method: string;
         url: string;
-        /** The MCP tools/call the page says this POST carries (seed 004): its word, not the price's. */
-        call?: { tool: string; arguments: ShownArguments };
+        /**
+         * The MCP tools/call the page says this POST carries (seed 004): its word, not the
+         * price's; `arguments` absent when they were too long to pass on.
+         */
+        call?: { tool: string; arguments?: ShownArguments };
       }
     /**
      * `arguments`: the call's, when the wallet was given the call (absent in the history);

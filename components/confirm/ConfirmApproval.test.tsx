@@ -293,6 +293,18 @@ describe("ConfirmApproval", () => {
     );
     const args = screen.getByRole("region", { name: "Called with 1 argument:" });
     expect(within(args).getByText('"a-1"')).toBeTruthy();
+    cleanup();
+    renderApproval({
+      resource: {
+        kind: "http",
+        method: "POST",
+        url: "https://tools.example/mcp",
+        call: { tool: "t" },
+      },
+    });
+    expect(screen.getByTestId("arguments").textContent).toBe(
+      "Its arguments are too long to show here.",
+    );
   });
 
   it("shows an MCP resource as the locale's sentence around tool and server", () => {

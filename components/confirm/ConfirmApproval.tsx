@@ -65,7 +65,13 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
                 ]}
               />
             </p>
-            <ToolArguments args={call.arguments} />
+            {call.arguments ? (
+              <ToolArguments args={call.arguments} />
+            ) : (
+              <p className="mt-1 text-xs" data-testid="arguments">
+                {t("confirm.argumentsNotPassed")}
+              </p>
+            )}
           </>
         )}
       </div>

@@ -41,8 +41,13 @@ describe("parsePageParams", () => {
     expect(
       parsePageParams("stipendex_pay", { requestId: "r", challenge: { ...http, call } }),
     ).toEqual({ requestId: "r", challenge: { ...http, call } });
+    const named = { tool: "verify_agent" };
+    expect(
+      parsePageParams("stipendex_pay", { requestId: "r", challenge: { ...http, call: named } }),
+    ).toEqual({ requestId: "r", challenge: { ...http, call: named } });
     for (const wrong of [
       { tool: "t".repeat(PAGE_LIMITS.name + 1), arguments: {} },
+      { tool: "long", arguments: "x".repeat(PAGE_LIMITS.json) },
       { tool: "deep", arguments: nested(PAGE_LIMITS.jsonDepth + 1) },
       { tool: 7, arguments: {} },
       "verify_agent",

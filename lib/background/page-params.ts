@@ -77,7 +77,7 @@ const challenge = z.discriminatedUnion("transport", [
     paymentRequiredHeader: text(PAGE_LIMITS.challenge).nullable(),
     // Only shown, never paid by: one the wallet would not take is left out, the price still read.
     call: z
-      .object({ tool: text(PAGE_LIMITS.name), arguments: json(PAGE_LIMITS.mcpArguments) })
+      .object({ tool: text(PAGE_LIMITS.name), arguments: json(PAGE_LIMITS.json).optional() })
       .optional()
       .catch(undefined),
   }),

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { breakingOff } from "../../tests/unit-support/hook/bodies";
 import type { ElicitParams, PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
-import { handleMcpResponse, rewriteSse } from "./mcp-payment";
+import {
+  DESCRIBED_ARGUMENTS_CHARS,
+  handleMcpResponse,
+  rewriteSse,
+  toolCallOf,
+  withCall,
+} from "./mcp-payment";
 import { makeReplayable } from "./replay";
 import { formatSseMessage } from "./sse";
 import type { WalletLink } from "./wallet-link";
@@ -462,5 +468,47 @@ describe("rewriteSse", () => {
     const page = rewriteSse(server, async (_message, event, emit) => emit(event.raw));
     await expect(page.body?.cancel("closed by the page")).resolves.toBeUndefined();
     expect(cancelled).toEqual(["closed by the page"]);
+  });
+});
+
+describe("withCall: the tools/call an HTTP price's POST carries (seed 004)", () => {
+  const http: PaymentChallenge = {
+    transport: "http",
+    url: "https://mcp.example/mcp",
+    method: "POST",
+    body: "{}",
+    paymentRequiredHeader: null,
+  };
+  const request = (args?: unknown): JsonRpcRequest => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "verify_agent", ...(args === undefined ? {} : { arguments: args }) },
+  });
+
+  it("passes the call on beside the price, none sent as {} (as argsHash counts it)", () => {
+    expect(withCall(http, toolCallOf(request({ agent: "a" })))).toEqual({
+      ...http,
+      call: { tool: "verify_agent", arguments: { agent: "a" } },
+    });
+    expect(withCall(http, toolCallOf(request()))).toEqual({
+      ...http,
+      call: { tool: "verify_agent", arguments: {} },
+    });
+  });
+
+  it("leaves out arguments too long to pass on, never the price: the window says so", () => {
+    const long = { doc: "x".repeat(DESCRIBED_ARGUMENTS_CHARS) };
+    expect(withCall(http, toolCallOf(request(long)))).toEqual({
+      ...http,
+      call: { tool: "verify_agent" },
+    });
+  });
+
+  it("describes only a tools/call, and only beside an HTTP price", () => {
+    expect(toolCallOf({ jsonrpc: "2.0", id: 2, method: "tools/list" })).toBeUndefined();
+    const mcp: PaymentChallenge = { transport: "mcp", server: "s", tool: "t", arguments: {} };
+    expect(withCall(mcp, toolCallOf(request({})))).toBe(mcp);
+    expect(withCall(http, undefined)).toBe(http);
   });
 });

@@ -480,7 +480,7 @@ export function streamOf(
 }
 
 /** A tools/call request's tool and arguments (`{}` when it sent none, as argsHash counts them). */
-export function toolCallOf(request: JsonRpcRequest): DescribedCall | undefined {
+export function toolCallOf(request: JsonRpcRequest): Required<DescribedCall> | undefined {
   const { method, params } = request;
   return method === "tools/call" && typeof params?.name === "string"
     ? { tool: params.name, arguments: params.arguments ?? {} }
@@ -488,14 +488,24 @@ export function toolCallOf(request: JsonRpcRequest): DescribedCall | undefined {
 }
 
 /**
+ * The most of a described call's arguments, as JSON, passed on to the wallet:
+ * far more than the window shows, and well within what one message may carry
+ * (the desktop proxy's to the browser: 1 MB).
+ */
+export const DESCRIBED_ARGUMENTS_CHARS = 64 * 1024;
+
+/**
  * An HTTP price with the tools/call its POST carries (seed 004), for the
- * window to say what the call is; anything else as it is.
+ * window to say what the call is (its arguments left out when longer than
+ * DESCRIBED_ARGUMENTS_CHARS); anything else as it is.
  */
 export function withCall(
   challenge: PaymentChallenge,
   call: DescribedCall | undefined,
 ): PaymentChallenge {
-  return call && challenge.transport === "http" ? { ...challenge, call } : challenge;
+  if (!call || challenge.transport !== "http") return challenge;
+  const fits = JSON.stringify(call.arguments ?? {}).length <= DESCRIBED_ARGUMENTS_CHARS;
+  return { ...challenge, call: fits ? call : { tool: call.tool } };
 }
 
 /**

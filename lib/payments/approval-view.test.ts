@@ -122,6 +122,13 @@ describe("approvalView", () => {
       },
     });
     expect(approvalView({ ...input, offer: http }).resource).toEqual(http.resource);
+    // Arguments too long to pass on: none shown, rather than a call without any.
+    const named = approvalView({
+      ...input,
+      offer: http,
+      call: { tool: "t", arguments: undefined },
+    });
+    expect(named.resource).toEqual({ ...http.resource, call: { tool: "t" } });
   });
 
   it("says how long the receiver can collect the payment once signed: the option's, not the Quote's", () => {

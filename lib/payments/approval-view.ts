@@ -72,7 +72,13 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
             ...(input.call?.tool === undefined
               ? {}
               : {
-                  call: { tool: input.call.tool, arguments: shownArguments(input.call.arguments) },
+                  call: {
+                    tool: input.call.tool,
+                    // None passed on (too long): said so, not shown as a call without any.
+                    ...(input.call.arguments === undefined
+                      ? {}
+                      : { arguments: shownArguments(input.call.arguments) }),
+                  },
                 }),
           }
         : {

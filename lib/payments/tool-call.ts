@@ -14,7 +14,9 @@ export interface ToolCall {
 
 /** The tools/call a price is for, for the window to show what is paid for. */
 export function toolCall(challenge: PaymentChallenge): ToolCall | undefined {
-  return challenge.transport === "mcp" ? { arguments: challenge.arguments } : challenge.call;
+  if (challenge.transport === "mcp") return { arguments: challenge.arguments };
+  // Arguments left out (too long to pass on) stay out: the window says so.
+  return challenge.call && { tool: challenge.call.tool, arguments: challenge.call.arguments };
 }
 
 /**
