@@ -21,6 +21,12 @@ describe("SseSplitter", () => {
     expect(splitter.flush()).toMatchObject({ raw: "data: x", data: "x" });
   });
 
+  it("ignores an id holding U+0000, as the SSE standard (and MCP's SDK) does", () => {
+    const [ignored, kept] = new SseSplitter().push("id: a\u0000b\ndata: 1\n\nid: c\ndata: 2\n\n");
+    expect(ignored?.id).toBeUndefined();
+    expect(kept?.id).toBe("c");
+  });
+
   it("formats a message that it reads back", () => {
     const raw = formatSseMessage({ jsonrpc: "2.0", id: 3, result: {} }, "7");
     const [event] = new SseSplitter().push(raw);

@@ -50,7 +50,8 @@ function parseEvent(raw: string): SseEvent {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") data.push(value);
     else if (field === "event") event = value;
-    else if (field === "id") id = value;
+    // The SSE standard ignores an id holding U+0000, as MCP's SDK does (eventsource-parser).
+    else if (field === "id" && !value.includes("\0")) id = value;
   }
   return { raw, data: data.length ? data.join("\n") : undefined, event, id };
 }

@@ -32,6 +32,23 @@ function sse(chunks: string[], failure?: Error): Response {
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
+/** An SSE answer that sends `first`, then waits for the test to end it or break it off. */
+function openSse(first: string) {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(started) {
+      controller = started;
+      started.enqueue(new TextEncoder().encode(first));
+    },
+  });
+  return {
+    response: new Response(body, { headers: { "content-type": "text/event-stream" } }),
+    end: () => controller?.close(),
+    breakOff: (error: unknown) => controller?.error(error),
+  };
+}
+type OpenSse = ReturnType<typeof openSse>;
+
 /** The last JSON-RPC message of an SSE text. */
 const lastMessage = (text: string) => {
   const data = text
@@ -161,9 +178,9 @@ describe("answeringCalls", () => {
 
 describe("answerToCall, for a paid retry", () => {
   /** A paid retry's watch, noting what it was told. */
-  const watch = () => {
+  const watch = (paymentId = "p1") => {
     const told: PaidOutcome[] = [];
-    return { told, paid: { paymentId: "p1", settled: (o: PaidOutcome) => told.push(o) } };
+    return { told, paid: { paymentId, settled: (o: PaidOutcome) => told.push(o) } };
   };
   const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n';
 
@@ -199,6 +216,28 @@ describe("answerToCall, for a paid retry", () => {
   // MCP Streamable HTTP: the SDK resumes by GET with Last-Event-ID, where the answer may come.
   describe("with event ids, resumed by the SDK", () => {
     const primed = "id: e1\ndata: \n\n";
+    /** Call 3, paid, whose SSE answer stopped after event e1 without it: waiting to be resumed. */
+    const waitingAfterE1 = async () => {
+      const { told, paid } = watch();
+      const resumptions = new Resumptions();
+      await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+      return { told, paid, resumptions };
+    };
+    /** Paid calls 3 and 4, whose streams both stopped after an event with id 1 (a server numbering each from 1). */
+    const twoStoppedAtOne = async () => {
+      const third = watch("p3");
+      const fourth = watch("p4");
+      const resumptions = new Resumptions();
+      const one = "id: 1\ndata: \n\n";
+      await (await answerToCall(sse([one]), 3, third.paid, resumptions)).text();
+      await (await answerToCall(sse([one]), 4, fourth.paid, resumptions)).text();
+      return { third, fourth, resumptions };
+    };
+    /** Call 3 failed at once by the proxy's error in `response`, its payment settled as ended. */
+    const expectCallFailed = async (response: Response, told: PaidOutcome[]) => {
+      expect(lastMessage(await response.text())).toMatchObject({ id: 3, error: { code: -32603 } });
+      expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
+    };
     const resumeAfter = (eventId: string) => ({
       method: "GET",
       headers: { accept: "text/event-stream", "last-event-id": eventId },
@@ -249,19 +288,14 @@ describe("answerToCall, for a paid retry", () => {
     );
 
     it("fails the call when its resumed stream ends without the answer and no id to resume after", async () => {
-      const { told, paid } = watch();
-      const resumptions = new Resumptions();
-      await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+      const { told, resumptions } = await waitingAfterE1();
       const resume = answeringCalls(async () => sse([": nothing\n\n"]), resumptions);
       const resumed = await resume(ENDPOINT, resumeAfter("e1"));
-      expect(lastMessage(await resumed.text())).toMatchObject({ id: 3, error: { code: -32603 } });
-      expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
+      await expectCallFailed(resumed, told);
     });
 
     it("takes only the stream it resumes, once, and gives up on the rest when the session ends", async () => {
-      const { told, paid } = watch();
-      const resumptions = new Resumptions();
-      await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+      const { told, resumptions } = await waitingAfterE1();
       const other = sse([": standalone\n\n"]);
       expect(
         await answeringCalls(async () => other, resumptions)(ENDPOINT, resumeAfter("e9")),
@@ -279,6 +313,96 @@ describe("answerToCall, for a paid retry", () => {
       ]);
       expect(resumptions.take("e1")).toBeUndefined();
     });
+
+    it.each<[string, (open: OpenSse) => void]>([
+      ["ends", (open) => open.end()],
+      ["breaks off", (open) => open.breakOff(new DOMException("aborted", "AbortError"))],
+    ])("settles, once the session gave up, a call whose stream %s then", async (_how, stop) => {
+      const { told, paid } = watch();
+      const resumptions = new Resumptions();
+      const open = openSse(primed);
+      const response = await answerToCall(open.response, 3, paid, resumptions);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      resumptions.giveUp();
+      stop(open);
+      await reader.read().catch(() => undefined);
+      expect(told).toMatchObject([{ failure: { unanswered: "stream-ended" } }]);
+    });
+
+    // MCP asks for event ids unique in the session; a server may number each stream from 1.
+    it("keeps apart calls whose streams stopped at the same id, each resumed in turn", async () => {
+      const { third, fourth, resumptions } = await twoStoppedAtOne();
+      const answerTo = (id: number) =>
+        `event: message\nid: 2\ndata: {"jsonrpc":"2.0","id":${id},"result":{}}\n\n`;
+      for (const id of [3, 4]) {
+        const resume = answeringCalls(async () => sse([answerTo(id)]), resumptions);
+        await (await resume(ENDPOINT, resumeAfter("1"))).text();
+      }
+      expect(third.told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
+      expect(fourth.told).toEqual([{ answer: { jsonrpc: "2.0", id: 4, result: {} } }]);
+    });
+
+    it("gives up on every call still waiting when the session ends, two at one id too", async () => {
+      const { third, fourth, resumptions } = await twoStoppedAtOne();
+      resumptions.giveUp();
+      expect(third.told).toHaveLength(1);
+      expect(fourth.told).toHaveLength(1);
+    });
+
+    it.each([
+      ["an id holding U+0000 (the SSE standard ignores it)", "id: e\u00001\ndata: \n\n"],
+      [
+        "a result to another call (the SDK then stops resuming)",
+        'id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":9,"result":{}}\n\n',
+      ],
+    ])("fails the call at once when its stream ends after %s", async (_how, text) => {
+      const { told, paid } = watch();
+      const response = await answerToCall(sse([text]), 3, paid, new Resumptions());
+      await expectCallFailed(response, told);
+    });
+
+    it("hands the SDK a redirect within the origin to follow, and watches the followed stream", async () => {
+      const { told, resumptions } = await waitingAfterE1();
+      const moved = new Response(null, { status: 307, headers: { location: "/mcp2" } });
+      const first = await answeringCalls(async () => moved, resumptions)(ENDPOINT, {
+        ...resumeAfter("e1"),
+        redirect: "manual",
+      });
+      expect(first).toBe(moved);
+      const followed = await answeringCalls(async () => sse([answer]), resumptions)(
+        "http://127.0.0.1:9/mcp2",
+        { ...resumeAfter("e1"), redirect: "manual" },
+      );
+      await followed.text();
+      expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
+    });
+
+    it("fails the call at once when its resumption is redirected to another origin", async () => {
+      const { told, resumptions } = await waitingAfterE1();
+      const away = new Response(null, {
+        status: 302,
+        statusText: "Found",
+        headers: { location: "https://elsewhere.example/mcp" },
+      });
+      const resumed = await answeringCalls(async () => away, resumptions)(
+        ENDPOINT,
+        resumeAfter("e1"),
+      );
+      expect(lastMessage(await resumed.text())).toMatchObject({ id: 3 });
+      expect(told).toMatchObject([
+        { failure: { message: expect.stringContaining("answered HTTP 302 Found") } },
+      ]);
+    });
+  });
+
+  it("settles the call with an answer in the stream's last event, cut short, which the SDK reads once it is ended", async () => {
+    const { told, paid } = watch();
+    const cut = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"ok":true}}';
+    const response = await answerToCall(sse([cut]), 3, paid, new Resumptions());
+    const text = await response.text();
+    expect(text).toBe(`${cut}\n\n`);
+    expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: { ok: true } } }]);
   });
 
   it("settles an SSE answer given up before the call's answer as ended", async () => {

@@ -9,7 +9,7 @@ import {
   readJsonRpcRequest,
 } from "../hook/jsonrpc";
 import { mediaType } from "../hook/media-type";
-import { formatSseMessage, SseSplitter } from "../hook/sse";
+import { formatSseMessage, type SseEvent, SseSplitter } from "../hook/sse";
 import { PAGE_LIMITS } from "../hook/wallet-link";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 
@@ -40,6 +40,8 @@ interface Resumable {
   /** Why the stream it resumes stopped. */
   why: string;
   paid?: PaidAnswer;
+  /** Redirects its resumption was answered with so far (the SDK follows them: at most 5). */
+  redirects?: number;
 }
 
 /**
@@ -48,28 +50,44 @@ interface Resumable {
  * Last-Event-ID (MCP's resumability), where the answer may still come. One
  * stream is resumed once; a resumption that fails, or ends without the answer
  * and cannot be resumed in turn, fails the call at once, and a paid one's
- * receipt is filed when the answer comes or does not.
+ * receipt is filed when the answer comes or does not. Calls whose streams
+ * stopped at the same id (a server numbering each stream from 1) are kept
+ * apart, and resumed in the order they stopped.
  */
 export class Resumptions {
-  private readonly waiting = new Map<string, Resumable>();
+  private readonly waiting = new Map<string, Resumable[]>();
+  private ended = false;
 
-  /** `call` waits for the GET resuming after `eventId`; a paid retry's watch is kept. */
-  wait(eventId: string, call: Resumable): void {
-    const known = this.waiting.get(eventId);
-    this.waiting.set(eventId, { ...call, paid: call.paid ?? known?.paid });
+  /**
+   * `call` waits for the GET resuming after `eventId` (the same call's paid retry's
+   * watch kept); false, and nothing kept, once the session has ended.
+   */
+  wait(eventId: string, call: Resumable): boolean {
+    if (this.ended) return false;
+    const calls = this.waiting.get(eventId) ?? [];
+    const same = calls.find((known) => known.id === call.id);
+    if (same) same.paid = call.paid ?? same.paid;
+    else calls.push(call);
+    this.waiting.set(eventId, calls);
+    return true;
   }
 
   /** The call a GET with this Last-Event-ID resumes, if one waits for it (taken: once). */
   take(eventId: string | null): Resumable | undefined {
     if (eventId === null) return undefined;
-    const call = this.waiting.get(eventId);
-    this.waiting.delete(eventId);
+    const calls = this.waiting.get(eventId);
+    const call = calls?.shift();
+    if (calls?.length === 0) this.waiting.delete(eventId);
     return call;
   }
 
-  /** The session ended: no call left waits for its resumption, a paid one's receipt is filed. */
+  /**
+   * The session ended: no call waits for its resumption, a paid one's receipt is
+   * filed, and a stream ending later is not left to one either.
+   */
   giveUp(): void {
-    for (const call of this.waiting.values()) {
+    this.ended = true;
+    for (const call of [...this.waiting.values()].flat()) {
       call.paid?.settled({ failure: streamFailure(call, "was never resumed") });
     }
     this.waiting.clear();
@@ -116,8 +134,21 @@ function noAnswerEvent(
  */
 export function answeringCalls(base: typeof fetch, resumptions: Resumptions): typeof fetch {
   return async (input, init) => {
-    const resumed = resumptions.take(new Headers(init?.headers).get("last-event-id"));
-    if (resumed) return resumedAnswer(await resumption(base, input, init), resumed, resumptions);
+    const eventId = new Headers(init?.headers).get("last-event-id");
+    const resumed = resumptions.take(eventId);
+    if (eventId !== null && resumed) {
+      const answer = await resumption(base, input, init);
+      // The SDK follows it within the origin, asking again after the same event.
+      if (answer instanceof Response && !answer.ok) {
+        const redirects = (resumed.redirects ?? 0) + 1;
+        if (redirects <= MAX_REDIRECTS && resumptions.wait(eventId, { ...resumed, redirects })) {
+          return answer;
+        }
+        await answer.body?.cancel().catch(() => undefined);
+        return resumedAnswer("its resumption was redirected too often", resumed, resumptions);
+      }
+      return resumedAnswer(answer, resumed, resumptions);
+    }
     const response = await base(input, init);
     const request = readJsonRpcRequest(init?.body);
     if (request?.method !== "tools/call" || request.id === undefined) return response;
@@ -125,7 +156,28 @@ export function answeringCalls(base: typeof fetch, resumptions: Resumptions): ty
   };
 }
 
-/** The server's answer to a GET resuming a call's stream, or why there is none. */
+/** How many redirects the SDK's transport follows in a row. */
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Whether the SDK's transport follows `response` to a GET of `url` itself: a
+ * redirect within its origin (or to its https form), as MCP's SDK allows.
+ */
+function followedBySdk(response: Response, url: string): boolean {
+  const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+  if (location === null || !URL.canParse(location, url)) return false;
+  const [from, to] = [new URL(url), new URL(location, url)];
+  if (from.hostname !== to.hostname) return false;
+  const same = from.protocol === to.protocol && from.port === to.port;
+  const upgrade = from.protocol === "http:" && to.protocol === "https:" && !from.port && !to.port;
+  return same || upgrade;
+}
+
+/**
+ * The server's answer to a GET resuming a call's stream: its SSE, a redirect
+ * the SDK follows, or why there is none.
+ */
 async function resumption(
   base: typeof fetch,
   input: Parameters<typeof fetch>[0],
@@ -138,6 +190,8 @@ async function resumption(
     return `its resumption failed: ${failureText(error)}`;
   }
   if (response.ok && mediaType(response) === "text/event-stream" && response.body) return response;
+  const url = input instanceof Request ? input.url : String(input);
+  if (followedBySdk(response, url)) return response;
   await response.body?.cancel().catch(() => undefined);
   const what = response.ok ? `${mediaType(response) || "no content type"}` : response.statusText;
   return `its resumption was answered HTTP ${response.status} ${what}`.trim();
@@ -244,34 +298,42 @@ function answeredInSse(
   let answered = false;
   /** The id of the last event that had one: the SDK resumes after it. */
   let lastEventId: string | undefined;
+  /** A result came on it (the call's or another's): the SDK does not resume it then. */
+  let resulted = false;
   let settled = false;
   const settle = (outcome: PaidOutcome) => {
     if (settled) return;
     settled = true;
     paid?.settled(outcome);
   };
-  const note = (text: string) => {
-    for (const event of splitter.push(text)) {
-      // As the SDK reads them: events without data are none, only `message` ones carry answers.
-      if (event.data === undefined) continue;
-      if (event.id) lastEventId = event.id;
-      const message = parseJson(event.data);
-      const carries = !event.event || event.event === "message";
-      if (carries && isJsonRpc(message) && isResponseTo(message, id)) {
-        answered = true;
-        settle({ answer: message });
-      }
+  /** One event, as the SDK's transport reads it. */
+  const noteEvent = (event: SseEvent) => {
+    // Events without data are none, only `message` ones carry answers.
+    if (event.data === undefined) return;
+    if (event.id) lastEventId = event.id;
+    const message = parseJson(event.data);
+    if ((event.event && event.event !== "message") || !isJsonRpc(message)) return;
+    if (isObject(message) && "result" in message) resulted = true;
+    if (isResponseTo(message, id)) {
+      answered = true;
+      settle({ answer: message });
     }
+  };
+  const note = (text: string) => {
+    for (const event of splitter.push(text)) noteEvent(event);
   };
   /**
    * The stream's end without the call's answer (`why`): told to the SDK, and settled, unless
    * the SDK resumes it (`resumes`: not when the session is gone), and its resumption will.
    */
   const unanswered = (why: string, resumes = true) => {
-    if (resumes && lastEventId !== undefined) {
+    const after = resumes && !resulted ? lastEventId : undefined;
+    if (
+      after !== undefined &&
+      resumptions.wait(after, { id, status, why, ...(paid ? { paid } : {}) })
+    ) {
       // Settled once the resumption brings the answer or does not: resumedAnswer.
       settled = true;
-      resumptions.wait(lastEventId, { id, status, why, ...(paid ? { paid } : {}) });
       return undefined;
     }
     const failure = streamFailure({ status, why });
@@ -291,6 +353,12 @@ function answeredInSse(
         return controller.close();
       }
       if (read.done) {
+        const tail = splitter.flush();
+        if (tail) {
+          // Ended inside an event: ended here, so that the SDK reads the event the proxy read.
+          noteEvent(tail);
+          controller.enqueue(new TextEncoder().encode("\n\n"));
+        }
         const told = !answered && unanswered("ended without answering the call");
         if (told) controller.enqueue(told);
         return controller.close();

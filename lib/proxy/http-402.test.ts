@@ -524,6 +524,68 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
     await expect.poll(() => receipts).toEqual([{ paymentId: "p1", status: 200, receipt: null }]);
   });
 
+  // The session's end gives up waiting for resumptions, then ends the upstream session, which
+  // ends (or breaks off) a paid call's stream still open: filed then, not left to a resumption.
+  it("files the paid call's receipt when the host leaves while its resumable SSE answer is open", async () => {
+    const held: express.Response[] = [];
+    const server = await startPaidServer(false, (_req, res) => {
+      res.status(200).type("text/event-stream").set("X-PAYMENT-RESPONSE", "settled");
+      res.flushHeaders();
+      res.write("id: e1\ndata: \n\n");
+      held.push(res);
+    });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(server);
+    const call = host.callTool({ name: "verify_agent", arguments: {} }).catch((e: unknown) => e);
+    await expect.poll(() => held.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await host.close();
+    await call;
+    await expect
+      .poll(() => receipts, { timeout: 3_000 })
+      .toMatchObject([{ paymentId: "p1", status: 200, receipt: "settled" }]);
+  });
+
+  // The SSE standard (and the SDK's parser) ignores an id holding U+0000: the SDK does not resume.
+  it("tells the host at once when the paid SSE answer ends after an id the SDK does not take", async () => {
+    const server = await startPaidServer(false, (_req, res) => {
+      res.status(200).type("text/event-stream").end("id: e\u00001\ndata: \n\n");
+    });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    await expect(
+      host.callTool({ name: "verify_agent", arguments: {} }, undefined, { timeout: 3_000 }),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("The Stipendex wallet paid for verify_agent"),
+    });
+    await expect
+      .poll(() => receipts)
+      .toEqual([{ paymentId: "p1", status: 200, receipt: null, unanswered: "stream-ended" }]);
+  });
+
+  // The host's SDK reads an event the stream's end cut short once the proxy ends it: so does the wallet.
+  it("files as answered a paid call whose result the host got in an unterminated last event", async () => {
+    const server = await startPaidServer(false, (req, res) => {
+      const answer = JSON.stringify({
+        jsonrpc: "2.0",
+        id: req.body.id,
+        result: { content: [{ type: "text", text: "trust score 97" }] },
+      });
+      res.status(200).type("text/event-stream").set("X-PAYMENT-RESPONSE", "settled");
+      res.end(`event: message\ndata: ${answer}`);
+    });
+    const { wallet, receipts } = payingWallet();
+    const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
+    open.push(host, server);
+    const result = await host.callTool({ name: "verify_agent", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "trust score 97" }]);
+    await expect.poll(() => receipts).toHaveLength(1);
+    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "settled" }]);
+  });
+
   it("tells the host at once that the wallet paid, when the paid SSE answer cannot be resumed", async () => {
     const server = await startPaidServer(
       false,
