@@ -294,16 +294,21 @@ describe("ConfirmApproval", () => {
     const args = screen.getByRole("region", { name: "Called with 1 argument:" });
     expect(within(args).getByText('"a-1"')).toBeTruthy();
     cleanup();
-    renderApproval({
-      resource: {
-        kind: "http",
-        method: "POST",
-        url: "https://tools.example/mcp",
-        call: { tool: "t" },
-      },
-    });
+    const withoutArguments = {
+      kind: "http",
+      method: "POST",
+      url: "https://tools.example/mcp",
+      call: { tool: "t" },
+    } as const;
+    renderApproval({ resource: withoutArguments });
     expect(screen.getByTestId("arguments").textContent).toBe(
       "Its arguments are too long to show here.",
+    );
+    cleanup();
+    // A desktop app's description is its word, not a site's.
+    renderApproval({ origin: "proxy:https://tools.example", resource: withoutArguments });
+    expect(screen.getByTestId("described-tool").textContent).toBe(
+      "Said to be MCP tool t: the price names only the address, the desktop app says which tool it is.",
     );
   });
 
@@ -317,12 +322,21 @@ describe("ConfirmApproval", () => {
     expect(screen.queryByTestId("unsigned-tool")).toBeNull();
   });
 
-  it("says an unsigned price's tool call is the site's word", () => {
-    renderApproval({
-      resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "t", unsigned: true },
-    });
+  it("says an unsigned price's tool call is the site's word, or the desktop app's", () => {
+    const unsigned = {
+      kind: "mcp",
+      server: "https://mcp.example/mcp",
+      tool: "t",
+      unsigned: true,
+    } as const;
+    renderApproval({ resource: unsigned });
     expect(screen.getByTestId("unsigned-tool").textContent).toBe(
       "The price is unsigned: the site says which tool and arguments it is for.",
+    );
+    cleanup();
+    renderApproval({ origin: "proxy:https://mcp.example", resource: unsigned });
+    expect(screen.getByTestId("unsigned-tool").textContent).toBe(
+      "The price is unsigned: the desktop app says which tool and arguments it is for.",
     );
   });
 

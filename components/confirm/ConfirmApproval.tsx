@@ -7,7 +7,7 @@ import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { localeAmount } from "@/lib/ui/locale-amount";
 import { inputToMicro, microToInput, showMicro, showStatedDecimal } from "@/lib/ui/money";
-import { callerWords } from "@/lib/ui/payment-words";
+import { callerWords, isDesktopApp } from "@/lib/ui/payment-words";
 import { minutesAndSeconds, roundedPeriod, usePriceValidity } from "@/lib/ui/price-expiry";
 import { isStrayTyping } from "@/lib/ui/stray-typing";
 import { toMicro } from "@/lib/wallet/micro";
@@ -44,7 +44,8 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
-function Resource({ resource }: { resource: PendingApproval["resource"] }) {
+/** What is paid for; `byApp`: a desktop app asks, and what it describes is its word, not a site's. */
+function Resource({ resource, byApp }: { resource: PendingApproval["resource"]; byApp: boolean }) {
   if (resource.kind === "http") {
     const { call } = resource;
     return (
@@ -57,7 +58,7 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
           <>
             <p className="mt-1 text-sm" data-testid="described-tool">
               <Sentence
-                text={t("confirm.describedTool", ["$1"])}
+                text={t(byApp ? "confirm.describedToolByApp" : "confirm.describedTool", ["$1"])}
                 parts={[
                   <span key="tool" className="font-mono">
                     <Clipped text={call.tool} shown={NAME_SHOWN} more={t("confirm.fullName")} />
@@ -92,7 +93,7 @@ function Resource({ resource }: { resource: PendingApproval["resource"] }) {
       />
       {resource.unsigned && (
         <p className="mt-1 text-xs" data-testid="unsigned-tool">
-          {t("confirm.unsignedTool")}
+          {t(byApp ? "confirm.unsignedToolByApp" : "confirm.unsignedTool")}
         </p>
       )}
       {resource.arguments && <ToolArguments args={resource.arguments} />}
@@ -265,7 +266,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               testId="description"
             />
           </div>
-          <Resource resource={approval.resource} />
+          <Resource resource={approval.resource} byApp={isDesktopApp(approval.origin)} />
           {approval.declaredPayments && (
             <p className="text-xs" data-testid="declared-payments">
               {t("confirm.declared", [

@@ -3,12 +3,15 @@ import { BASE_SEPOLIA, type LocalChain, startLocalChain } from "../../demo/chain
 import { mintTo } from "../../tests/unit-support/chain/mint";
 import {
   AGENT,
+  AUTO_BUDGET,
   CALLER,
   makeHarness,
+  signedStipendex,
   TEST_AUTO_BUDGET,
   until,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
+import { signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import { advancePayment, recordSettlement } from "../wallet/ledger";
 import { balanceRows, pendingAmounts, tokenKey } from "./balance-view";
@@ -114,6 +117,22 @@ describe("pendingAmounts", () => {
   it("keeps pending an x402 payment whose settle response names no transaction", async () => {
     const { h } = await paidWithSettleResponse({ success: true, transaction: "" });
     expect((await pendingAmounts(h.db)).get(SEPOLIA_USDC)).toBe(10_000n);
+  });
+
+  // envelope.md: an "accepted" Receipt is verified, its settlement still to come.
+  it("keeps pending a payment whose Stipendex Receipt is only accepted, its transaction named", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { payment, claims } = await signedStipendex(h, "r");
+    const key = tokenKey(payment.network, payment.asset);
+    expect((await pendingAmounts(h.db)).get(key)).toBe(BigInt(payment.amount));
+    const jws = await signReceipt({ ...claims, status: "accepted" }, h.receiver.key);
+    const filed = await fileReceipt(
+      h.receipts,
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "signed" });
+    expect((await pendingAmounts(h.db)).get(key)).toBe(BigInt(payment.amount));
   });
 
   it("holds back a payment settled on the receiver's word once the chain does not show it, until the chain confirms it", async () => {

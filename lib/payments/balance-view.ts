@@ -1,5 +1,5 @@
 import { readBalances } from "../chain/balances";
-import type { WalletDb } from "../db/schema";
+import type { PaymentRecord, WalletDb } from "../db/schema";
 import { AWAITS_UNLOCK, awaitsSettlement } from "../db/settlement-due";
 import type { BalanceRow } from "../messages";
 import type { Address, Caip2 } from "../protocol/offer";
@@ -66,14 +66,27 @@ export async function balanceRows(
   });
 }
 
+/**
+ * Whether the receiver said it collected the payment: its Receipt says
+ * "settled", or its x402 settle response (which keeps the payment signed)
+ * names the transaction. An "accepted" Receipt's settlement is still to come.
+ */
+function onReceiversWord(payment: PaymentRecord): boolean {
+  if (payment.state === "settled") return true;
+  return (
+    payment.state === "signed" &&
+    payment.offer.quote === undefined &&
+    claimedTransactionOf(payment) !== undefined
+  );
+}
+
 /** The key `pendingAmounts` files a token under. */
 export const tokenKey = (network: string, asset: string) => `${network} ${asset.toLowerCase()}`;
 
 /**
  * Per token (see tokenKey): what charged payments the chain has not shown
- * collected may still take. A receiver's word that it collected one (its
- * "settled" Receipt, or an x402 settle response naming the transaction, which
- * keeps the payment signed) counts only until the settlement tracker first
+ * collected may still take. A receiver's word that it collected one
+ * (onReceiversWord) counts only until the settlement tracker first
  * asks the chain (at once, as it is filed): the balance read then already
  * shows an honest one's transfer, and a forged one (a page can send an
  * unsigned x402 success) is pending again once the chain does not show it.
@@ -86,10 +99,7 @@ export async function pendingAmounts(db: WalletDb): Promise<Map<string, bigint>>
     .filter(
       (payment) =>
         awaitsSettlement(payment) &&
-        !(
-          payment.settlement === undefined &&
-          (payment.state === "settled" || claimedTransactionOf(payment) !== undefined)
-        ),
+        !(payment.settlement === undefined && onReceiversWord(payment)),
     )
     .toArray();
   const sums = new Map<string, bigint>();

@@ -6,24 +6,24 @@ import {
   CALLER,
   type Harness,
   makeHarness,
+  RECEIPT_TX,
   RECEIVER,
-  stipendexHttpChallenge,
+  signedStipendex,
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
-import { makeReceiver, RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
+import { makeReceiver } from "../../tests/unit-support/protocol/envelope/test-fixtures";
 import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { toJsonForm } from "../protocol/envelope/json-form";
-import { objectHash } from "../protocol/envelope/object-hash";
-import { type ReceiptInput, signReceipt } from "../protocol/envelope/receipt";
+import { signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import type { DescriptorSource } from "./descriptors";
 import { PaymentError } from "./errors";
 import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
-const TX = `0x${"ab".repeat(32)}`;
+const TX = RECEIPT_TX;
 const HOUR = 3_600_000;
 
 /** What the hook reports when the paid retry was refused: the token says the authorization was used. */
@@ -49,31 +49,6 @@ function deps(h: Harness): ReceiptDeps {
 async function paidStipendex() {
   const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
   return { h, ...(await signedStipendex(h, "r")) };
-}
-
-/** One more payment of `h`'s receiver, signed, and the claims of a valid Receipt for it. */
-async function signedStipendex(h: Harness, requestId: string) {
-  const { challenge } = await stipendexHttpChallenge(h.receiver);
-  const answer = await h.engine.pay({ requestId, challenge }, CALLER);
-  const payment = await h.db.payments.get(answer.paymentId);
-  if (!payment?.proof || !payment.offer.quote) return expect.unreachable("not signed");
-  const claims: ReceiptInput = {
-    iss: RECEIVER,
-    sub: h.unlocked.signingKey.walletId,
-    jti: "rcpt-1",
-    iat: T,
-    qh: payment.offer.quote.hash,
-    ph: await objectHash(payment.proof),
-    status: "settled",
-    settlement: {
-      network: RAIL.network,
-      transaction: TX,
-      amount: RAIL.amount,
-      asset: RAIL.asset,
-      payer: h.unlocked.address,
-    },
-  };
-  return { payment, claims };
 }
 
 describe("fileReceipt, Stipendex", () => {

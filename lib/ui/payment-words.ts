@@ -39,9 +39,14 @@ export function callerWords(caller: string): string {
   return upstream === undefined ? caller : t("caller.proxy", [upstream]);
 }
 
+/** Whether the caller is a desktop app (through stipendex-proxy), not a web page. */
+export function isDesktopApp(caller: string): boolean {
+  return proxiedOrigin(caller) !== undefined;
+}
+
 /** A site as its host ("shop.example:8443"), a desktop app as callerWords says; else as it is. */
 export function siteWords(origin: string): string {
-  if (proxiedOrigin(origin) !== undefined) return callerWords(origin);
+  if (isDesktopApp(origin)) return callerWords(origin);
   try {
     return new URL(origin).host || origin;
   } catch {

@@ -12,7 +12,9 @@ import type { PaymentEngine } from "../../../lib/payments/engine";
 import type { Caller } from "../../../lib/payments/engine-parts";
 import { argsHash } from "../../../lib/protocol/canonical-json";
 import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
+import { objectHash } from "../../../lib/protocol/envelope/object-hash";
 import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
+import type { ReceiptInput } from "../../../lib/protocol/envelope/receipt";
 import type { Registry } from "../../../lib/protocol/rails/registry";
 import { readHttp402 } from "../../../lib/protocol/x402/http";
 import { encodeBase64Json } from "../../../lib/protocol/x402/wire";
@@ -27,6 +29,7 @@ import {
   makeReceiver,
   ORIGIN,
   quoteInput,
+  RAIL,
   T,
   type TestReceiver,
 } from "../protocol/envelope/test-fixtures";
@@ -323,4 +326,32 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error("condition never held");
+}
+
+/** The transaction the Receipts of signedStipendex name. */
+export const RECEIPT_TX = `0x${"ab".repeat(32)}` as const;
+
+/** One more payment of `h`'s receiver, signed, and the claims of a valid Receipt for it. */
+export async function signedStipendex(h: Harness, requestId: string) {
+  const { challenge } = await stipendexHttpChallenge(h.receiver);
+  const answer = await h.engine.pay({ requestId, challenge }, CALLER);
+  const payment = await h.db.payments.get(answer.paymentId);
+  if (!payment?.proof || !payment.offer.quote) return expect.unreachable("not signed");
+  const claims: ReceiptInput = {
+    iss: RECEIVER,
+    sub: h.unlocked.signingKey.walletId,
+    jti: "rcpt-1",
+    iat: T,
+    qh: payment.offer.quote.hash,
+    ph: await objectHash(payment.proof),
+    status: "settled",
+    settlement: {
+      network: RAIL.network,
+      transaction: RECEIPT_TX,
+      amount: RAIL.amount,
+      asset: RAIL.asset,
+      payer: h.unlocked.address,
+    },
+  };
+  return { payment, claims };
 }
