@@ -24,8 +24,11 @@ export function chromiumUiPage(page: Page): UiPage {
       if (!size) return void (await page.screenshot({ path: file, fullPage: true }));
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
-      await page.screenshot({ path: file });
-      await page.setViewportSize(size);
+      try {
+        await page.screenshot({ path: file });
+      } finally {
+        await page.setViewportSize(size);
+      }
     },
     setSize: (width, height) => page.setViewportSize({ width, height }),
     reload: async () => {
