@@ -512,3 +512,21 @@ describe("withCall: the tools/call an HTTP price's POST carries (seed 004)", () 
     expect(withCall(http, undefined)).toBe(http);
   });
 });
+
+// MCP's SDK client resumes only after a non-empty id on an event with data (eventsource-parser
+// dispatches no other), and not once a result came on the stream.
+describe("a paid retry's stream that the page's SDK client will not resume", () => {
+  const note = formatSseMessage({ jsonrpc: "2.0", method: "notifications/progress" });
+  it.each([
+    ["its only id is empty (`id:`), which resumes nothing", `id:\n${note}`],
+    ["its only id is on an event without data (never dispatched)", `id: ev1\n\n${note}`],
+    [
+      "a result to another request came on it (the SDK then stops resuming)",
+      `id: ev1\n${formatSseMessage({ jsonrpc: "2.0", id: 99, result: {} })}`,
+    ],
+  ])("answers the page's call that the wallet paid when %s", async (_how, body) => {
+    const sse = { headers: { "content-type": "text/event-stream" } };
+    const { response } = await payCall(Response.json(refusal), () => new Response(body, sse));
+    expect(await response.text()).toContain("The Stipendex wallet paid for verify_agent");
+  });
+});

@@ -272,12 +272,17 @@ function withReceiptWatch(
 ): Response {
   const stream = streamOf(call);
   let answered = false;
-  /** An event had an id: the page's client resumes the stream by GET, where the answer may come. */
-  let resumable = false;
+  /**
+   * An event with data had an id and no result came on the stream: the page's client (MCP's
+   * SDK) resumes it by GET then, where the answer may come.
+   */
+  let primed = false;
+  let resulted = false;
   return rewriteSse(
     retry,
     async (message, event, emit, signal) => {
-      if (event.id !== undefined) resumable = true;
+      if (event.data !== undefined && event.id) primed = true;
+      if (isObject(message) && "result" in message) resulted = true;
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (!answered && isResponseTo(message, ids.retry)) {
         answered = true;
@@ -298,7 +303,7 @@ function withReceiptWatch(
         receipt: null,
         unanswered: "stream-ended",
       });
-      if (resumable) return;
+      if (primed && !resulted) return;
       // The page's call is answered all the same, saying the wallet paid: else it waits for nothing.
       const why = `HTTP ${retry.status} with an SSE stream that ended without answering the call`;
       const tool = String(call.request.params?.name);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sseResponse } from "../../tests/unit-support/proxy/sse-response";
 import {
   answeringCalls,
   answerToCall,
@@ -18,19 +19,7 @@ const call = JSON.stringify({
 const json = (body: string, status = 200) =>
   new Response(body, { status, headers: { "content-type": "application/json" } });
 
-/** An SSE answer of `chunks`, then its end, or `failure` when given. */
-function sse(chunks: string[], failure?: Error): Response {
-  const left = [...chunks];
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const chunk = left.shift();
-      if (chunk !== undefined) controller.enqueue(new TextEncoder().encode(chunk));
-      else if (failure) controller.error(failure);
-      else controller.close();
-    },
-  });
-  return new Response(body, { headers: { "content-type": "text/event-stream" } });
-}
+const sse = sseResponse;
 
 /** An SSE answer that sends `first`, then waits for the test to end it or break it off. */
 function openSse(first: string) {

@@ -162,13 +162,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Whether the SDK's transport follows `response` to a GET of `url` itself: a
- * redirect within its origin (or to its https form), as MCP's SDK allows.
+ * redirect within its origin (or to its https form) that adds no credentials,
+ * as MCP's SDK allows.
  */
 function followedBySdk(response: Response, url: string): boolean {
   const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
-  if (location === null || !URL.canParse(location, url)) return false;
+  if (!location || !URL.canParse(location, url)) return false;
   const [from, to] = [new URL(url), new URL(location, url)];
-  if (from.hostname !== to.hostname) return false;
+  const addsCredentials =
+    (to.username || to.password) &&
+    (to.username !== from.username || to.password !== from.password);
+  if (addsCredentials || from.hostname !== to.hostname) return false;
   const same = from.protocol === to.protocol && from.port === to.port;
   const upgrade = from.protocol === "http:" && to.protocol === "https:" && !from.port && !to.port;
   return same || upgrade;
@@ -300,6 +304,8 @@ function answeredInSse(
   let lastEventId: string | undefined;
   /** A result came on it (the call's or another's): the SDK does not resume it then. */
   let resulted = false;
+  /** The bytes so far ended in CR: the SDK's parser waits to see whether LF follows. */
+  let endsInCr = false;
   let settled = false;
   const settle = (outcome: PaidOutcome) => {
     if (settled) return;
@@ -358,12 +364,17 @@ function answeredInSse(
           // Ended inside an event: ended here, so that the SDK reads the event the proxy read.
           noteEvent(tail);
           controller.enqueue(new TextEncoder().encode("\n\n"));
+        } else if (endsInCr) {
+          // An event ended by CR alone: the SDK's parser dispatches it only once LF follows.
+          controller.enqueue(new TextEncoder().encode("\n"));
         }
         const told = !answered && unanswered("ended without answering the call");
         if (told) controller.enqueue(told);
         return controller.close();
       }
-      note(decoder.decode(read.value, { stream: true }));
+      const text = decoder.decode(read.value, { stream: true });
+      if (text !== "") endsInCr = text.endsWith("\r");
+      note(text);
       controller.enqueue(read.value);
     },
     cancel: (reason) => {
