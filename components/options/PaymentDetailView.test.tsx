@@ -87,6 +87,23 @@ describe("PaymentDetailView", () => {
     expect(unisolatedBidi(document.body)).toEqual([]);
   });
 
+  it("names the tool a seed-004 POST was said to carry, as its caller's word, isolated", () => {
+    const http = { kind: "http" as const, method: "POST", url: "https://api.example/mcp" };
+    const detail = {
+      ...PAYMENT_DETAIL,
+      resource: { ...http, call: { tool: "verify\u202Eagent" } },
+    };
+    render(<PaymentDetailView detail={detail} onClose={() => undefined} />);
+    expect(screen.getByTestId("described-tool").textContent).toMatch(
+      /^\u2068verify\u202Eagent\u2069, as the site said: the price names only the address$/,
+    );
+    expect(unisolatedBidi(document.body)).toEqual([]);
+    cleanup();
+    const app = { ...detail, origin: "proxy:https://tools.example" };
+    render(<PaymentDetailView detail={app} onClose={() => undefined} />);
+    expect(screen.getByTestId("described-tool").textContent).toMatch(/as the desktop app said/);
+  });
+
   it("says when only a summary of an unpaid request's price was kept", () => {
     render(
       <PaymentDetailView

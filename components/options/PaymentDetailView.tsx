@@ -4,7 +4,7 @@ import { isolated } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { formatDateTimeLong } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
-import { callerWords } from "@/lib/ui/payment-words";
+import { callerWords, isDesktopApp } from "@/lib/ui/payment-words";
 import { Button, LINK_CLASS } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 
@@ -70,6 +70,19 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
                   isolated(detail.resource.server),
                 ])}
           </dd>
+          {detail.resource.kind === "http" && detail.resource.call && (
+            <>
+              <dt>{t("detail.tool")}</dt>
+              <dd className="break-all" data-testid="described-tool">
+                {t(
+                  isDesktopApp(detail.origin)
+                    ? "detail.describedToolByApp"
+                    : "detail.describedTool",
+                  [isolated(detail.resource.call.tool)],
+                )}
+              </dd>
+            </>
+          )}
           <dt>{t("detail.state")}</dt>
           <dd>
             <StateBadge state={detail.state} reason={detail.reason} />

@@ -19,6 +19,11 @@ export interface PaymentRecord {
    */
   quoteId?: string;
   resource: OfferResource;
+  /**
+   * A tool call priced by an HTTP 402 (seed 004): the tool its POST carries,
+   * as the caller said; the price itself names only the address.
+   */
+  describedTool?: string;
   /** The chosen option's amount, atomic units as a decimal string. */
   amount: string;
   decimals: number;

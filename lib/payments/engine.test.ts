@@ -268,6 +268,19 @@ describe("PaymentEngine.pay, the automatic hot path", () => {
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
     await expect(third).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
   });
+
+  it("keeps in the history the tool a seed-004 POST is said to carry, when a budget pays it", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    if (challenge.transport !== "http") throw new Error("expected an HTTP price");
+    const call = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    await h.engine.pay({ requestId: "s4", challenge: { ...challenge, call } }, CALLER);
+    const payment = await onlyPayment(h);
+    expect(payment).toMatchObject({ state: "signed", describedTool: "verify_agent" });
+    expect(
+      JSON.stringify(payment, (_, value) => (typeof value === "bigint" ? `${value}` : value)),
+    ).not.toContain("a-1");
+  });
 });
 
 describe("PaymentEngine.pay, asking the person", () => {
@@ -318,6 +331,11 @@ describe("PaymentEngine.pay, asking the person", () => {
     });
     await h.approvals.decide({ approvalId: asked?.id ?? "", decision: "decline" });
     await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+    // The history keeps the tool, as the page's word; never its arguments.
+    expect(await onlyPayment(h)).toMatchObject({
+      state: "declined",
+      describedTool: "verify_agent",
+    });
   });
 
   it("opens one window for two concurrent asks and signs each once approved", async () => {

@@ -59,9 +59,16 @@ export class PaymentEngine {
     const settings = await this.deps.settings();
     const option = chooseOption(settings, read.offer);
     const offer = bindPayee(read.offer, option);
+    const recorded = {
+      origin: caller.origin,
+      receiver: offer.receiver,
+      offer,
+      option,
+      ...(call?.tool === undefined ? {} : { describedTool: call.tool }),
+    };
     const automatic = this.withdrawn.has(requestKey)
       ? undefined
-      : await payAutomatically(this.parts, offer, option, settings, caller, requestKey);
+      : await payAutomatically(this.parts, { ...recorded, requestKey }, settings, caller);
     if (automatic) return automatic;
     const asked = await known();
     if (asked) return this.proceed(asked, caller, call);
@@ -72,21 +79,12 @@ export class PaymentEngine {
     this.parts.assertMayRecord(caller.origin);
     let payment: PaymentRecord;
     try {
-      payment = await recordQuote(
-        this.deps.db,
-        { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
-        this.deps.now(),
-      );
+      payment = await recordQuote(this.deps.db, { ...recorded, requestKey }, this.deps.now());
     } catch (error) {
       if (!isWalletError(error, "duplicate-quote")) throw error;
       const reason = `Replayed quote: ${error.message}`;
       this.parts.endedUnpaid(caller.origin);
-      await recordRefusal(
-        this.deps.db,
-        { origin: caller.origin, receiver: offer.receiver, offer, option },
-        reason,
-        this.deps.now(),
-      );
+      await recordRefusal(this.deps.db, recorded, reason, this.deps.now());
       throw new PaymentError("unreadable-challenge", reason);
     }
     return this.proceed(payment, caller, call);

@@ -140,16 +140,16 @@ describe("exportPayments", () => {
     expect(filename).toMatch(/^stipendex-payments-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = content.split("\r\n");
     expect(lines[0]).toBe(
-      "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,settlement,reason",
+      "id,time,state,origin,receiver,what,amount,symbol,atomic,decimals,network,payTo,transaction,settlement,reason,describedTool",
     );
     expect(lines.at(-1)).toBe("");
     const line = (name: string) =>
       (lines.find((l) => named(l.split(",")[0] ?? "") === name) ?? "").replace(/^[^,]*/, name);
-    expect(line("p2").endsWith(`,"He said ""no"", twice"`)).toBe(true);
-    expect(line("p4").endsWith(`,"'=HYPERLINK(""http://x"")"`)).toBe(true);
-    expect(line("p5").endsWith(`,"'+1, then -1"`)).toBe(true);
+    expect(line("p2").endsWith(`,"He said ""no"", twice",`)).toBe(true);
+    expect(line("p4").endsWith(`,"'=HYPERLINK(""http://x"")",`)).toBe(true);
+    expect(line("p5").endsWith(`,"'+1, then -1",`)).toBe(true);
     expect(line("p3")).toBe(
-      `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},,`,
+      `p3,1970-01-01T00:00:03.000Z,signed,${B},${R1},http://127.0.0.1:4021/weather,0.01,USDC,10000,6,eip155:84532,${PAY_TO},${TX},,,`,
     );
   });
 
@@ -193,6 +193,33 @@ describe("exportPayments", () => {
       ["p4", found, "confirmed"],
       ["p3", TX, null],
     ]);
+  });
+});
+
+describe("a seed-004 payment's described tool", () => {
+  it("is found by search, exported and shown in the detail, beside the price's own address", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    if (challenge.transport !== "http") throw new Error("expected an HTTP price");
+    const call = { tool: "verify_agent", arguments: { agent: "a-1" } };
+    const { paymentId } = await h.engine.pay(
+      { requestId: "t", challenge: { ...challenge, call } },
+      CALLER,
+    );
+    const found = await listPayments(h.db, h.registry, { text: "VERIFY_AGENT" }, 0, 10);
+    expect(found.rows.map((row) => [row.id, row.what])).toEqual([[paymentId, challenge.url]]);
+    const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
+    expect(detail.resource).toEqual({
+      kind: "http",
+      method: challenge.method,
+      url: challenge.url,
+      call: { tool: "verify_agent" },
+    });
+    const csv = (await exportPayments(h.db, h.registry, {}, "csv")).content.split("\r\n");
+    expect(csv[0]?.split(",").at(-1)).toBe("describedTool");
+    expect(csv[1]?.split(",").at(-1)).toBe("verify_agent");
+    const json = JSON.parse((await exportPayments(h.db, h.registry, {}, "json")).content);
+    expect(json[0]?.describedTool).toBe("verify_agent");
   });
 });
 

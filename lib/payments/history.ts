@@ -59,7 +59,16 @@ export function query(db: WalletDb, filter: PaymentFilter, order: PaymentOrder =
 }
 
 function searchable(p: PaymentRecord): string {
-  return [p.origin, p.receiver, whatOf(p), p.offer.description, p.state, p.reason ?? "", p.payTo]
+  return [
+    p.origin,
+    p.receiver,
+    whatOf(p),
+    p.describedTool ?? "",
+    p.offer.description,
+    p.state,
+    p.reason ?? "",
+    p.payTo,
+  ]
     .join(" ")
     .toLowerCase();
 }
@@ -147,6 +156,7 @@ export async function exportPayments(
         payTo: p.payTo,
         transaction: settlementTransactionOf(p) ?? null,
         settlement: p.settlement?.status ?? null,
+        describedTool: p.describedTool ?? null,
       })),
       null,
       2,
@@ -169,6 +179,7 @@ export async function exportPayments(
     "transaction",
     "settlement",
     "reason",
+    "describedTool",
   ];
   const lines = records.map((p) => {
     const row = toRow(registry, p);
@@ -188,6 +199,7 @@ export async function exportPayments(
       settlementTransactionOf(p) ?? "",
       p.settlement?.status ?? "",
       p.reason ?? "",
+      p.describedTool ?? "",
     ]
       .map(csvCell)
       .join(",");
@@ -299,7 +311,10 @@ export async function paymentDetail(
     ...toRow(registry, p),
     resource:
       p.resource.kind === "http"
-        ? p.resource
+        ? {
+            ...p.resource,
+            ...(p.describedTool === undefined ? {} : { call: { tool: p.describedTool } }),
+          }
         : { kind: "mcp", server: p.resource.server, tool: p.resource.tool },
     payTo: p.payTo,
     network: p.network,

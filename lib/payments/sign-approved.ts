@@ -1,9 +1,13 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PaymentAnswer } from "../messages";
-import type { Offer, PaymentOption } from "../protocol/offer";
 import { type AutoSignatures, recordAutoPayment } from "../wallet/auto-payment";
 import { isWalletError } from "../wallet/errors";
-import { advancePayment, chargeAndSign, releaseUnusedApproval } from "../wallet/ledger";
+import {
+  advancePayment,
+  chargeAndSign,
+  type NewPayment,
+  releaseUnusedApproval,
+} from "../wallet/ledger";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { confirmOffer } from "./confirmation";
 import { automaticDecision, decide, serverContextOf } from "./consent";
@@ -85,12 +89,11 @@ export async function signApproved(
  */
 export async function payAutomatically(
   parts: EngineParts,
-  offer: Offer,
-  option: PaymentOption,
+  payment: NewPayment & { requestKey: string },
   settings: PolicySettings,
   caller: Caller,
-  requestKey: string,
 ): Promise<PaymentAnswer | undefined> {
+  const { offer, option } = payment;
   const wallet = await parts.deps.wallet();
   if (!wallet || (offer.quote && offer.quote.expiresAt <= parts.seconds())) return undefined;
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
@@ -111,7 +114,7 @@ export async function payAutomatically(
   const now = parts.deps.now();
   const remembered = parts.remembered();
   const outcome = await recordAutoPayment(parts.deps.db, {
-    payment: { origin: caller.origin, receiver: offer.receiver, offer, option, requestKey },
+    payment,
     sign,
     settings,
     // Only a tool call's Quote can have been elicited (elicit.ts): an HTTP one needs no lookup.

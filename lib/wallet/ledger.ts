@@ -28,6 +28,8 @@ export interface NewPayment {
   /** See PaymentRecord: the page request, or the elicitation, this payment answers. */
   requestKey?: string;
   elicitedBy?: string;
+  /** See PaymentRecord; kept only for an HTTP price. */
+  describedTool?: string;
 }
 
 /**
@@ -51,6 +53,9 @@ export function newRecord(input: NewPayment, now: number): PaymentRecord {
     state: "quoted",
     ...(quoteId === undefined ? {} : { quoteId }),
     resource: offer.resource,
+    ...(input.describedTool !== undefined && offer.resource.kind === "http"
+      ? { describedTool: input.describedTool }
+      : {}),
     amount: option.amount.toString(),
     decimals: option.decimals,
     symbol: option.symbol,
