@@ -37,6 +37,21 @@ function x402(version: 1 | 2, transport: "http" | "mcp" = "http"): Offer {
   return { ...offer, transport };
 }
 
+/** The person's Confirmation of `option`, as the window signs it. */
+function approvedConfirmation(
+  offer: Offer,
+  option: Offer["options"][number],
+  signer: Awaited<ReturnType<typeof makeWallet>>,
+): Promise<string> {
+  const approved = {
+    decision: "approve",
+    mode: "popup",
+    humanPresent: true,
+    remaining: {},
+  } as const;
+  return confirmOffer(offer, option, "https://agent.example", approved, signer, T);
+}
+
 describe("signPayment", () => {
   it("embeds the Confirmation in an L2 Proof that the receiver accepts", async () => {
     const receiver = await makeReceiver();
@@ -45,14 +60,7 @@ describe("signPayment", () => {
     const offer = quoteToOffer(quote, "http");
     const option = offer.options[0] ?? expect.unreachable("no option");
     const signer = await makeWallet("EdDSA");
-    const confirmation = await confirmOffer(
-      offer,
-      option,
-      "https://agent.example",
-      { decision: "approve", mode: "popup", humanPresent: true, remaining: {} },
-      signer,
-      T,
-    );
+    const confirmation = await approvedConfirmation(offer, option, signer);
     const signed = await signPayment(offer, option, confirmation, account, signer, T);
     expect(signed.answer).toEqual({ header: { name: "Stipendex-Payment", value: signed.proof } });
     const proof = await verifyProof(signed.proof, { quote, receiverId: ORIGIN, now: NOW });
@@ -61,6 +69,24 @@ describe("signPayment", () => {
     expect(proof.claims.rail).toEqual(RAIL);
     expect(proof.claims.exp).toBe(T + RAIL.maxTimeoutSeconds);
     expect(proof.confirmation?.claims.decision).toBe("approve");
+  });
+
+  // §2: "authorization.to equals the rail's payTo"; the rail is copied into the Proof verbatim.
+  it("pays the rail's payTo as the rail spells it, in the authorization as in the rail", async () => {
+    const receiver = await makeReceiver();
+    const rail = { ...RAIL, payTo: RAIL.payTo.toLowerCase() };
+    const quote = await verifyQuote(await quoteFor(receiver, { rails: [rail] }), {
+      descriptor: receiver.descriptor,
+      now: NOW,
+    });
+    const offer = quoteToOffer(quote, "http");
+    const option = offer.options[0] ?? expect.unreachable("no option");
+    const signer = await makeWallet("EdDSA");
+    const confirmation = await approvedConfirmation(offer, option, signer);
+    const signed = await signPayment(offer, option, confirmation, account, signer, T);
+    const proof = await verifyProof(signed.proof, { quote, receiverId: ORIGIN, now: NOW });
+    expect(proof.claims.payment.authorization.to).toBe(rail.payTo);
+    expect(proof.claims.rail.payTo).toBe(rail.payTo);
   });
 
   it.each([1, 2] as const)(

@@ -42,6 +42,7 @@ export async function signPayment(
     confirmation,
   ]);
   if (offer.quote) {
+    const rail = option.raw as Parameters<typeof signProof>[0]["rail"];
     const proof = await signProof(
       {
         aud: offer.receiver,
@@ -51,8 +52,9 @@ export async function signPayment(
         qh: offer.quote.hash,
         ch: await objectHash(confirmed),
         ...(offer.quote.profile === "L2" ? { confirmation: confirmed } : {}),
-        rail: option.raw as Parameters<typeof signProof>[0]["rail"],
-        payment: { ...payment, authorization: { ...payment.authorization } },
+        rail,
+        // §2: `to` equals the rail's payTo as the rail spells it (signed alike in any letter case).
+        payment: { ...payment, authorization: { ...payment.authorization, to: rail.payTo } },
       },
       signer,
     );

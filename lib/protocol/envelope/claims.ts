@@ -206,7 +206,12 @@ export const receiptClaimsSchema = z
     status: z.enum(["settled", "accepted"]),
     settlement: z.object({
       network: evmNetworkSchema,
-      transaction: z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash"),
+      // A settlement still pending has no hash to give: left out or null, read as "" (none yet).
+      transaction: z
+        .string()
+        .regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash")
+        .nullish()
+        .transform((hash) => hash ?? ""),
       amount: atomicAmountSchema,
       asset: addressSchema,
       payer: addressSchema,

@@ -77,6 +77,25 @@ describe("checkDescriptor", () => {
       );
     }
   });
+
+  // §4: `registry` is optional and only says where the receiver is listed; §7 lets a
+  // loopback receiver use plain http.
+  it("keeps a registry link on https or loopback http, and leaves an unfit one out", async () => {
+    const { descriptor } = await makeReceiver("http://127.0.0.1:4021");
+    const loopback = "http://127.0.0.1:4030/entries/127.0.0.1:4021";
+    expect(checkDescriptor({ ...descriptor, registry: loopback }, descriptor.id).registry).toBe(
+      loopback,
+    );
+    const secure = "https://registry.example/entries/1";
+    expect(checkDescriptor({ ...descriptor, registry: secure }, descriptor.id).registry).toBe(
+      secure,
+    );
+    for (const unfit of ["http://registry.example/entries/1", "ftp://registry.example/1", 7]) {
+      const kept = checkDescriptor({ ...descriptor, registry: unfit }, descriptor.id);
+      expect(kept.registry).toBeUndefined();
+      expect(kept.rails).toEqual(descriptor.rails);
+    }
+  });
 });
 
 describe("assertReceiverId", () => {

@@ -42,7 +42,16 @@ export const descriptorSchema = z.looseObject({
     .catch(undefined),
   keys: z.looseObject({ keys: z.array(publicJwkSchema).min(1).max(32) }),
   rails: z.array(descriptorRailSchema).min(1).max(64),
-  registry: z.url({ protocol: /^https$/ }).optional(),
+  // Where a registry lists the receiver: https, or plain http on loopback, as a receiver id may
+  // be. It only decides whether the receiver is shown as listed: an unfit one is left out.
+  registry: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => {
+      const { protocol, hostname } = new URL(url);
+      return protocol === "https:" || isLoopbackHost(hostname);
+    }, "must be https (plain http only on loopback)")
+    .optional()
+    .catch(undefined),
   profiles: z.array(z.enum(["L0", "L1", "L2"])).optional(),
 });
 export type Descriptor = z.infer<typeof descriptorSchema>;

@@ -105,6 +105,38 @@ describe("Receipt", () => {
     });
   });
 
+  // §2 lists `transaction`; a receiver whose settlement is pending may have none to give.
+  it.each([
+    ["leaves it out", undefined],
+    ["says null", null],
+  ])(
+    "reads an accepted Receipt whose settlement %s as naming no transaction yet",
+    async (_how, transaction) => {
+      const receiver = await makeReceiver();
+      const wallet = await makeWallet("EdDSA");
+      const { settlement, ...claims } = receiptInput(wallet.id);
+      const { transaction: _named, ...rest } = settlement;
+      const pending = { ...rest, ...(transaction === null ? { transaction } : {}) };
+      const jws = await signEnvelope(
+        "receipt",
+        { ...claims, status: "accepted", settlement: pending },
+        { alg: receiver.key.alg, kid: receiver.key.kid },
+        receiver.key.key,
+      );
+      const options = { descriptor: receiver.descriptor, quoteHash: QH, proofHash: PH, now: NOW };
+      await expect(verifyReceipt(jws, options)).resolves.toMatchObject({
+        claims: { status: "accepted", settlement: { transaction: "" } },
+      });
+      const settled = await signEnvelope(
+        "receipt",
+        { ...claims, settlement: pending },
+        { alg: receiver.key.alg, kid: receiver.key.kid },
+        receiver.key.key,
+      );
+      await expect(verifyReceipt(settled, options)).rejects.toThrow(refused("invalid-claims"));
+    },
+  );
+
   it("refuses a Receipt from another issuer or key", async () => {
     const receiver = await makeReceiver();
     const stranger = await makeReceiver(ORIGIN, "r2");

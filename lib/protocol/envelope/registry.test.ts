@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair } from "jose";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import {
   makeReceiver,
@@ -46,6 +46,34 @@ describe("registry-signed descriptors", () => {
     ).rejects.toThrow(refused("untrusted-registry-key"));
     await expect(
       verifyRegistryDescriptor(await signRegistryDescriptor(descriptor, forger.key, T), options),
+    ).rejects.toThrow(refused("bad-signature"));
+  });
+
+  // §4 asks the wrapping JWS for its typ only; the person pastes one JWK per registry.
+  it("verify without an iat, and under the trusted key when the JWS or the key names no kid", async () => {
+    const { descriptor } = await makeReceiver();
+    const trusted = await registry("reg-1");
+    const { kid: _kid, ...withoutKid } = trusted.publicJwk;
+    const options = { fetchedFromOrigin: ORIGIN, now: NOW };
+    const sign = (header: { alg: string; kid?: string }) =>
+      new SignJWT({ ...descriptor })
+        .setProtectedHeader({ ...header, typ: "stipendex-descriptor+jwt" })
+        .sign(trusted.key.key);
+    const noIat = await sign({ alg: "ES256", kid: "reg-1" });
+    const noKid = await sign({ alg: "ES256" });
+    for (const [jws, key] of [
+      [noIat, trusted.publicJwk],
+      [noKid, trusted.publicJwk],
+      [noIat, withoutKid],
+      [noKid, withoutKid],
+    ] as const) {
+      await expect(
+        verifyRegistryDescriptor(jws, { ...options, trustedKeys: [key] }),
+      ).resolves.toMatchObject({ id: ORIGIN });
+    }
+    const other = await registry("reg-2");
+    await expect(
+      verifyRegistryDescriptor(noKid, { ...options, trustedKeys: [other.publicJwk] }),
     ).rejects.toThrow(refused("bad-signature"));
   });
 });
