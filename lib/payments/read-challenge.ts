@@ -54,7 +54,7 @@ export async function readChallenge(
     let quoteRefused: string | undefined;
     if (isRecord(body) && "quote" in body) {
       const quoted = readQuote(body.quote, request, "http", context, requesterOrigin);
-      if (challenge.paymentRequiredHeader === null) return quoted;
+      if (!challenge.paymentRequiredHeader?.trim()) return quoted;
       const read = await quoted.catch((error: unknown) => {
         quoteRefused = errorText(error).slice(0, MAX_REFUSAL_CHARS);
         return undefined;

@@ -72,7 +72,7 @@ async function fileFirst(
   params: ReceiptParams,
 ): Promise<{ state: string }> {
   if (params.error) {
-    const refusal = readRefusal(params.error);
+    const refusal = readRefusal(params.error, payment.offer.quote ? undefined : params.receipt);
     const updated = await advancePayment(
       deps.db,
       payment.id,
@@ -92,10 +92,12 @@ async function fileFirst(
       .modify({ reason, updatedAt: deps.now() });
     return { state: payment.state };
   }
-  // A receipt beside an answer without the result (seed 004 settles before its tool runs):
+  // A receipt beside an answer without the result (seed 004 settles before its tool runs; an
+  // x402 server settling up front answers its handler's failure with the settle response):
   // history says both. A rejected receipt's reason replaces this one. One that came after all
   // (on a stream the page resumed) takes back the earlier report that none had come.
-  const unanswered = (params.unanswered && unansweredReason(params)) || undefined;
+  const unanswered =
+    ((params.unanswered || params.status >= 400) && unansweredReason(params)) || undefined;
   if (unanswered !== undefined || payment.reason !== undefined) {
     await deps.db.payments.update(payment.id, { reason: unanswered });
   }

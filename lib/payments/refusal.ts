@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { WireError } from "../messages";
 import { isRecord } from "../protocol/rails/is-record";
+import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
 import { jsonOrUndefined } from "./json-text";
 
@@ -20,13 +21,17 @@ const withError = z.object({ error: z.string().min(1), detail: z.string().option
  * `PAYMENT-REQUIRED` header's `error`, an x402 MCP `isError` result. What it
  * said is kept as said (bounded); what it means is said plainly.
  */
-export function readRefusal(error: WireError): Refusal {
-  const said = (saidBy(error) ?? error.message).slice(0, 500);
+export function readRefusal(error: WireError, settleResponse?: unknown): Refusal {
+  const said = (saidBy(error, settleResponse) ?? error.message).slice(0, 500);
   return { said, plain: plainly(said) };
 }
 
-function saidBy(error: WireError): string | undefined {
-  const candidates: unknown[] = [];
+/**
+ * `settleResponse`: an x402 settle response that came with the refusal (the
+ * v2 server answers a failed settlement 402, body `{}`, its reason only there).
+ */
+function saidBy(error: WireError, settleResponse: unknown): string | undefined {
+  const candidates: unknown[] = [failedSettlement(settleResponse)];
   if (isRecord(error.data)) {
     if (typeof error.data.paymentRequired === "string") {
       candidates.push(tryDecode(error.data.paymentRequired));
@@ -74,6 +79,18 @@ function plainly(said: string): string {
   return meaning
     ? `The receiver refused the payment: ${meaning}.`
     : "The receiver refused the payment.";
+}
+
+/** A failed settle response's reason as `{ error, detail }`, else undefined. */
+function failedSettlement(value: unknown): unknown {
+  try {
+    const decoded = typeof value === "string" ? decodeBase64Json(value, "settle response") : value;
+    const settlement = readSettleResponse(decoded);
+    if (settlement.success || settlement.errorReason === undefined) return undefined;
+    return { error: settlement.errorReason, detail: settlement.errorMessage };
+  } catch {
+    return undefined;
+  }
 }
 
 function tryDecode(header: string): unknown {

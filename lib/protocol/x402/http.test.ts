@@ -83,6 +83,12 @@ describe("readHttp402", () => {
     const offer = readHttp402(respond(JSON.stringify(v1Body)), readContext());
     expect(offer.protocol).toBe("x402-v1");
     expect(offer.options[0]?.raw).toEqual(v1Requirement);
+    // An empty PAYMENT-REQUIRED header is none (@x402/core reads it so).
+    const beside = readHttp402(
+      respond(JSON.stringify(v1Body), { "PAYMENT-REQUIRED": " " }),
+      readContext(),
+    );
+    expect(beside.options[0]?.raw).toEqual(v1Requirement);
   });
 
   type Case = [
@@ -433,7 +439,7 @@ describe("readHttp402", () => {
     ["header bad padding", "", { "payment-required": "eyJ4IjoxfQ===" }, "header-not-base64"],
     ["header not UTF-8", "", { "payment-required": "gICA" }, "header-not-base64"],
     ["header base64 of text", "", { "payment-required": btoa("payment required") }, "not-json"],
-    ["header empty", "", { "payment-required": "" }, "not-json"],
+    ["header empty, no body", "", { "payment-required": "" }, "not-x402-payment-required"],
     ["header oversized", "", { "payment-required": btoa(big) }, "body-too-large"],
     ["body oversized", JSON.stringify({ ...v1Body, pad: big }), {}, "body-too-large"],
   ];

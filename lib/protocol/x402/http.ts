@@ -13,7 +13,8 @@ export function readHttp402(
   context: ReadContext,
 ): Offer {
   const header = response.headers.get(X402_HEADERS.paymentRequired);
-  if (header !== null) {
+  // An empty header is none, as @x402/core reads it: the v1 body then speaks.
+  if (header !== null && header.trim() !== "") {
     const decoded = decodeBase64Json(header, `${X402_HEADERS.paymentRequired} header`);
     return readPaymentRequired(decoded, "http", context);
   }

@@ -1,3 +1,4 @@
+import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   BASE_SEPOLIA_USDC,
@@ -111,6 +112,19 @@ describe("readRequirement", () => {
   it("takes the registry's domain for a known token when the requirement names none", () => {
     const { extra: _left, ...bare } = v2Requirement;
     expect(readRequirement(bare, 2, 0, registry).eip712).toEqual({ name: "USDC", version: "2" });
+  });
+
+  it("takes a payTo in any one letter case, and a mixed-case one only with its checksum", () => {
+    const hex = PAY_TO.slice(2);
+    for (const payTo of [`0x${hex.toUpperCase()}`, `0x${hex.toLowerCase()}`, getAddress(PAY_TO)]) {
+      const option = readRequirement({ ...v1Requirement, payTo }, 1, 0, registry);
+      expect(option.payTo).toBe(getAddress(PAY_TO));
+    }
+    const checksummed = getAddress(PAY_TO);
+    const flipped = checksummed.replace(/[a-f]/, (letter) => letter.toUpperCase());
+    expect(() => readRequirement({ ...v1Requirement, payTo: flipped }, 1, 0, registry)).toThrow(
+      expect.objectContaining({ code: "invalid-address" }),
+    );
   });
 
   it("names the index and field in errors", () => {

@@ -44,7 +44,11 @@ const badTimeout = { error: `not ${TIMEOUT_BOUNDS}` };
 
 /** Who is paid, and how long the signature may be used (a null timeout takes the default). */
 const payeeSchema = z.looseObject({
-  payTo: z.string(notAnAddress).refine((payTo) => isAddress(payTo), notAnAddress),
+  // All capitals carry no checksum, as all lower case does not (x402's schema takes any case);
+  // mixed case must check out, so a mistyped address is refused.
+  payTo: z
+    .string(notAnAddress)
+    .refine((payTo) => isAddress(payTo) || /^0x[0-9A-F]{40}$/.test(payTo), notAnAddress),
   maxTimeoutSeconds: z
     .int(badTimeout)
     .min(MIN_TIMEOUT_SECONDS, badTimeout)

@@ -3,17 +3,19 @@ import { type HeaderReader, X402_HEADERS } from "./headers";
 import { readX402 } from "./schema";
 import { decodeBase64Json } from "./wire";
 
+/** Absent or null: servers serialising unset fields as null (the Python middleware) mean absent. */
+function unset<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((value) => value ?? undefined);
+}
+
 const settleResponseSchema = z.object({
   success: z.boolean(),
   transaction: z.string().max(200),
   network: z.string().max(100),
-  payer: z.string().max(200).optional(),
-  errorReason: z.string().max(500).optional(),
-  errorMessage: z.string().max(2000).optional(),
-  amount: z
-    .string()
-    .regex(/^[0-9]{1,78}$/)
-    .optional(),
+  payer: unset(z.string().max(200)),
+  errorReason: unset(z.string().max(500)),
+  errorMessage: unset(z.string().max(2000)),
+  amount: unset(z.string().regex(/^[0-9]{1,78}$/)),
 });
 
 /** A facilitator's settle result as the server relays it (v1 and v2 share the shape). */
