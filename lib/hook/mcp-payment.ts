@@ -101,7 +101,9 @@ export async function handleMcpResponse(
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
       if (isCall && !settled && isResponseTo(message, call.request.id)) {
         settled = true;
-        const retry = await payAndRetry(message, call, wallet, nativeFetch);
+        // The page reads the paid answer on this stream only: gone, the payment is given up with it.
+        const given = call.signal ? AbortSignal.any([call.signal, signal]) : signal;
+        const retry = await payAndRetry(message, { ...call, signal: given }, wallet, nativeFetch);
         if (retry) return spliceAnswer(retry, emit, call);
       }
       emit(event.raw);
@@ -591,7 +593,9 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
  * A copy of `response` whose SSE body goes through `handle`, event by event,
  * in order. Events are read on while one is handled, so the server's
  * cancellation of an elicitation being handled aborts its handler's signal,
- * as do the page cancelling the body and `given` (the page's call) aborting.
+ * as do the page cancelling the body and `given` (the page's call) aborting;
+ * any other event's handler is given up once the stream is gone (its reading
+ * failed, or the page cancelled its copy): what it would emit, nobody reads.
  * `ended` is called once the body is done with: read to its end, broken off,
  * or cancelled by the page; what it emits ends the page's copy.
  */
@@ -606,6 +610,7 @@ export function rewriteSse(
   const source = response.body.getReader();
   const encoder = new TextEncoder();
   let cancelled = false;
+  const gone = new AbortController();
   /** The server's elicitations read and not yet handled, by id: what may be given up. */
   const open = new Map<JsonRpcId, AbortController>();
   const giveUp = (reason: unknown) => {
@@ -624,7 +629,7 @@ export function rewriteSse(
       };
       const handleOne = async (message: unknown, event: SseEvent) => {
         const id = isElicitation(message) ? message.id : undefined;
-        const signal = (id === undefined ? undefined : open.get(id)?.signal) ?? NEVER_ABORTED;
+        const signal = (id === undefined ? gone.signal : open.get(id)?.signal) ?? NEVER_ABORTED;
         try {
           await handle(message, event, emit, signal);
         } finally {
@@ -635,11 +640,15 @@ export function rewriteSse(
         .finally(() => ended?.(emit))
         .then(
           () => cancelled || controller.close(),
-          (error: unknown) => cancelled || controller.error(error),
+          (error: unknown) => {
+            gone.abort(error);
+            if (!cancelled) controller.error(error);
+          },
         );
     },
     cancel(reason) {
       cancelled = true;
+      gone.abort(reason);
       giveUp(reason);
       return source.cancel(reason);
     },

@@ -5,9 +5,8 @@
  * tools/call's answer with answerToCall(..., paid) as http-402.ts does.
  * Reconnection delays are shortened; maxRetries is the SDK's default (2).
  */
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { sdkClient } from "../../tests/unit-support/mcp/sdk-client";
 import { sseResponse } from "../../tests/unit-support/proxy/sse-response";
 import { readJsonRpcRequest } from "../hook/jsonrpc";
 import { answeringCalls, answerToCall, type PaidOutcome, Resumptions } from "./call-answers";
@@ -25,11 +24,6 @@ interface Seen {
 }
 
 type Server = (seen: Seen, index: number) => Response | Promise<Response>;
-
-const open: StreamableHTTPClientTransport[] = [];
-afterEach(async () => {
-  for (const transport of open.splice(0)) await transport.close();
-});
 
 /** The SDK transport over the proxy's fetch chain, against `server`. */
 async function harness(server: Server) {
@@ -54,7 +48,7 @@ async function harness(server: Server) {
     return answerToCall(response, request.id, paid, resumptions);
   }) as typeof fetch;
   const streams = new CallStreams(answeringCalls(paying, resumptions));
-  const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), {
+  const { transport, messages, errors } = await sdkClient(ENDPOINT, {
     fetch: streams.fetch,
     reconnectionOptions: {
       initialReconnectionDelay: 5,
@@ -63,12 +57,6 @@ async function harness(server: Server) {
       maxRetries: 2,
     },
   });
-  open.push(transport);
-  const messages: JSONRPCMessage[] = [];
-  const errors: unknown[] = [];
-  transport.onmessage = (message) => messages.push(message);
-  transport.onerror = (error) => errors.push(error);
-  await transport.start();
   await transport.send(CALL);
   const answered = () => messages.filter((m) => "id" in m && m.id === 3 && !("method" in m));
   return { transport, resumptions, told, seen, messages, errors, answered };
