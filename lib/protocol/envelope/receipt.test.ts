@@ -137,6 +137,20 @@ describe("Receipt", () => {
     },
   );
 
+  it("takes a Receipt from a receiver whose clock runs minutes ahead, not one from far ahead", async () => {
+    const receiver = await makeReceiver();
+    const wallet = await makeWallet("EdDSA");
+    const options = { descriptor: receiver.descriptor, quoteHash: QH, proofHash: PH, now: NOW };
+    const ahead = (seconds: number) =>
+      signReceipt({ ...receiptInput(wallet.id), iat: T + seconds }, receiver.key);
+    await expect(verifyReceipt(await ahead(120), options)).resolves.toMatchObject({
+      claims: { status: "settled" },
+    });
+    await expect(verifyReceipt(await ahead(3_600), options)).rejects.toThrow(
+      expect.objectContaining({ name: "ProtocolError" }),
+    );
+  });
+
   it("refuses a Receipt from another issuer or key", async () => {
     const receiver = await makeReceiver();
     const stranger = await makeReceiver(ORIGIN, "r2");

@@ -9,6 +9,12 @@ import { type ReceiverKey, verifyReceiverEnvelope } from "./receiver-key";
 
 /** Counted from `now`: when the Receipt arrived (one held until unlock too), or a history re-check's own time. */
 const RECEIPT_MAX_AGE_SECONDS = 86_400;
+/**
+ * How far a Receipt's times may be off the wallet's clock. Wider than the 5 s
+ * a Quote gets: a Receipt answers the one Proof it names by hash, so its time
+ * decides nothing, and a receiver whose clock runs ahead has still been paid.
+ */
+export const RECEIPT_CLOCK_TOLERANCE_SECONDS = 300;
 
 export type ReceiptInput = Omit<ReceiptClaims, "stipendex">;
 export type VerifiedReceipt = Verified<ReceiptClaims>;
@@ -93,7 +99,7 @@ export async function verifyReceipt(
     subject: options.walletId,
     maxTokenAgeSeconds: options.maxAgeSeconds ?? RECEIPT_MAX_AGE_SECONDS,
     now: options.now,
-    clockToleranceSeconds: options.clockToleranceSeconds,
+    clockToleranceSeconds: options.clockToleranceSeconds ?? RECEIPT_CLOCK_TOLERANCE_SECONDS,
   });
   const { qh, ph } = verified.claims;
   if (qh !== options.quoteHash) {
