@@ -30,6 +30,13 @@ export default defineConfig({
       "declarativeNetRequestWithHostAccess",
     ],
     host_permissions: ["http://*/*", "https://*/*"],
+    // A page's fetch reads a price or a receipt in these headers: a server that allows the page's
+    // origin but exposes none of them (CORS's default) would leave its price unreadable.
+    declarative_net_request: {
+      rule_resources: [
+        { id: "expose_payment_headers", enabled: true, path: "rules/expose-payment-headers.json" },
+      ],
+    },
     action: { default_title: "__MSG_app_name__" },
     ...(browser === "firefox"
       ? {

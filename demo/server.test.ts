@@ -201,7 +201,7 @@ describe("Stipendex HTTP binding", () => {
     expect(receipt.claims.status).toBe("settled");
   });
 
-  it("exposes the receipt header to other origins and answers preflights", async () => {
+  it("answers preflights, and exposes the MCP session but no payment header to other origins", async () => {
     const preflight = await fetch(url(), {
       method: "OPTIONS",
       headers: {
@@ -214,7 +214,7 @@ describe("Stipendex HTTP binding", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Stipendex-Payment/);
     const plain = await fetch(url(), { headers: { Origin: demo.urls.agent } });
     expect(plain.headers.get("access-control-allow-origin")).toBe(demo.urls.agent);
-    expect(plain.headers.get("access-control-expose-headers")).toMatch(/Stipendex-Receipt/);
+    expect(plain.headers.get("access-control-expose-headers")).toBe("Mcp-Session-Id");
   });
 
   it.each([

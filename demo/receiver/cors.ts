@@ -1,13 +1,11 @@
 import type { NextFunction, Request, Response } from "express";
 
-/** Headers a page on another origin must be able to read (receipts, x402 answers, MCP session). */
-export const EXPOSED_HEADERS = [
-  "Stipendex-Receipt",
-  "PAYMENT-REQUIRED",
-  "PAYMENT-RESPONSE",
-  "X-PAYMENT-RESPONSE",
-  "Mcp-Session-Id",
-] as const;
+/**
+ * Headers a page on another origin must be able to read: the MCP session only. The payment
+ * headers (a price in PAYMENT-REQUIRED, receipts) are left unexposed, as a server using CORS's
+ * defaults leaves them: the wallet exposes them to pages itself (public/rules).
+ */
+export const EXPOSED_HEADERS = ["Mcp-Session-Id"] as const;
 
 /** Headers a page on another origin may send (payments, MCP session and resumption). */
 export const ALLOWED_HEADERS = [

@@ -52,6 +52,7 @@ function setup(
   const seen: Request[] = [];
   const win = {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(
         new URL(String(input instanceof Request ? input.url : input), "https://agent.example/app"),
@@ -410,6 +411,7 @@ describe("installFetchHook: HTTP 402", () => {
       () => pay,
     );
     await win.fetch("/x");
+    await until(() => receipts.length > 0);
     expect(receipts[0]?.error).toEqual({
       code: 402,
       message: "{}",

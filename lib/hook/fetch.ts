@@ -53,20 +53,21 @@ export function installFetchHook(
       .then((response) => (response.status === 402 ? services.pay402(call, response) : response));
   const wrapped = {
     fetch(this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
-      const [input, init] = args;
+      const [input, given] = args;
       let replayable: ReturnType<typeof makeReplayable>;
       try {
-        replayable = makeReplayable(input, init, win.location.href);
+        replayable = makeReplayable(input, given, win.document.baseURI);
       } catch {
         // Whatever made the copy fail (a used body, a bad URL) makes fetch fail the same way.
         return Reflect.apply(nativeFetch, win, args);
       }
+      const init = replayable.first?.[1];
       const mcpRequest = readJsonRpcRequest(init?.body);
       const call: HookedCall = {
         args,
         replayable,
         ...(mcpRequest ? { mcpRequest } : {}),
-        describe: () => describeRequest(input, init, win),
+        describe: () => describeRequest(input, init, replayable.url),
       };
       const loaded = mcp.loaded();
       if (loaded) return loaded.fetch(call, services);
@@ -88,14 +89,13 @@ export function installFetchHook(
   return services;
 }
 
-/** URL, method and signal without building a Request (which would consume a stream body). */
+/** Method and signal without building a Request (which would consume a stream body). */
 function describeRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
-  win: Window,
+  url: string,
 ): CallDescription {
   const isRequest = input instanceof Request;
-  const url = isRequest ? input.url : new URL(String(input), win.location.href).href;
   const method = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
   const signal = init?.signal ?? (isRequest ? input.signal : undefined);
   return { url, method, ...(signal ? { signal } : {}) };

@@ -1,13 +1,8 @@
-import type { PaymentChallenge, ReceiptParams } from "../messages";
+import type { PaymentChallenge } from "../messages";
 import type { McpHook } from "./mcp-hook";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
-import {
-  MAX_CHALLENGE_BYTES,
-  RECEIPT_HEADERS,
-  STIPENDEX_RECEIPT_HEADER,
-  type WalletLink,
-} from "./wallet-link";
+import { MAX_CHALLENGE_BYTES, STIPENDEX_RECEIPT_HEADER, type WalletLink } from "./wallet-link";
 
 /**
  * Reads a 402 into a challenge for the wallet, from a clone so the page can
@@ -103,39 +98,18 @@ export async function payHttp402(
     });
     throw error;
   }
-  const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);
-  // A refusal says why in its body, or only by its status when that is unread (too long, broken off).
-  const refusal =
-    retry.status === 402 && ((await readCapped(retry.clone(), MAX_CHALLENGE_BYTES)) || "HTTP 402");
-  // x402 v2 says why in the header of the 402 it answers a refused payment with.
-  const paymentRequired = retry.headers.get("payment-required");
-  const report: ReceiptParams = {
-    paymentId: answer.paymentId,
-    status: retry.status,
-    receipt: receipt ?? null,
-    ...(refusal === false
-      ? {}
-      : {
-          error: {
-            code: 402,
-            message: refusal,
-            ...(paymentRequired === null ? {} : { data: { paymentRequired } }),
-          },
-        }),
-  };
-  // A Stipendex Receipt may name the hash of the body served: reported with it, once hashed.
-  const copy = retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER) ? retry.clone() : undefined;
-  // Unhashed where the body breaks off or the page has no WebCrypto: the Receipt is reported all the same.
-  const hashed =
-    copy &&
-    loadHalf()
-      .then((half) => half.bodyHash(copy))
-      .catch(() => undefined);
-  void Promise.resolve(hashed).then((resultHash) =>
-    wallet.receipt(resultHash ? { ...report, resultHash } : report),
+  const refused = retry.status === 402;
+  // Read by the second half once loaded: a copy taken now, before the page reads the body.
+  const copy =
+    refused || (retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER))
+      ? retry.clone()
+      : undefined;
+  void loadHalf().then(
+    (half) => half.fileHttpReceipt(answer.paymentId, retry, copy, wallet),
+    () => copy?.body?.cancel(),
   );
-  if (retry.status !== 402) return retry;
-  // The refusal is read (from a clone): the page gets the original 402, and the retry's body is let go.
+  if (!refused) return retry;
+  // The page gets the original 402; the refusal is read from the copy.
   retry.body?.cancel().catch(() => undefined);
   return response;
 }

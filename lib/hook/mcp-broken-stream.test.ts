@@ -67,6 +67,7 @@ function page() {
   };
   const win = {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(
         new URL(String(input instanceof Request ? input.url : input), "https://agent.example/"),

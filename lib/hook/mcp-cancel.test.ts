@@ -47,6 +47,7 @@ async function sdkPage(
   const mcp: McpSource = { loaded: () => hook, load: async () => hook };
   const win = {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     async fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
       request.signal.throwIfAborted();
@@ -218,6 +219,7 @@ it("leaves no listener behind on the fetches' signal once a call is answered", a
   const hook = createMcpHook();
   const win = {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     // Not a Request: one would follow the signal itself.
     async fetch(_input: RequestInfo | URL, init?: RequestInit) {
       const message = JSON.parse(String(init?.body)) as JsonRpcRequest;

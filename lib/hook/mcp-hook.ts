@@ -1,7 +1,7 @@
 import type { Unanswered } from "../messages";
-import { sha256Base64url } from "../protocol/canonical-json";
 import { holdReceipt } from "./held-receipt";
 import type { HttpPayer } from "./http-payment";
+import { fileHttpReceipt } from "./http-receipt";
 import { type JsonRpcRequest, parseJson } from "./jsonrpc";
 import {
   handleMcpResponse,
@@ -45,18 +45,16 @@ export interface HookServices extends HttpPayer {
 
 /**
  * The MCP half of the page hook, loaded on a page's first MCP request (see
- * mcp-loader.ts), or when a paid HTTP answer is to be hashed or shown to an
+ * mcp-loader.ts), or when a paid HTTP answer is to be reported or shown to an
  * XHR: that work stays out of the hook every page carries (<= 10 kB).
  */
 export interface McpHook {
   fetch(call: HookedCall, services: HookServices): Promise<Response>;
-  bodyHash(response: Response): Promise<string | undefined>;
+  /** Reports what a paid HTTP retry brought (see http-receipt.ts). */
+  fileHttpReceipt: typeof fileHttpReceipt;
   /** Pays the 402 a page's XHR ended with and shows the XHR the outcome (see xhr.ts). */
   settleXhr: typeof settleXhr;
 }
-
-/** Largest paid body hashed for a Receipt's `resultHash`; a bigger one goes unchecked. */
-const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 
 /**
  * Pays MCP tool calls refused with -32402 or an x402 PaymentRequired result,
@@ -66,20 +64,11 @@ const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 export function createMcpHook(): McpHook {
   const sessions = new McpSessions();
   return {
-    // envelope.md: over HTTP, a Receipt's resultHash is the SHA-256 of the body served. A body of
-    // unknown or excessive length is left unread (and unhashed) rather than buffered whole.
     settleXhr,
-    async bodyHash(response) {
-      const length = Number(response.headers.get("content-length") ?? Number.NaN);
-      if (!(length <= MAX_HASHED_BYTES)) {
-        response.body?.cancel().catch(() => undefined);
-        return undefined;
-      }
-      return sha256Base64url(new Uint8Array(await response.arrayBuffer()));
-    },
+    fileHttpReceipt,
     async fetch(call, services) {
       const { mcpRequest } = call;
-      const [input, init] = call.args;
+      const [input, init] = call.replayable.first ?? call.args;
       const { url, method, signal } = call.describe();
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
       const sessionId = headers.get("mcp-session-id");

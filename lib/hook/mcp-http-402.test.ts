@@ -43,6 +43,7 @@ function pricedServer(elicitation: Record<string, unknown>) {
   const encoder = new TextEncoder();
   const win = {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     async fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
       const message = (await request.json()) as JsonRpcRequest & { result?: unknown };
@@ -165,6 +166,7 @@ describe("a tool call priced by seed 004's HTTP 402, its paid retry answered on 
 function erringServer(type: "json" | "sse", settle: string | null) {
   return {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     async fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
       const message = (await request.json()) as JsonRpcRequest;
@@ -217,6 +219,7 @@ describe("a tool call priced by seed 004's HTTP 402, its paid retry answered wit
 function silentServer(type: "json" | "sse" | "text") {
   return {
     location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
     async fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(input instanceof Request ? input : new URL(String(input)), init);
       if (!request.headers.has("x-payment")) return Response.json(accepts, { status: 402 });

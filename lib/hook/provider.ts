@@ -66,7 +66,7 @@ export function installProvider(
     pay: (paymentRequired: unknown, resource?: { url?: string; method?: string }) =>
       wallet.pay({
         transport: "http" as const,
-        url: new URL(resource?.url ?? win.location.href, win.location.href).href,
+        url: new URL(resource?.url ?? win.location.href, win.document.baseURI).href,
         method: (resource?.method ?? "GET").toUpperCase(),
         body: JSON.stringify(paymentRequired),
         paymentRequiredHeader: null,

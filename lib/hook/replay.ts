@@ -6,7 +6,10 @@
  * simply reused.
  */
 export interface ReplayableRequest {
-  /** Arguments for the first attempt when they had to change; undefined: send the page's own. */
+  /**
+   * Arguments for the first attempt: the page's, its init as taken when fetch was called;
+   * undefined when it gave none (its own are sent).
+   */
   first: [RequestInfo | URL, RequestInit | undefined] | undefined;
   /**
    * Builds the paid retry with extra headers (and a new body), to `url` when
@@ -16,14 +19,39 @@ export interface ReplayableRequest {
   replay(extraHeaders: Record<string, string>, body?: string, url?: string): Request;
   /** Whether `replay` can send to another URL than the page's (not a Request that may have a body). */
   retargetable: boolean;
+  /** The URL the page's request goes to. */
+  url: string;
+}
+
+/**
+ * A body as fetch takes it when called: a buffer's bytes copied (into a Blob,
+ * which as a body has no type, as a buffer has none) and a form's entries, so
+ * that the page reusing or changing them after the call changes neither the
+ * request sent nor its paid retry.
+ */
+export function bodyAsSent(body: BodyInit | null | undefined): BodyInit | null | undefined {
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new Blob([body]);
+  if (body instanceof URLSearchParams) return new URLSearchParams(body);
+  if (!(body instanceof FormData)) return body;
+  const form = new FormData();
+  body.forEach((value, name) => {
+    form.append(name, value);
+  });
+  return form;
 }
 
 export function makeReplayable(
   input: RequestInfo | URL,
-  init: RequestInit | undefined,
+  given: RequestInit | undefined,
   baseUrl: string,
 ): ReplayableRequest {
-  let first: [RequestInfo | URL, RequestInit | undefined] | undefined;
+  // Taken as fetch takes it, when called: a page may reuse or change its init after the call.
+  const init = given && {
+    ...given,
+    ...(given.headers ? { headers: new Headers(given.headers) } : {}),
+    body: bodyAsSent(given.body),
+  };
+  let first: [RequestInfo | URL, RequestInit | undefined] | undefined = init && [input, init];
   let spareInput: RequestInfo | URL =
     input instanceof Request ? input : new URL(String(input), baseUrl).href;
   let spareInit: RequestInit | undefined = init;
@@ -58,8 +86,17 @@ export function makeReplayable(
       const streaming: RequestInit =
         base.body instanceof ReadableStream ? ({ duplex: "half" } as RequestInit) : {};
       // A payment goes to the URL that was priced and nowhere else: never through a redirect.
-      return new Request(base, { ...streaming, headers, redirect: "manual" });
+      // (Any init resets a Request's referrer and its policy: the page's are given again.)
+      const { referrer, referrerPolicy } = base;
+      return new Request(base, {
+        ...streaming,
+        headers,
+        redirect: "manual",
+        referrer,
+        referrerPolicy,
+      });
     },
     retargetable,
+    url: spareInput instanceof Request ? spareInput.url : spareInput,
   };
 }

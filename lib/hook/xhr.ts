@@ -1,4 +1,5 @@
 import type { HttpPayer } from "./http-payment";
+import { bodyAsSent } from "./replay";
 import { change, progress, type Shown, type Step, type XhrCall, type XhrStage } from "./xhr-call";
 
 /** What the page reads from its XHR; while the wallet works these come from a view, not the browser. */
@@ -46,6 +47,8 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
   const play = (xhr: XMLHttpRequest, call: XhrCall, shown: Shown | undefined, steps: Step[]) => {
     call.done = true;
     for (const [state, event] of steps) {
+      // Opened again by a handler (or aborted): its new request is what it shows from now on.
+      if (calls.get(xhr) !== call) return;
       show(xhr, shown ? viewOf(xhr, shown, state) : { readyState: () => state });
       xhr.dispatchEvent(event);
     }
@@ -66,7 +69,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     // Without the half (it could not load), the wallet is not asked: the page gets its 402.
     payer
       .loadHalf()
-      .then((half) => half.settleXhr(xhr, call, stage, payer, win.location.href), untouched);
+      .then((half) => half.settleXhr(xhr, call, stage, payer, win.document.baseURI), untouched);
   };
 
   const hear = (event: Event) => {
@@ -104,7 +107,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     }
     show(this, {});
     return (args) => {
-      const url = new URL(args[1] as string, win.location.href);
+      const url = new URL(args[1] as string, win.document.baseURI);
       calls.set(this, {
         method: String(args[0]).toUpperCase(),
         url: url.href,
@@ -121,7 +124,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     const body = args[0];
     if (body instanceof Document && call) call.payable = false;
     else if (call && body != null && !/^(GET|HEAD)$/.test(call.method))
-      call.body = body as BodyInit;
+      call.body = bodyAsSent(body as BodyInit) as BodyInit;
     return undefined;
   });
   wrap(proto, "abort", function () {

@@ -10,7 +10,7 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { v2PaymentRequired } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { payHttp402 } from "../hook/http-payment";
-import type { McpHook } from "../hook/mcp-hook";
+import { createMcpHook } from "../hook/mcp-hook";
 import { makeReplayable } from "../hook/replay";
 import type { ReceiptParams } from "../messages";
 import { encodeBase64Json } from "../protocol/x402/wire";
@@ -34,7 +34,7 @@ async function hookReport(paymentId: string, retry: Response): Promise<ReceiptPa
         reportMcpServer: () => undefined,
       },
       nativeFetch: async () => retry,
-      loadHalf: async () => ({}) as McpHook,
+      loadHalf: async () => createMcpHook(),
     },
   );
   for (let i = 0; i < 50 && reports.length === 0; i++) await new Promise((r) => setTimeout(r, 5));

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { builtManifest } from "@/tests/unit-support/manifest";
 import { loadLocaleMessages } from "@/tests/unit-support/ui/locale-messages";
-import config from "@/wxt.config";
 
 /** Attributes a person reads (or hears from a screen reader). */
 const READ_ATTRIBUTES = new Set(["aria-label", "title", "placeholder", "alt"]);
@@ -113,16 +113,8 @@ describe("the browser names the wallet from locales/en.yml", () => {
       const key = /^__MSG_(\w+)__$/.exec(text ?? "")?.[1];
       return key ? messages[key] : `not a message: ${text}`;
     };
-    for (const browser of ["chrome", "firefox"]) {
-      const manifest =
-        typeof config.manifest === "function"
-          ? await config.manifest({
-              browser,
-              manifestVersion: 3,
-              mode: "production",
-              command: "build",
-            })
-          : await config.manifest;
+    for (const browser of ["chrome", "firefox"] as const) {
+      const manifest = await builtManifest(browser);
       expect({
         name: shown(manifest?.name),
         description: shown(manifest?.description),

@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { PaymentAnswer } from "../messages";
+import type { HttpPayer } from "./http-payment";
+import { createMcpHook, type McpHook } from "./mcp-hook";
+import type { WalletLink } from "./wallet-link";
+import { installXhrHook } from "./xhr";
+
+type Win = Window & typeof globalThis;
+
+interface Served {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+type Server = (method: string, url: string, headers: Headers, paid: boolean) => Served;
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const quoteBody = JSON.stringify({ quote: { stipendex: "quote/0.1", jws: "a.b.c" } });
+const pay: PaymentAnswer = {
+  paymentId: "p1",
+  header: { name: "Stipendex-Payment", value: "proof" },
+};
+
+class FakeProgressEvent extends Event {
+  loaded: number;
+  total: number;
+  lengthComputable: boolean;
+  constructor(type: string, init: ProgressEventInit = {}) {
+    super(type, init);
+    this.loaded = init.loaded ?? 0;
+    this.total = init.total ?? 0;
+    this.lengthComputable = init.lengthComputable ?? false;
+  }
+}
+
+/**
+ * An XMLHttpRequest as a browser runs one (async only): state on the prototype's
+ * accessors, events readystatechange 2 → 3 (+ progress) → 4, load, loadend,
+ * responseText decoded with the response's charset (XHR "text response").
+ */
+function fakeXhrClass(server: Server) {
+  return class FakeXhr extends EventTarget {
+    static readonly UNSENT = 0;
+    static readonly DONE = 4;
+    responseType: XMLHttpRequestResponseType = "";
+    timeout = 0;
+    withCredentials = false;
+    #state = 0;
+    #method = "GET";
+    #url = "";
+    #headers = new Headers();
+    #served: Served | undefined;
+    #generation = 0;
+
+    get readyState() {
+      return this.#state;
+    }
+    get status() {
+      return this.#state >= 2 ? (this.#served?.status ?? 0) : 0;
+    }
+    get statusText() {
+      return "";
+    }
+    get responseURL() {
+      return this.#state >= 2 ? this.#url : "";
+    }
+    get responseText() {
+      return this.#text();
+    }
+    #text() {
+      if (this.#state < 3 || !this.#served) return "";
+      const type = this.#served.headers["content-type"] ?? "";
+      const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? "utf-8";
+      return new TextDecoder(charset).decode(this.#served.body);
+    }
+    get response() {
+      return this.#text();
+    }
+    get responseXML() {
+      return null;
+    }
+    getResponseHeader(name: string) {
+      return this.#state >= 2 ? (this.#served?.headers[name.toLowerCase()] ?? null) : null;
+    }
+    getAllResponseHeaders() {
+      if (this.#state < 2 || !this.#served) return "";
+      return Object.entries(this.#served.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("");
+    }
+    open(method: string, url: string) {
+      this.#generation++;
+      this.#method = method.toUpperCase();
+      this.#url = new URL(url, "https://agent.example/app").href;
+      this.#headers = new Headers();
+      this.#served = undefined;
+      this.#state = 1;
+      this.dispatchEvent(new Event("readystatechange"));
+    }
+    setRequestHeader(name: string, value: string) {
+      this.#headers.append(name, value);
+    }
+    send() {
+      const generation = this.#generation;
+      const alive = () => generation === this.#generation;
+      const step = (fn: () => void) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            if (alive()) fn();
+            resolve();
+          }, 1),
+        );
+      void (async () => {
+        await step(() => {
+          this.#served = server(this.#method, this.#url, this.#headers, false);
+          this.#state = 2;
+          this.dispatchEvent(new Event("readystatechange"));
+        });
+        await step(() => {
+          this.#state = 3;
+          this.dispatchEvent(new Event("readystatechange"));
+          this.dispatchEvent(new FakeProgressEvent("progress"));
+        });
+        await step(() => {
+          this.#state = 4;
+          this.dispatchEvent(new Event("readystatechange"));
+          // A browser fires load/loadend only if the page did not open the XHR again meanwhile.
+          if (!alive()) return;
+          this.dispatchEvent(new FakeProgressEvent("load"));
+          this.dispatchEvent(new FakeProgressEvent("loadend"));
+        });
+      })();
+    }
+    abort() {
+      this.#generation++;
+      this.#state = 0;
+    }
+    overrideMimeType() {}
+  };
+}
+
+function setup(server: Server, loadHalf?: () => Promise<McpHook>) {
+  const win = {
+    location: { href: "https://agent.example/app" },
+    document: { baseURI: "https://agent.example/app" },
+    XMLHttpRequest: fakeXhrClass(server),
+  } as unknown as Win;
+  const challenges: unknown[] = [];
+  const wallet: WalletLink = {
+    pay: async (challenge) => {
+      challenges.push(challenge);
+      return pay;
+    },
+    receipt: () => undefined,
+    elicit: async () => ({ action: "decline" }),
+    reportMcpServer: () => undefined,
+  };
+  const half = createMcpHook();
+  const payer: HttpPayer = {
+    wallet,
+    // The paid retry, as the browser's fetch sends it to the same server.
+    nativeFetch: async (input) => {
+      const request = input as Request;
+      const served = server(request.method, request.url, request.headers, true);
+      return new Response(served.body as BodyInit, {
+        status: served.status,
+        headers: served.headers,
+      });
+    },
+    loadHalf: loadHalf ?? (async () => half),
+  };
+  installXhrHook(win, payer);
+  return { win, challenges };
+}
+
+const priced: Server = (_method, url, _headers, paid) => {
+  const { pathname } = new URL(url);
+  if (pathname === "/first") {
+    return paid
+      ? { status: 200, headers: { "content-type": "text/plain" }, body: encode("paid-first") }
+      : {
+          status: 402,
+          headers: { "content-type": "application/json" },
+          body: encode(quoteBody),
+        };
+  }
+  return { status: 200, headers: { "content-type": "text/plain" }, body: encode("second") };
+};
+
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe("installXhrHook", () => {
+  beforeEach(() => {
+    vi.stubGlobal("ProgressEvent", FakeProgressEvent);
+    // Node has no DOM: no body the page sends here is a Document.
+    vi.stubGlobal("Document", class {});
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("shows an XHR the page opens again from its readystatechange handler its new request, not the paid answer", async () => {
+    const { win, challenges } = setup(priced);
+    const xhr = new win.XMLHttpRequest();
+    const seen: [string, number, number, string][] = [];
+    let round = 0;
+    // A common pattern: one XHR, the next request sent once the last one is done.
+    xhr.addEventListener("readystatechange", () => {
+      if (xhr.readyState !== 4) return;
+      seen.push([round === 0 ? "first" : "second", xhr.readyState, xhr.status, xhr.responseText]);
+      if (round++ === 0) {
+        xhr.open("GET", "/second");
+        xhr.send();
+      }
+    });
+    xhr.open("GET", "/first");
+    xhr.send();
+    await until(() => seen.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(challenges).toHaveLength(1);
+    expect(seen).toEqual([
+      ["first", 4, 200, "paid-first"],
+      ["second", 4, 200, "second"],
+    ]);
+  });
+});
