@@ -46,8 +46,8 @@ export default defineConfig({
               strict_min_version: FIREFOX_MIN_VERSION,
               data_collection_permissions: { required: ["none"] },
             },
-            // Firefox for Android learnt `data_collection_permissions` in 142.
-            gecko_android: { strict_min_version: "142.0" },
+            // Not offered on Firefox for Android: it has no `windows` API, and the confirmation
+            // window and the background's wiring need one.
           },
         }
       : // A fixed id for unpacked builds, which the desktop proxy's host manifest names.

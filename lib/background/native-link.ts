@@ -17,7 +17,7 @@ export interface NativeLinkOptions {
   /** `runtime.connectNative(NATIVE_HOST_NAME)`: starts the native host. */
   connect(): NativePort;
   /** Answers one proxy request (router.ts createProxyRouter). */
-  route(request: ChannelRequest): Promise<WireResponse>;
+  route(request: ChannelRequest, ownWithdrawal?: boolean): Promise<WireResponse>;
 }
 
 /**
@@ -48,7 +48,7 @@ export class NativeLink {
       // The host is gone, and with it every proxy behind it: nobody is left to use them.
       for (const { upstream, requestId } of waiting.values()) {
         const params = { requestId };
-        void this.options.route({ id: 0, upstream, method: "stipendex_withdraw", params });
+        void this.options.route({ id: 0, upstream, method: "stipendex_withdraw", params }, true);
       }
       waiting.clear();
     });

@@ -27,7 +27,11 @@ export interface ServedPort {
  */
 export function servePagePort(
   port: ServedPort,
-  route: (message: unknown, sender: MessageSender) => Promise<WireResponse>,
+  route: (
+    message: unknown,
+    sender: MessageSender,
+    ownWithdrawal?: boolean,
+  ) => Promise<WireResponse>,
 ): void {
   const sender = port.sender;
   if (port.name !== PAGE_PORT || !sender) {
@@ -52,7 +56,7 @@ export function servePagePort(
   port.onDisconnect.addListener(() => {
     for (const requestId of waiting) {
       const withdraw = { channel: "page", method: "stipendex_withdraw", params: { requestId } };
-      void route(withdraw, sender);
+      void route(withdraw, sender, true);
     }
     waiting.clear();
   });

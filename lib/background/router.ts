@@ -63,12 +63,17 @@ export interface RouterOptions {
  */
 export function createRouter(options: RouterOptions) {
   const guard = options.pageGuard ?? new PageGuard();
-  return async (message: unknown, sender: MessageSender): Promise<WireResponse> => {
+  /** `ownWithdrawal`: the background's own on a page's behalf (its port closed), never rate-limited. */
+  return async (
+    message: unknown,
+    sender: MessageSender,
+    ownWithdrawal = false,
+  ): Promise<WireResponse> => {
     const started = performance.now();
     const method = countedMethod(options, message);
     countRequest(method);
     try {
-      const result = await dispatch(options, guard, message, sender);
+      const result = await dispatch(options, guard, message, sender, ownWithdrawal);
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
@@ -90,6 +95,7 @@ async function dispatch(
   guard: PageGuard,
   message: unknown,
   sender: MessageSender,
+  ownWithdrawal: boolean,
 ): Promise<unknown> {
   if (!isBackgroundMessage(message)) {
     throw new RpcError(ErrorCode.InvalidRequest, "Malformed message: expected { channel, method }");
@@ -105,7 +111,9 @@ async function dispatch(
       frameId: identity.frameId,
       ...(identity.topOrigin === undefined ? {} : { topOrigin: identity.topOrigin }),
     };
-    return dispatchPage(options.page, guard, message.method, message.params, context);
+    return dispatchPage(options.page, guard, message.method, message.params, context, {
+      ownWithdrawal,
+    });
   }
   if (identity.kind !== "extension") {
     throw new RpcError(
@@ -134,9 +142,10 @@ export interface ProxyRouterOptions {
  */
 export function createProxyRouter(options: ProxyRouterOptions) {
   const guard = options.pageGuard ?? new PageGuard();
-  return async (request: ChannelRequest): Promise<WireResponse> => {
+  /** `ownWithdrawal`: the background's own on a proxy's behalf (the host went away). */
+  return async (request: ChannelRequest, ownWithdrawal = false): Promise<WireResponse> => {
     try {
-      return { ok: true, result: await dispatchProxy(options, guard, request) };
+      return { ok: true, result: await dispatchProxy(options, guard, request, ownWithdrawal) };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
     }
@@ -147,6 +156,7 @@ async function dispatchProxy(
   options: ProxyRouterOptions,
   guard: PageGuard,
   request: ChannelRequest,
+  ownWithdrawal: boolean,
 ): Promise<unknown> {
   const origin = proxyCaller(request.upstream);
   if (origin === undefined) {
@@ -159,14 +169,17 @@ async function dispatchProxy(
     return status;
   }
   const context: PageContext = { origin, tabId: undefined, frameId: undefined };
-  return dispatchPage(options.page, guard, request.method, request.params, context, (params) => {
-    const server = namedServer(params);
-    if (server !== undefined && !sameUrl(server, request.upstream)) {
-      throw new RpcError(
-        ErrorCode.Unauthorized,
-        `The proxy for ${request.upstream} may not ask about ${server}`,
-      );
-    }
+  return dispatchPage(options.page, guard, request.method, request.params, context, {
+    ownWithdrawal,
+    check: (params) => {
+      const server = namedServer(params);
+      if (server !== undefined && !sameUrl(server, request.upstream)) {
+        throw new RpcError(
+          ErrorCode.Unauthorized,
+          `The proxy for ${request.upstream} may not ask about ${server}`,
+        );
+      }
+    },
   });
 }
 
@@ -196,7 +209,9 @@ function sameUrl(a: string, b: string): boolean {
 
 /**
  * A page request: counted against its site's rate first (an unknown method too), its params
- * checked, then handled (holding a slot if it pays).
+ * checked, then handled (holding a slot if it pays). The withdrawal the background sends for a
+ * caller that went away is not counted: it only takes back what that caller was admitted to ask,
+ * and refused, it would leave the person a request nobody waits for.
  */
 function dispatchPage<M extends PageMethod>(
   handlers: PageHandlers,
@@ -204,10 +219,16 @@ function dispatchPage<M extends PageMethod>(
   method: M,
   rawParams: unknown,
   context: PageContext,
-  /** A further check of the parsed params (the proxy's: they name its own server). */
-  check?: (params: PageParams<M>) => void,
+  {
+    ownWithdrawal = false,
+    check,
+  }: {
+    ownWithdrawal?: boolean;
+    /** A further check of the parsed params (the proxy's: they name its own server). */
+    check?: (params: PageParams<M>) => void;
+  } = {},
 ): Promise<PageMethods[M]["result"]> {
-  guard.admit(context.origin);
+  if (!(ownWithdrawal && method === "stipendex_withdraw")) guard.admit(context.origin);
   const handler = lookup(handlers, method);
   const params = parsePageParams(method, rawParams);
   check?.(params);

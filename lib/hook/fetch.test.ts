@@ -142,7 +142,8 @@ describe("installFetchHook: HTTP 402", () => {
     ]);
   });
 
-  it("reports a Receipt for a body of unknown length without a hash, leaving the body unread", async () => {
+  // A chunked or compressed answer declares no length: its Receipt's resultHash is checked all the same.
+  it("reports a Receipt for a body of unknown length with the hash of the body served", async () => {
     const { win, receipts } = setup(
       (request) =>
         request.headers.get("stipendex-payment") === "proof"
@@ -153,7 +154,14 @@ describe("installFetchHook: HTTP 402", () => {
     const response = await win.fetch("/api/search");
     expect(await response.text()).toBe("streamed");
     await until(() => receipts.length > 0);
-    expect(receipts).toEqual([{ paymentId: "p1", status: 200, receipt: "rcpt" }]);
+    expect(receipts).toEqual([
+      {
+        paymentId: "p1",
+        status: 200,
+        receipt: "rcpt",
+        resultHash: await sha256Base64url("streamed"),
+      },
+    ]);
   });
 
   it("reports an x402 settle response at once, with no body hash", async () => {

@@ -35,14 +35,34 @@ export async function fileHttpReceipt(
 }
 
 /**
- * envelope.md: over HTTP, a Receipt's resultHash is the SHA-256 of the body served. A body of
- * unknown or excessive length is left unread (and unhashed) rather than buffered whole.
+ * envelope.md: over HTTP, a Receipt's resultHash is the SHA-256 of the body served: read up to
+ * MAX_HASHED_BYTES whatever its declared length (a chunked or compressed answer declares none);
+ * a longer one is left unread (and unhashed) rather than buffered whole.
  */
 async function bodyHash(response: Response): Promise<string | undefined> {
-  const length = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (!(length <= MAX_HASHED_BYTES)) {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > MAX_HASHED_BYTES || !response.body) {
     response.body?.cancel().catch(() => undefined);
-    return undefined;
+    return response.body ? undefined : sha256Base64url(new Uint8Array());
   }
-  return sha256Base64url(new Uint8Array(await response.arrayBuffer()));
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_HASHED_BYTES) {
+      reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return sha256Base64url(body);
 }
