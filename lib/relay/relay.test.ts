@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { TO_PAGE, TO_RELAY, type WireResponse } from "../messages";
+import { PortClosedError } from "./port-sender";
 import { type SendToBackground, sendWithRetry, startRelay } from "./relay";
 
 function freshWindow(): Window {
@@ -180,5 +181,41 @@ describe("sendWithRetry", () => {
       ),
     ).rejects.toThrow("invalidated");
     expect(calls).toBe(2);
+  });
+
+  // Chrome stops an idle worker after 30 s, Firefox an idle event page: while the person reads
+  // the window nothing else reaches the background, and each stop drops the payment it held.
+  it("sends a request the background held before it stopped again, uncounted, while patience lasts", async () => {
+    const drops = 8;
+    let sends = 0;
+    const send: SendToBackground = async () => {
+      sends++;
+      await new Promise((resolve) => setTimeout(resolve, 12));
+      if (sends <= drops) throw new PortClosedError("stopped while the person decided");
+      return { ok: true, result: { paymentId: "p" } };
+    };
+    const policy = { tries: 3, firstDelayMs: 1, heldMs: 10, patienceMs: 60_000 };
+    expect(await sendWithRetry(send, {}, policy)).toEqual({ ok: true, result: { paymentId: "p" } });
+    expect(sends).toBe(drops + 1);
+  });
+
+  it("counts a port that closes at once, and stops resending once patience is out", async () => {
+    let sends = 0;
+    const closing =
+      (after: number): SendToBackground =>
+      async () => {
+        sends++;
+        await new Promise((resolve) => setTimeout(resolve, after));
+        throw new PortClosedError("closed");
+      };
+    const quick = { tries: 3, firstDelayMs: 1, heldMs: 50, patienceMs: 60_000 };
+    await expect(sendWithRetry(closing(1), {}, quick)).rejects.toThrow("closed");
+    expect(sends).toBe(3);
+    sends = 0;
+    const impatient = { tries: 3, firstDelayMs: 1, heldMs: 5, patienceMs: 40 };
+    await expect(sendWithRetry(closing(12), {}, impatient)).rejects.toThrow("closed");
+    // Held each time: resent until 40 ms had passed, then counted as the tries allow.
+    expect(sends).toBeGreaterThan(3);
+    expect(sends).toBeLessThan(10);
   });
 });

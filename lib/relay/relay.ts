@@ -7,6 +7,7 @@ import {
   TO_RELAY,
   type WireResponse,
 } from "../messages";
+import { PortClosedError } from "./port-sender";
 
 export type SendToBackground = (message: unknown) => Promise<WireResponse>;
 
@@ -15,10 +16,26 @@ export interface RetryPolicy {
   tries: number;
   /** Wait before the 2nd try; doubled before each later one. */
   firstDelayMs: number;
+  /**
+   * A request the background held at least `heldMs` before its port closed was being worked on
+   * (a payment waiting for the person) when the worker stopped: sent again, uncounted, for as
+   * long as `patienceMs` from the first send.
+   */
+  heldMs?: number;
+  patienceMs?: number;
 }
 
-/** ~1.5 s in all: long enough for Chrome to start a stopped worker again. */
-export const DEFAULT_RETRY: RetryPolicy = { tries: 5, firstDelayMs: 100 };
+/**
+ * ~1.5 s of failed tries: long enough for Chrome to start a stopped worker again. A payment
+ * the person takes minutes over outlives the worker (stopped after 30 s idle, the window
+ * waiting sends it nothing): resent each time, for up to 30 minutes.
+ */
+export const DEFAULT_RETRY: RetryPolicy = {
+  tries: 5,
+  firstDelayMs: 100,
+  heldMs: 5_000,
+  patienceMs: 30 * 60_000,
+};
 
 /** The extension was reloaded or removed: no later try can reach it. */
 const PERMANENT = /Extension context invalidated/i;
@@ -64,19 +81,31 @@ export function startRelay(
   });
 }
 
-/** Sends `message` until the background answers, up to `retry.tries` times with doubling waits. */
+/**
+ * Sends `message` until the background answers, up to `retry.tries` times with doubling waits;
+ * one it held a while before it stopped is sent again without counting (see RetryPolicy).
+ */
 export async function sendWithRetry(
   send: SendToBackground,
   message: unknown,
   retry: RetryPolicy,
 ): Promise<WireResponse> {
+  const started = Date.now();
   let delay = retry.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
+    const sent = Date.now();
     try {
       return await send(message);
     } catch (error) {
       const permanent = error instanceof Error && PERMANENT.test(error.message);
-      if (permanent || attempt >= retry.tries) throw error;
+      const held =
+        error instanceof PortClosedError &&
+        Date.now() - sent >= (retry.heldMs ?? Number.POSITIVE_INFINITY) &&
+        Date.now() - started < (retry.patienceMs ?? 0);
+      if (held) {
+        attempt = 0;
+        delay = retry.firstDelayMs;
+      } else if (permanent || attempt >= retry.tries) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay *= 2;
