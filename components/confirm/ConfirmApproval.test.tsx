@@ -84,7 +84,14 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("origin").textContent).toBe("https://agent.example");
     const receiver = screen.getByTestId("receiver");
     expect(receiver.textContent).toContain("did:web:api.weather.example");
-    expect(within(receiver).getByText("Verified")).toBeTruthy();
+    // Signed by a key its descriptor lists; "verified" is a trusted registry's word (envelope.md §4).
+    expect(within(receiver).getByText("Signed price")).toBeTruthy();
+    expect(within(receiver).queryByText(/Verified/)).toBeNull();
+    cleanup();
+    renderApproval({ receiver: { ...APPROVAL.receiver, registry: "Agent Registry" } });
+    expect(
+      within(screen.getByTestId("receiver")).getByText("Verified by Agent Registry"),
+    ).toBeTruthy();
     expect(screen.getByTestId("pay-to").textContent).toBe(APPROVAL.payTo);
     expect(screen.getByText("Forecast for Paris, 7 days")).toBeTruthy();
     expect(screen.getByText("forecast")).toBeTruthy();

@@ -234,11 +234,14 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               </span>
             )}
             <span className="font-mono text-xs">{approval.receiver.id}</span>{" "}
-            {approval.receiver.verified ? (
+            {/* Verified only when a registry the person trusts lists it (envelope.md section 4). */}
+            {approval.receiver.verified && approval.receiver.registry ? (
               <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
-                {approval.receiver.registry
-                  ? t("confirm.verifiedBy", [approval.receiver.registry])
-                  : t("confirm.verified")}
+                {t("confirm.verifiedBy", [approval.receiver.registry])}
+              </span>
+            ) : approval.receiver.verified ? (
+              <span className="rounded bg-slate-200 px-1 text-xs text-slate-900 dark:bg-slate-700 dark:text-slate-100">
+                {t("confirm.signedPrice")}
               </span>
             ) : (
               <span className="rounded bg-amber-200 px-1 text-xs font-semibold text-amber-950">
