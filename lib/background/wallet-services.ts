@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import { readBalances } from "../chain/balances";
 import { rpcEndpointFor } from "../chain/rpc-endpoints";
 import type { WalletDb } from "../db/schema";
+import { endAbandonedAsks } from "../payments/abandoned-asks";
 import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
 import { BalanceBook } from "../payments/balance-book";
 import { pendingAmounts, tokenKey } from "../payments/balance-view";
@@ -98,6 +99,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
   const settlements = new SettlementSchedule({
     track: async () => {
       await fileHeldReceipts(receipts);
+      await endAbandonedAsks(db, () => approvals.pending(), now());
       return trackSettlements({
         db,
         endpointFor,
