@@ -31,6 +31,9 @@ const QUIET_ORIGINS_ITEM = storageItem<Record<string, number>>(
   },
 );
 
+/** The longest the queue waits for the browser to say the confirmation window opened. */
+const OPEN_PATIENCE_MS = 5_000;
+
 /**
  * How long a site's new requests, and those of the tab they came from, wait
  * behind the toolbar badge, without opening the window, once the person
@@ -193,7 +196,10 @@ export class ApprovalQueue {
       if (!pending.some((p) => p.id === params.approvalId)) {
         throw unknownPayment(params.approvalId);
       }
-      await this.record(params, pending, await this.decisions());
+      const left = await this.record(params, pending, await this.decisions());
+      // Closed here, forgotten first: the window closing on its own once it lists nothing would
+      // be taken for the person closing it, declining a request queued meanwhile it never showed.
+      if (left.length === 0) await this.closeWindow();
     });
     this.wake(params);
   }
@@ -254,10 +260,15 @@ export class ApprovalQueue {
 
   /** Closing the confirmation window declines everything still waiting in it. */
   async windowClosed(windowId: number): Promise<void> {
-    if ((await readItem(this.session, CONFIRM_WINDOW_ITEM)) !== windowId) return;
-    await removeItem(this.session, CONFIRM_WINDOW_ITEM);
-    const declined = await this.pending();
-    await this.quiet(declined.flatMap(quietKeys));
+    // In line with the asks: one whose window is still opening (Firefox resolves windows.create
+    // only once the window has loaded) has stored its id by the time this looks.
+    const declined = await this.serial(async () => {
+      if ((await readItem(this.session, CONFIRM_WINDOW_ITEM)) !== windowId) return [];
+      await removeItem(this.session, CONFIRM_WINDOW_ITEM);
+      const pending = await this.pending();
+      await this.quiet(pending.flatMap(quietKeys));
+      return pending;
+    });
     for (const approval of declined) {
       await this.decide({ approvalId: approval.id, decision: "decline" });
     }
@@ -319,7 +330,15 @@ export class ApprovalQueue {
   private async showWindow(): Promise<void> {
     const existing = await readItem(this.session, CONFIRM_WINDOW_ITEM);
     if (existing !== undefined && (await this.window.exists(existing))) return;
-    const opened = await this.window.open();
+    // Bounded: a window that never says it opened (Firefox, closed before its first paint) must
+    // not hold every later decision behind it. One that opens after is not known to the queue.
+    const patience = AbortSignal.timeout(OPEN_PATIENCE_MS);
+    const opened = await Promise.race([
+      this.window.open(),
+      new Promise<undefined>((resolve) => {
+        patience.addEventListener("abort", () => resolve(undefined), { once: true });
+      }),
+    ]);
     if (opened !== undefined) await writeItem(this.session, CONFIRM_WINDOW_ITEM, opened);
   }
 
