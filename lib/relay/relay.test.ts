@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TO_PAGE, TO_RELAY, type WireResponse } from "../messages";
 import { PortClosedError } from "./port-sender";
 import { type SendToBackground, sendWithRetry, startRelay } from "./relay";
@@ -137,6 +137,29 @@ describe("startRelay", () => {
     });
     const expected = { channel: "page", method: "stipendex_pay", params };
     expect(sent).toEqual([expected, expected, expected]);
+  });
+});
+
+describe("startRelay, a payment not made", () => {
+  // The hook hands the page the server's answer as it came (a 402): why is said in the console.
+  it("says in the page's console why the wallet did not pay", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const win = freshWindow();
+      const refusal = { code: 4920, message: "Quote lives 10 s; allowed 30–600 s" };
+      startRelay(win, async () => ({ ok: false, error: refusal }) satisfies WireResponse);
+      const answer = nextPageMessage(win);
+      fromHook(win, { id: "1", request: { method: "stipendex_pay", params: {} } });
+      await answer;
+      expect(warn).toHaveBeenCalledWith(`Stipendex Wallet did not pay: ${refusal.message}`);
+      warn.mockClear();
+      const status = nextPageMessage(win);
+      fromHook(win, { id: "2", request: { method: "stipendex_status", params: {} } });
+      await status;
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

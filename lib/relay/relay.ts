@@ -60,6 +60,10 @@ export function startRelay(
     const data = readDetail(event);
     if (!isHookMessage(data)) return;
     const reply = (response: WireResponse) => {
+      // The page gets the server's answer unpaid, and no word of why: its developer finds it here.
+      if (!response.ok && data.request.method === "stipendex_pay") {
+        console.warn(`Stipendex Wallet did not pay: ${response.error.message}`);
+      }
       const message: RelayToHook = { id: data.id, response };
       win.dispatchEvent(new CustomEvent(TO_PAGE, { detail: JSON.stringify(message) }));
     };
