@@ -12,7 +12,13 @@ const COLOURS: Record<PaymentStateView, string> = {
   expired: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
 };
 
-/** A payment's state in words and colour; the reason, when there is one, on hover and for screen readers. */
+/** States whose money moved: a reason beside one is a problem worth a look (a receipt rejected, no result). */
+const PAID: ReadonlySet<PaymentStateView> = new Set(["signed", "settled"]);
+
+/**
+ * A payment's state in words and colour; the reason, when there is one, on hover and for
+ * screen readers, and marked (⚠) beside a paid one, where the colour says all is well.
+ */
 export function StateBadge({ state, reason }: { state: PaymentStateView; reason?: string }) {
   const words = stateWords(state);
   return (
@@ -22,6 +28,12 @@ export function StateBadge({ state, reason }: { state: PaymentStateView; reason?
       title={reason}
     >
       {words}
+      {reason && PAID.has(state) && (
+        <span aria-hidden="true" data-testid="state-note">
+          {" "}
+          ⚠
+        </span>
+      )}
       {reason && <span className="sr-only">: {reason}</span>}
     </span>
   );
