@@ -52,6 +52,9 @@ export default defineBackground(() => {
         // Already closed (by the person, or by itself) is as good.
         await browser.windows.remove(windowId).catch(() => undefined);
       },
+      focus: async (windowId) => {
+        await browser.windows.update(windowId, { focused: true }).catch(() => undefined);
+      },
     },
     scheduleLock: async (at) => {
       await browser.alarms.clear(AUTO_LOCK_ALARM);

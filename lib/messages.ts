@@ -517,6 +517,8 @@ export interface UiMethods {
   ui_confirmBackup: { params: undefined; result: WalletState };
   ui_setAutoLock: { params: { minutes: number }; result: WalletState };
   ui_listPending: { params: undefined; result: PendingApproval[] };
+  /** Opens the confirmation window on what waits, or brings it forward (the popup's button). */
+  ui_showConfirmWindow: { params: undefined; result: null };
   ui_decide: { params: DecideParams; result: null };
   ui_getSpend: { params: { origin?: string }; result: SpendSummary[] };
   ui_getPolicy: { params: undefined; result: PolicyView };

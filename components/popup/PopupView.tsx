@@ -45,13 +45,9 @@ async function loadPopup(): Promise<PopupData> {
   return { origin, spend, pricing, pending, recent: recent.rows, policy };
 }
 
+/** The background's own window (lib/payments/approvals.ts show): one, known to the queue. */
 function openConfirmWindow() {
-  void browser.windows.create({
-    url: browser.runtime.getURL("/confirm.html"),
-    type: "popup",
-    width: 440,
-    height: 680,
-  });
+  void callWallet({ method: "ui_showConfirmWindow", params: undefined }).catch(() => undefined);
 }
 
 /** The site in the active tab: its budget, what is left today, its switch, its price hints. */

@@ -161,6 +161,10 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
     ui_exportKey: async (params) => ({ privateKey: await s.wallet.exportKey(params.password) }),
     ui_confirmBackup: () => s.wallet.confirmBackup(),
     ui_setAutoLock: (params) => s.wallet.setAutoLock(params.minutes),
+    ui_showConfirmWindow: async () => {
+      await s.approvals.show();
+      return null;
+    },
     ui_listPending: async () => {
       const locked = (await s.wallet.current()) === undefined;
       return (await s.approvals.pending()).map(({ tabId: _tab, byPerson: _byPerson, ...p }) => ({

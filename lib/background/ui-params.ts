@@ -41,6 +41,7 @@ const schemas: { [M in UiMethod]: z.ZodType<UiMethods[M]["params"]> } = {
   ui_confirmBackup: none,
   ui_setAutoLock: z.object({ minutes: z.number() }),
   ui_listPending: none,
+  ui_showConfirmWindow: none,
   ui_decide: decideParamsSchema,
   ui_getSpend: z.object({ origin: origin.optional() }),
   ui_getPolicy: none,

@@ -458,6 +458,7 @@ describe("the confirmation window across its lifecycle", () => {
       close: async (id) => {
         onScreen.delete(id);
       },
+      focus: async () => {},
     };
     const queue = new ApprovalQueue(store, window);
     const asked = queue.ask(approval("a"));
@@ -513,6 +514,7 @@ describe("the confirmation window across its lifecycle", () => {
       exists: async () => false,
       showCount: async () => {},
       close: async () => {},
+      focus: async () => {},
     };
     const queue = new ApprovalQueue(store, window);
     const a = queue.ask(approval("a", "https://one.example"));
@@ -524,4 +526,30 @@ describe("the confirmation window across its lifecycle", () => {
     const decided = queue.decide({ approvalId: "a", decision: "decline" }).then(() => "decided");
     expect(await Promise.race([decided, within(a, 6_000)])).not.toBe(STILL_WAITING);
   }, 10_000);
+
+  // A site whose window the person closed waits behind the badge; the popup's button shows it.
+  it("opens the window the popup asks for as its own: closing it declines, a new request reuses it", async () => {
+    let now = 1_000_000;
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
+    const first = queue.ask(approval("a", "https://pest.example"));
+    await until(() => windows.opened.length === 1);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    expect(await first).toMatchObject({ decision: "decline" });
+    now += 1_000;
+    const second = queue.ask(approval("b", "https://pest.example"));
+    await until(async () => (await queue.pending()).length === 1);
+    expect(windows.opened).toHaveLength(1);
+    await queue.show();
+    const shown = windows.opened[1] ?? -1;
+    expect(windows.opened).toHaveLength(2);
+    // Asked again while it is open: brought forward, not opened twice.
+    await queue.show();
+    expect(windows.focused).toEqual([shown]);
+    void queue.ask(approval("c", "https://other.example"));
+    await until(async () => (await queue.pending()).length === 2);
+    expect(windows.opened).toHaveLength(2);
+    await queue.windowClosed(shown);
+    expect(await within(second)).toEqual({ approvalId: "b", decision: "decline" });
+  });
 });

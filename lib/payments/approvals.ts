@@ -89,6 +89,8 @@ export interface ApprovalWindow {
   showCount(count: number): Promise<void>;
   /** Closes the window (nothing is left in it to decide). */
   close(windowId: number): Promise<void>;
+  /** Brings the window forward: only when the person asked to see it (the popup's button). */
+  focus(windowId: number): Promise<void>;
 }
 
 /** A request as the queue keeps it: what the window shows, and who asked (Requester). */
@@ -186,6 +188,22 @@ export class ApprovalQueue {
   async closeIfEmpty(): Promise<void> {
     await this.serial(async () => {
       if ((await this.pending()).length === 0) await this.closeWindow();
+    });
+  }
+
+  /**
+   * The person asked to see what waits (the popup's button, for a site whose requests wait
+   * behind the badge): the window is opened, or brought forward, as the queue's own, so that
+   * closing it declines what it showed and the next request does not open a second one.
+   */
+  async show(): Promise<void> {
+    await this.serial(async () => {
+      const existing = await readItem(this.session, CONFIRM_WINDOW_ITEM);
+      if (existing !== undefined && (await this.window.exists(existing))) {
+        await this.window.focus(existing);
+        return;
+      }
+      await this.showWindow();
     });
   }
 

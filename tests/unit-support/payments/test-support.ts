@@ -103,6 +103,7 @@ export function recordingWindow() {
   const checked: number[] = [];
   const counts: number[] = [];
   const closed: number[] = [];
+  const focused: number[] = [];
   const open = new Set<number>();
   let next = 100;
   const window: ApprovalWindow = {
@@ -123,8 +124,19 @@ export function recordingWindow() {
       closed.push(id);
       open.delete(id);
     },
+    focus: async (id) => {
+      focused.push(id);
+    },
   };
-  return { window, opened, checked, counts, closed, close: (id: number) => open.delete(id) };
+  return {
+    window,
+    opened,
+    checked,
+    counts,
+    closed,
+    focused,
+    close: (id: number) => open.delete(id),
+  };
 }
 
 export interface Harness {
