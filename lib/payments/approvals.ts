@@ -53,11 +53,15 @@ export const decideParamsSchema = z.object({
 });
 
 /** A decision as kept: the person's, or a decline because the page withdrew its request. */
-export type ApprovalDecision = DecideParams & { withdrawn?: true };
+/** `withdrawn`: its page gave it up; `expired`: its price did, before the person decided. */
+export type ApprovalDecision = DecideParams & { withdrawn?: true; expired?: true };
 
 const decisionsSchema = z.record(
   z.string(),
-  decideParamsSchema.extend({ withdrawn: z.literal(true).optional() }),
+  decideParamsSchema.extend({
+    withdrawn: z.literal(true).optional(),
+    expired: z.literal(true).optional(),
+  }),
 );
 
 /** How many withdrawals of approvals not yet asked for are remembered (a page's bursts of aborts). */
@@ -223,12 +227,13 @@ export class ApprovalQueue {
   }
 
   /**
-   * The page gave up the request: a decision still waiting for the person is
-   * declined as withdrawn (the window drops it), and one not asked for yet is
-   * declined the moment it is. Nothing changes once the person has decided.
+   * The page gave up the request (or, `why` "expired", its price ran out): a
+   * decision still waiting for the person is declined as such (the window drops
+   * it), and one not asked for yet is declined the moment it is. Nothing changes
+   * once the person has decided.
    */
-  async withdraw(approvalId: string): Promise<void> {
-    const withdrawn: ApprovalDecision = { approvalId, decision: "decline", withdrawn: true };
+  async withdraw(approvalId: string, why: "withdrawn" | "expired" = "withdrawn"): Promise<void> {
+    const withdrawn: ApprovalDecision = { approvalId, decision: "decline", [why]: true };
     const waited = await this.serial(async () => {
       const decisions = await this.decisions();
       if (decisions[approvalId]) return false;

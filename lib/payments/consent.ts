@@ -67,7 +67,8 @@ export async function obtainConsent(
       ...(caller.byPerson ? { byPerson: true as const } : {}),
     };
     const shown = await boundCall(offer, call);
-    const answer = await askPerson(parts, requester, () =>
+    const expiresAt = offer.quote && offer.quote.expiresAt * 1000;
+    const answer = await askPerson(parts, requester, expiresAt, () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
         settings,
         decision,
@@ -86,6 +87,18 @@ export async function obtainConsent(
       }
       throw error;
     });
+    if (answer.expired) {
+      parts.endedUnpaid(caller.origin);
+      const reason = "The price expired before you decided";
+      await advancePayment(
+        parts.deps.db,
+        payment.id,
+        { state: "expired", reason },
+        parts.deps.now(),
+      );
+      await parts.deps.approvals.consume(payment.id);
+      return { outcome: "refused", rule: "expired", reason };
+    }
     if (answer.decision === "decline") {
       parts.endedUnpaid(caller.origin);
       // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
@@ -124,10 +137,15 @@ export async function obtainConsent(
   return { outcome: "approved", confirmation, approvedBy };
 }
 
-/** Asks the person about approval `id` of `origin`; the window opens while `describe` puts together what it shows. */
+/**
+ * Asks the person about approval `id` of `origin`; the window opens while `describe` puts
+ * together what it shows. At `expiresAt` (ms), its price's end, the question is taken back:
+ * nothing can be paid after it, and the page waits for an answer.
+ */
 async function askPerson(
   parts: EngineParts,
   requester: Requester,
+  expiresAt: number | undefined,
   describe: () => Promise<ApprovalView>,
 ): Promise<ApprovalDecision> {
   const { approvals } = parts.deps;
@@ -140,7 +158,13 @@ async function askPerson(
     throw error;
   }
   const { id: _id, origin: _origin, ...asked } = requester;
-  return approvals.ask({ ...view, ...asked });
+  const answer = approvals.ask({ ...view, ...asked });
+  if (expiresAt === undefined) return answer;
+  const expiry = setTimeout(
+    () => void approvals.withdraw(requester.id, "expired").catch(() => undefined),
+    Math.max(expiresAt - parts.deps.now(), 0),
+  );
+  return answer.finally(() => clearTimeout(expiry));
 }
 
 /** What the confirmation window shows of a request (its history, the balance, the registry). */

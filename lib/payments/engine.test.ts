@@ -679,6 +679,31 @@ describe("PaymentEngine.pay, resuming", () => {
   });
 });
 
+describe("PaymentEngine.pay, a price that runs out while the person decides", () => {
+  // Nothing can be paid after it, and the page waits for an answer: the question is taken back.
+  it("takes the question back at the Quote's end: the page is answered, the payment expired, nothing signed", async () => {
+    const h = await makeHarness();
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    void h.engine.pay({ requestId: "late", challenge }, CALLER).catch(() => undefined);
+    await until(async () => (await pendingIds(h)).length === 1);
+    // The worker stopped while the person read the window; the page asks again after the end.
+    h.restart();
+    h.clock.ms += 3_600_000;
+    await expect(h.engine.pay({ requestId: "late", challenge }, CALLER)).rejects.toMatchObject({
+      code: "policy-refused",
+      message: "The price expired before you decided",
+    });
+    expect(await pendingIds(h)).toEqual([]);
+    const payment = await onlyPayment(h);
+    expect(payment).toMatchObject({
+      state: "expired",
+      reason: "The price expired before you decided",
+    });
+    expect(payment.proof).toBeUndefined();
+    expect(payment.confirmation).toBeUndefined();
+  });
+});
+
 describe("PaymentEngine.pay, a request asked about before a restart", () => {
   it("leaves the window once a budget set meanwhile pays it: nobody is offered to decline a signed payment", async () => {
     const h = await makeHarness();
