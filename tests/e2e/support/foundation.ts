@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { PROVIDER_VERSION } from "../../../lib/messages";
 import { startServer, type TestServer } from "./server";
@@ -141,7 +142,30 @@ export function assertFetchUnchanged(
   assert.ok("rejected" in withWallet.aborted);
   assert.equal(withWallet.aborted.rejected.name, "AbortError");
   assert.equal(withWallet.notFound.status, 404);
-  assert.deepEqual(withWallet, withoutWallet);
+  // One header differs: the wallet's rule exposes the payment headers on every fetch answer.
+  const exposed: [string, string] = ["access-control-expose-headers", exposedPaymentHeaders()];
+  assert.deepEqual(
+    withWallet.hello.headers.find(([name]) => name === exposed[0]),
+    exposed,
+  );
+  assert.deepEqual(withoutHeader(withWallet, exposed), withoutWallet);
+}
+
+/** The header names the wallet's own rule exposes (public/rules/expose-payment-headers.json). */
+function exposedPaymentHeaders(): string {
+  const [rule] = JSON.parse(readFileSync("public/rules/expose-payment-headers.json", "utf8")) as {
+    action: { responseHeaders: { value: string }[] };
+  }[];
+  return rule?.action.responseHeaders[0]?.value ?? "";
+}
+
+/** `behaviour` with the header `[name, value]` left out of every header list it holds. */
+function withoutHeader(behaviour: FetchBehaviour, [name, value]: [string, string]): FetchBehaviour {
+  return JSON.parse(JSON.stringify(behaviour), (_key, held: unknown) =>
+    Array.isArray(held)
+      ? held.filter((pair) => !(Array.isArray(pair) && pair[0] === name && pair[1] === value))
+      : held,
+  ) as FetchBehaviour;
 }
 
 const WALLET_REFUSALS = [-32601, 4100];
