@@ -8,7 +8,8 @@ import type { WalletLink } from "./wallet-link";
  * the call's JSON-RPC answer is known: the HTTP binding reports it with the
  * paid retry's headers, before its answer (on SSE, long before), and one
  * that answers with a JSON-RPC error has not brought the result it paid for.
- * Only a 2xx's is held; any other report passes through as it is.
+ * Only a 2xx's is held; any other report passes through as it is. The page hook and the
+ * desktop proxy (proxy/http-402.ts) both hold their receipts so.
  */
 export function holdReceipt(wallet: WalletLink, id: JsonRpcId) {
   let report: (params: ReceiptParams) => void = () => undefined;

@@ -1,16 +1,10 @@
+import { holdReceipt } from "../hook/held-receipt";
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
 import { createMcpHook, type McpHook } from "../hook/mcp-hook";
-import {
-  answerReceipt,
-  httpAnswerReceipt,
-  isMcpPriceAnswer,
-  toolCallOf,
-  withCall,
-} from "../hook/mcp-payment";
+import { answerReceipt, isMcpPriceAnswer, toolCallOf, withCall } from "../hook/mcp-payment";
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
-import type { DescribedCall, ReceiptParams } from "../messages";
 import { answerToCall, type PaidOutcome, type Resumptions } from "./call-answers";
 import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
 import { notePaidAtHttp } from "./forwarded-call";
@@ -82,7 +76,7 @@ export function payingHttp402(
     const method = init?.method ?? "GET";
     const priced = pricedUrl({ url, method }, response);
     if (priced === undefined) return response;
-    const { payer, made } = paymentOf(wallet, base, half, toolCallOf(request));
+    const { payer, made, held } = paymentOf(wallet, base, half, request);
     let paid: Response;
     try {
       paid = await payHttp402(response, { url: priced, method, replayable, signal }, payer);
@@ -110,18 +104,14 @@ export function payingHttp402(
     const { paymentId } = made;
     // Filed once the answer is known (an SSE answer is handed on before it comes), and as
     // it is: a JSON-RPC error answer is no result, a refusal no payment taken.
-    const file = (judged: (report: ReceiptParams) => ReceiptParams) =>
-      void made.answered.then((report) => wallet.receipt(judged(report))).catch(() => undefined);
     /** A price answering the paid call: the server's refusal of the payment made. */
     let refusal: string | undefined;
     const settled = (outcome: PaidOutcome) => {
-      if ("answer" in outcome)
+      if ("answer" in outcome) {
         refusal = answerReceipt(outcome.answer, paymentId, 200).error?.message;
-      file((report) =>
-        "answer" in outcome
-          ? httpAnswerReceipt(report, outcome.answer)
-          : { ...report, unanswered: outcome.failure.unanswered },
-      );
+        held.note(outcome.answer);
+      }
+      held.file("failure" in outcome ? outcome.failure.unanswered : undefined);
     };
     let answer: Response;
     try {
@@ -129,7 +119,7 @@ export function payingHttp402(
     } catch (error) {
       // No answer to the call in it, or a body that broke off before its end.
       const answered = error instanceof UpstreamAnswerError ? error : undefined;
-      file((report) => ({ ...report, unanswered: answered?.unanswered ?? "no-response" }));
+      held.file(answered?.unanswered ?? "no-response");
       const why = answered?.message ?? failureText(error);
       throw new PaidRetryError(paymentId, undefined, why, { cause: error });
     }
@@ -143,27 +133,24 @@ export function payingHttp402(
 
 /**
  * The HTTP binding's payer for one 402, and what became of its payment: the
- * payment made; the receipt of a paid 2xx answer, held back (not filed) until
- * it is known to answer the call; what a 402 refusing the paid retry said.
+ * payment made; the receipt of a paid 2xx answer, held back (hook/held-receipt.ts)
+ * until it is known to answer the call; what a 402 refusing the paid retry said.
  */
 function paymentOf(
   wallet: ProxyWallet,
   base: typeof fetch,
   half: McpHook,
-  call: DescribedCall | undefined,
+  request: JsonRpcRequest & { id: JsonRpcId },
 ) {
-  let answered: (report: ReceiptParams) => void = () => undefined;
   let refused: (said: string) => void = () => undefined;
-  const made: { paymentId?: string; answered: Promise<ReceiptParams>; refused: Promise<string> } = {
-    answered: new Promise((resolve) => {
-      answered = resolve;
-    }),
+  const made: { paymentId?: string; refused: Promise<string> } = {
     refused: new Promise((resolve) => {
       refused = resolve;
     }),
   };
-  const payer: HttpPayer = {
-    wallet: {
+  const call = toolCallOf(request);
+  const held = holdReceipt(
+    {
       pay: async (challenge, signal) => {
         // The price names the address: the window is also told the call the host says it is.
         const answer = await wallet.pay(withCall(challenge, call), signal);
@@ -173,16 +160,22 @@ function paymentOf(
         }
         return answer;
       },
-      receipt: (params) => {
-        if (params.error) refused(params.error.message);
-        if (params.status >= 200 && params.status < 300 && !params.unanswered) answered(params);
-        else void wallet.receipt(params).catch(() => undefined);
-      },
+      receipt: (params) => void wallet.receipt(params).catch(() => undefined),
       elicit: (params, signal) => wallet.elicit(params, signal),
       reportMcpServer: (sighting) => void wallet.report(sighting).catch(() => undefined),
+    },
+    request.id,
+  );
+  const payer: HttpPayer = {
+    wallet: {
+      ...held.wallet,
+      receipt: (params) => {
+        if (params.error) refused(params.error.message);
+        held.wallet.receipt(params);
+      },
     },
     nativeFetch: base,
     loadHalf: async () => half,
   };
-  return { payer, made };
+  return { payer, made, held };
 }
