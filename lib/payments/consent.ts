@@ -6,6 +6,7 @@ import { advancePayment } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
+import { receiverNames } from "../wallet/receiver-names";
 import { type ApprovalView, approvalView } from "./approval-view";
 import type { ApprovalDecision, Requester } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
@@ -44,7 +45,7 @@ export async function obtainConsent(
   const option = optionOf(payment);
   const settings = await parts.deps.settings();
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-  const decision = await decide(parts, settings, payment.receiver, option, caller, server);
+  const decision = await decide(parts, settings, offer, option, caller, server);
   if (decision.action === "refuse") {
     parts.endedUnpaid(caller.origin);
     await advancePayment(
@@ -218,7 +219,7 @@ async function describeRequest(
 export async function decide(
   parts: EngineParts,
   settings: PolicySettings,
-  receiver: string,
+  offer: Offer,
   option: PaymentOption,
   caller: Caller,
   server: ServerContext,
@@ -233,7 +234,8 @@ export async function decide(
     origin,
     ...(topOrigin === undefined ? {} : { topOrigin }),
     inFrame: isFrame(caller),
-    receiver,
+    receiver: offer.receiver,
+    receiverNames: receiverNames(offer, option),
     option,
     spent,
     now,

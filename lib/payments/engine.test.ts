@@ -24,7 +24,7 @@ import {
 } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { fileServerReport } from "../background/pricing-book";
-import type { PaymentChallenge } from "../messages";
+import type { OriginBudgetView, PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
@@ -1116,6 +1116,51 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     expect(pending?.warnings).toContain("first-payment-to-receiver");
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
     await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
+  });
+
+  describe("a payee on the deny list, by any name it goes by", () => {
+    const refusedUnsigned = async (h: Harness, challenge: PaymentChallenge) => {
+      await expect(h.engine.pay({ requestId: "d", challenge }, CALLER)).rejects.toMatchObject({
+        name: "PaymentError",
+        code: "policy-refused",
+        rule: "receiver-denied",
+      });
+      const payment = await onlyPayment(h);
+      expect(payment.state).toBe("refused");
+      expect(payment.proof).toBeUndefined();
+      expect(await pendingIds(h)).toEqual([]);
+    };
+    const denying = (
+      deny: string[],
+      origins: Record<string, OriginBudgetView> = { [AGENT]: AUTO_BUDGET },
+    ) => makeHarness({ policy: { origins, receivers: { allow: [], deny } } });
+
+    it("refuses a Stipendex Quote paying an account blocked as an x402 receiver is named", async () => {
+      const h = await denying([`${RAIL.network}:${RAIL.payTo.toLowerCase()}`]);
+      await refusedUnsigned(h, (await stipendexHttpChallenge(h.receiver)).challenge);
+    });
+
+    it("refuses a Stipendex Quote paying an address blocked as the window shows it (checksummed)", async () => {
+      const h = await denying([RAIL.payTo]);
+      await refusedUnsigned(h, (await stipendexHttpChallenge(h.receiver)).challenge);
+    });
+
+    it("refuses a Stipendex receiver blocked by a web address with a path or another letter case", async () => {
+      const h = await denying([`${RECEIVER.toUpperCase()}/pricing`]);
+      await refusedUnsigned(h, (await stipendexHttpChallenge(h.receiver)).challenge);
+    });
+
+    it("refuses an x402 price to a payee blocked by its checksummed address, or by its account in capitals", async () => {
+      for (const entry of [PAY_TO, `eip155:84532:${PAY_TO.toUpperCase().replace("0X", "0x")}`]) {
+        const h = await denying([entry], { [AGENT]: TEST_AUTO_BUDGET });
+        await refusedUnsigned(h, x402HttpChallenge(2));
+      }
+    });
+
+    it("refuses an x402 price served from a blocked site, though it names only an account", async () => {
+      const h = await denying(["http://127.0.0.1:4021"], { [AGENT]: TEST_AUTO_BUDGET });
+      await refusedUnsigned(h, x402HttpChallenge(1));
+    });
   });
 
   it("writes 'always allow' into the settings as they are, keeping a change made while the window was open", async () => {

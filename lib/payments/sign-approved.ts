@@ -97,7 +97,7 @@ export async function payAutomatically(
   const wallet = await parts.deps.wallet();
   if (!wallet || (offer.quote && offer.quote.expiresAt <= parts.seconds())) return undefined;
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-  const decision = await decide(parts, settings, offer.receiver, option, caller, server);
+  const decision = await decide(parts, settings, offer, option, caller, server);
   const confirm = await automaticDecision(parts, decision, describeRemaining(decision.remaining));
   if (!confirm) return undefined;
   const signer = await parts.signer(wallet);

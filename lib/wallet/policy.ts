@@ -12,6 +12,7 @@ import {
 } from "./limits";
 import { formatMicro } from "./micro";
 import type { PolicySettings } from "./policy-settings";
+import { isAllowed, isDenied, type ReceiverNames } from "./receiver-names";
 
 export type PolicyRule =
   | "receiver-denied"
@@ -44,6 +45,8 @@ export interface PolicyInput {
    */
   inFrame?: boolean;
   receiver: string;
+  /** Every name the receiver goes by, matched against the allow and deny lists; else `receiver` alone. */
+  receiverNames?: ReceiverNames;
   option: ChargeOption;
   /** Running sums by sum key (see limits.ts); absent keys count as 0. */
   spent: ReadonlyMap<string, bigint>;
@@ -86,7 +89,8 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     remaining,
   });
 
-  if (settings.receivers.deny.includes(receiver)) {
+  const names = input.receiverNames ?? { receiver };
+  if (isDenied(settings.receivers.deny, names)) {
     return refuse("receiver-denied", `receiver ${receiver} is on your deny list`);
   }
   const charge = resolveCharge(settings, input.option);
@@ -136,7 +140,7 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     );
   }
   const { allow } = settings.receivers;
-  if (allow.length > 0 && !allow.includes(receiver)) {
+  if (allow.length > 0 && !isAllowed(allow, names)) {
     return ask("receiver-not-allowed", `receiver ${receiver} is not on your allow list`);
   }
   if (budget.withinPriceHint && input.againstHint === "above") {
