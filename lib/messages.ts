@@ -312,9 +312,18 @@ export interface PendingApproval {
       }
     /**
      * `arguments`: the call's, when the wallet was given the call (absent in the history);
+     * `argumentsUnknown`: a window's request the wallet was given no call for (an elicitation
+     * outside one, arguments not hashing to the price's), so it cannot show what is asked;
      * `unsigned`: an x402 price, which binds neither: tool and arguments are the page's word.
      */
-    | { kind: "mcp"; server: string; tool: string; arguments?: ShownArguments; unsigned?: true };
+    | {
+        kind: "mcp";
+        server: string;
+        tool: string;
+        arguments?: ShownArguments;
+        argumentsUnknown?: true;
+        unsigned?: true;
+      };
   amount: DisplayAmount;
   /** The currency budgets count this payment in (e.g. "USD" for USDC): what "always allow" is in. */
   currency: string;

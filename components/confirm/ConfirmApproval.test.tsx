@@ -242,13 +242,18 @@ describe("ConfirmApproval", () => {
     expect(values).toEqual(['"Paris"', "7"]);
   });
 
-  it("says so for a call without arguments, and shows none where the wallet knows no call", () => {
+  it("says so for a call without arguments, and that it was shown none where it knows no call", () => {
     const mcp = { kind: "mcp", server: "https://mcp.example/mcp", tool: "t" } as const;
     renderApproval({ resource: { ...mcp, arguments: { listed: [], unlisted: 0 } } });
     expect(screen.getByTestId("arguments").textContent).toBe("Called with no arguments");
     cleanup();
     renderApproval({ resource: mcp });
     expect(screen.queryByTestId("arguments")).toBeNull();
+    cleanup();
+    renderApproval({ resource: { ...mcp, argumentsUnknown: true } });
+    expect(screen.getByTestId("arguments").textContent).toBe(
+      "The wallet was not shown what this call asks of the tool: only the receiver's description above says.",
+    );
   });
 
   it("shows the start of a long argument, the rest when asked, and says what the wallet left out", () => {

@@ -97,6 +97,11 @@ function Resource({ resource, byApp }: { resource: PendingApproval["resource"]; 
         </p>
       )}
       {resource.arguments && <ToolArguments args={resource.arguments} />}
+      {resource.argumentsUnknown && (
+        <p className="mt-1 text-xs" data-testid="arguments">
+          {t("confirm.argumentsUnknown")}
+        </p>
+      )}
     </div>
   );
 }

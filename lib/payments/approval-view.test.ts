@@ -90,6 +90,8 @@ describe("approvalView", () => {
     const none = approvalView({ ...input, call: { arguments: undefined } }).resource;
     expect(none).toMatchObject({ arguments: { listed: [], unlisted: 0 } });
     expect(approvalView(input).resource).not.toHaveProperty("arguments");
+    expect(approvalView(input).resource).toMatchObject({ argumentsUnknown: true });
+    expect(none).not.toHaveProperty("argumentsUnknown");
   });
 
   it("says an unsigned price's tool call is the page's word, which a Quote's argsHash binds", () => {

@@ -86,7 +86,9 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
             server: offer.resource.server,
             tool: offer.resource.tool,
             // What the tool is asked to do: the person approves the call, not only its price.
-            ...(input.call ? { arguments: shownArguments(input.call.arguments) } : {}),
+            ...(input.call
+              ? { arguments: shownArguments(input.call.arguments) }
+              : { argumentsUnknown: true as const }),
             ...(offer.quote === undefined ? { unsigned: true as const } : {}),
           },
     amount: {
