@@ -365,6 +365,16 @@ describe("installFetchHook: HTTP 402", () => {
     ]);
   });
 
+  it("gives the page its 402 and says the payment was not sent when the half that sends it cannot load", async () => {
+    const { win, seen, receipts } = setup(server, () => pay, mcpAtHand(true));
+    const answer = await win.fetch("/api/search");
+    expect(answer.status).toBe(402);
+    expect(seen).toHaveLength(1);
+    expect(receipts).toEqual([
+      { paymentId: "p1", status: 0, receipt: null, unanswered: "not-sent" },
+    ]);
+  });
+
   it("does not ask the wallet about a request the page aborted while its 402 was read", async () => {
     const abort = new AbortController();
     const { win, challenges } = setup(

@@ -1,8 +1,11 @@
 import type { PaymentChallenge } from "../messages";
 import type { McpHook } from "./mcp-hook";
+import type { PricedRequest } from "./paid-retry";
 import { readCapped } from "./read-capped";
-import type { ReplayableRequest } from "./replay";
-import { MAX_CHALLENGE_BYTES, STIPENDEX_RECEIPT_HEADER, type WalletLink } from "./wallet-link";
+import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
+
+/** How long the page's 402 is held while its price is read: a price is a few kB, sent at once. */
+export const CHALLENGE_PATIENCE_MS = 5_000;
 
 /**
  * Reads a 402 into a challenge for the wallet, from a clone so the page can
@@ -13,10 +16,12 @@ export async function readHttpChallenge(
   response: Response,
   url: string,
   method: string,
+  patienceMs = CHALLENGE_PATIENCE_MS,
 ): Promise<PaymentChallenge | undefined> {
   const paymentRequiredHeader = response.headers.get("payment-required");
   // Read even beside an x402 v2 header: the body may hold the receiver's Stipendex Quote.
-  const body = (await readCapped(response.clone(), MAX_CHALLENGE_BYTES)) ?? "";
+  // Bounded in time too: the page waits for this read, and a 402 may stream for ever.
+  const body = (await readCapped(response.clone(), MAX_CHALLENGE_BYTES, patienceMs)) ?? "";
   if (paymentRequiredHeader === null && !/"(quote|accepts)"/.test(body)) return undefined;
   return { transport: "http", url, method, body, paymentRequiredHeader };
 }
@@ -26,7 +31,7 @@ export interface HttpPayer {
   wallet: WalletLink;
   /** The browser's own fetch, for the paid retry. */
   nativeFetch: typeof fetch;
-  /** The hook's second half, loaded on first use: it also hashes paid bodies and reads XHR answers. */
+  /** The hook's second half, loaded on first use: it sends paid retries, reports them, reads XHR answers. */
   loadHalf(): Promise<McpHook>;
 }
 
@@ -49,21 +54,23 @@ export function pricedUrl(
     : undefined;
 }
 
-const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
-
 /**
- * The HTTP binding: hands a 402 to the wallet, retries once with the payment
- * header, reports the receipt, and gives the page the paid response. On a
- * decline, a refusal, or a second 402, the page gets the original 402. When
- * the page aborts its request while the wallet asks, the request is withdrawn.
+ * The HTTP binding: hands a 402 to the wallet and, once it paid, has the hook's
+ * second half retry the request with the payment (paid-retry.ts). On a
+ * decline or a refusal the page gets the original 402. When the page aborts
+ * its request while the wallet asks, the request is withdrawn.
  */
 export async function payHttp402(
   response: Response,
-  request: { url: string; method: string; replayable: ReplayableRequest; signal?: AbortSignal },
-  { wallet, nativeFetch, loadHalf }: HttpPayer,
+  request: PricedRequest,
+  payer: HttpPayer,
 ): Promise<Response> {
   const challenge = await readHttpChallenge(response, request.url, request.method);
   if (!challenge) return response;
+  const { wallet } = payer;
+  // Loading while the wallet decides: the retry is sent by the half.
+  const half = payer.loadHalf();
+  half.catch(() => undefined);
   // Aborted while its 402 was read: the page gave it up before the wallet could be asked.
   request.signal?.throwIfAborted();
   let answer: Awaited<ReturnType<WalletLink["pay"]>>;
@@ -74,42 +81,19 @@ export async function payHttp402(
     if (request.signal?.aborted) throw request.signal.reason;
     return response;
   }
-  if (!answer.header) return response;
-  let retry: Response;
-  let sent = false;
-  try {
-    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
-    request.signal?.throwIfAborted();
-    sent = true;
-    retry = await nativeFetch(
-      request.replayable.replay(
-        { [answer.header.name]: answer.header.value },
-        undefined,
-        request.url,
-      ),
-    );
-    if (retry.type === "opaqueredirect") throw new TypeError(REDIRECTED_PAYMENT);
-  } catch (error) {
-    wallet.receipt({
-      paymentId: answer.paymentId,
-      status: 0,
-      receipt: null,
-      unanswered: sent ? "no-response" : "not-sent",
-    });
-    throw error;
-  }
-  const refused = retry.status === 402;
-  // Read by the second half once loaded: a copy taken now, before the page reads the body.
-  const copy =
-    refused || (retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER))
-      ? retry.clone()
-      : undefined;
-  void loadHalf().then(
-    (half) => half.fileHttpReceipt(answer.paymentId, retry, copy, wallet),
-    () => copy?.body?.cancel(),
+  const { header } = answer;
+  if (!header) return response;
+  return half.then(
+    (loaded) => loaded.sendPaidRetry(response, request, { ...answer, header }, payer),
+    () => {
+      // Signed, and never sent: the page gets its 402, the history says so.
+      wallet.receipt({
+        paymentId: answer.paymentId,
+        status: 0,
+        receipt: null,
+        unanswered: "not-sent",
+      });
+      return response;
+    },
   );
-  if (!refused) return retry;
-  // The page gets the original 402; the refusal is read from the copy.
-  retry.body?.cancel().catch(() => undefined);
-  return response;
 }

@@ -1,7 +1,6 @@
 import type { Unanswered } from "../messages";
 import { holdReceipt } from "./held-receipt";
 import type { HttpPayer } from "./http-payment";
-import { fileHttpReceipt } from "./http-receipt";
 import { type JsonRpcRequest, parseJson } from "./jsonrpc";
 import {
   handleMcpResponse,
@@ -13,6 +12,7 @@ import {
 } from "./mcp-payment";
 import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
 import { mediaType } from "./media-type";
+import { sendPaidRetry } from "./paid-retry";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import { MAX_CHALLENGE_BYTES } from "./wallet-link";
@@ -50,8 +50,8 @@ export interface HookServices extends HttpPayer {
  */
 export interface McpHook {
   fetch(call: HookedCall, services: HookServices): Promise<Response>;
-  /** Reports what a paid HTTP retry brought (see http-receipt.ts). */
-  fileHttpReceipt: typeof fileHttpReceipt;
+  /** Sends a paid HTTP retry and reports what it brought (see paid-retry.ts). */
+  sendPaidRetry: typeof sendPaidRetry;
   /** Pays the 402 a page's XHR ended with and shows the XHR the outcome (see xhr.ts). */
   settleXhr: typeof settleXhr;
 }
@@ -65,7 +65,7 @@ export function createMcpHook(): McpHook {
   const sessions = new McpSessions();
   return {
     settleXhr,
-    fileHttpReceipt,
+    sendPaidRetry,
     async fetch(call, services) {
       const { mcpRequest } = call;
       const [input, init] = call.replayable.first ?? call.args;

@@ -1,9 +1,13 @@
 /**
- * Reads a body as text, or undefined when it is longer than `limit` bytes or
- * breaks off; done once its declared length is in, without waiting for the
- * stream to end.
+ * Reads a body as text, or undefined when it is longer than `limit` bytes,
+ * breaks off, or is not all in within `patienceMs` (when given); done once its
+ * declared length is in, without waiting for the stream to end.
  */
-export async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+export async function readCapped(
+  response: Response,
+  limit: number,
+  patienceMs?: number,
+): Promise<string | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > limit || !response.body) {
     // Not awaited: a clone's cancel settles only once the page's copy is read or cancelled too.
@@ -16,9 +20,19 @@ export async function readCapped(response: Response, limit: number): Promise<str
   const decoder = new TextDecoder();
   let text = "";
   let size = 0;
+  let late = false;
+  const timer =
+    patienceMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          late = true;
+          // Answers the read waiting below at once, as done: taken as unread.
+          reader.cancel().catch(() => undefined);
+        }, patienceMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (late) return undefined;
       if (done) return text + decoder.decode();
       size += value.byteLength;
       if (size > limit) {
@@ -36,5 +50,7 @@ export async function readCapped(response: Response, limit: number): Promise<str
   } catch {
     // Broken off: unread, as one too long is.
     return undefined;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { PaymentChallenge } from "../messages";
 import type { HttpPayer } from "./http-payment";
+import { createMcpHook } from "./mcp-hook";
 import type { XhrCall, XhrStage } from "./xhr-call";
 import { readHeaders, settleXhr } from "./xhr-settle";
 
@@ -56,7 +57,7 @@ describe("settleXhr: a 402 met after a redirect", () => {
         sent.push(input as Request);
         return new Response("paid");
       },
-      loadHalf: () => Promise.reject(new Error("not needed")),
+      loadHalf: async () => createMcpHook(),
     };
     const xhr = { responseType: "", timeout: 0, withCredentials: false } as XMLHttpRequest;
     const hooked: XhrCall = { ...call, headers: [authorization], payable: true };

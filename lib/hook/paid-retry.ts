@@ -1,0 +1,62 @@
+import type { PaymentAnswer } from "../messages";
+import { fileHttpReceipt } from "./http-receipt";
+import type { ReplayableRequest } from "./replay";
+import { STIPENDEX_RECEIPT_HEADER, type WalletLink } from "./wallet-link";
+
+const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
+
+/** The request a paid 402 answered, as the retry repeats it. */
+export interface PricedRequest {
+  url: string;
+  method: string;
+  replayable: ReplayableRequest;
+  signal?: AbortSignal;
+}
+
+/**
+ * The HTTP binding's second step, in the hook's second half: retries the
+ * priced request once with the payment `answer` carries, reports what came
+ * back (the receipt, a refusal, no answer at all), and gives the page the paid
+ * response, or on a second 402 the original one.
+ */
+export async function sendPaidRetry(
+  response: Response,
+  request: PricedRequest,
+  answer: PaymentAnswer & { header: NonNullable<PaymentAnswer["header"]> },
+  { wallet, nativeFetch }: { wallet: WalletLink; nativeFetch: typeof fetch },
+): Promise<Response> {
+  let retry: Response;
+  let sent = false;
+  try {
+    // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
+    request.signal?.throwIfAborted();
+    sent = true;
+    retry = await nativeFetch(
+      request.replayable.replay(
+        { [answer.header.name]: answer.header.value },
+        undefined,
+        request.url,
+      ),
+    );
+    if (retry.type === "opaqueredirect") throw new TypeError(REDIRECTED_PAYMENT);
+  } catch (error) {
+    wallet.receipt({
+      paymentId: answer.paymentId,
+      status: 0,
+      receipt: null,
+      unanswered: sent ? "no-response" : "not-sent",
+    });
+    throw error;
+  }
+  const refused = retry.status === 402;
+  // Read off the page's path: a copy taken now, before the page reads the body.
+  const copy =
+    refused || (retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER))
+      ? retry.clone()
+      : undefined;
+  void fileHttpReceipt(answer.paymentId, retry, copy, wallet);
+  if (!refused) return retry;
+  // The page gets the original 402; the refusal is read from the copy.
+  retry.body?.cancel().catch(() => undefined);
+  return response;
+}
