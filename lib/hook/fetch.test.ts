@@ -398,14 +398,18 @@ describe("installFetchHook: HTTP 402", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("gives the page the original 402 when the paid retry is refused, and reports the refusal", async () => {
+  // envelope.md section 7: "records the refusal and hands the page the original answer".
+  it("gives the page the original 402 when a Stipendex receiver refuses the paid retry, its reason filed first", async () => {
     let calls = 0;
     const { win, receipts } = setup(
       () => new Response(calls++ === 0 ? quoteBody : '{"error":"expired"}', { status: 402 }),
       () => pay,
     );
-    const response = await win.fetch("/x");
-    expect(await response.text()).toBe(quoteBody);
+    const abort = new AbortController();
+    const response = await win.fetch("/x", { signal: abort.signal });
+    // A page done with its answer may give the request up at once (an MCP client closing).
+    abort.abort();
+    expect(response.status).toBe(402);
     expect(receipts).toEqual([
       {
         paymentId: "p1",
@@ -414,6 +418,25 @@ describe("installFetchHook: HTTP 402", () => {
         error: { code: 402, message: '{"error":"expired"}' },
       },
     ]);
+  });
+
+  // Seed 004: the reason comes back in the 402 "so your client can fix it"; x402's clients return it.
+  it("gives the page an x402 server's 402 refusing the paid retry, as it came, its reason filed first", async () => {
+    const refusal = '{"error":"FiatTokenV2_2: invalid signature","accepts":[]}';
+    const x402: Handler = async (request) =>
+      new Response(request.headers.has("x-payment") ? refusal : '{"accepts":[]}', { status: 402 });
+    const { win, receipts } = setup(x402, () => ({
+      paymentId: "p2",
+      header: { name: "X-PAYMENT", value: "signed" },
+    }));
+    const abort = new AbortController();
+    const response = await win.fetch("/x", { signal: abort.signal });
+    abort.abort();
+    expect(receipts).toEqual([
+      { paymentId: "p2", status: 402, receipt: null, error: { code: 402, message: refusal } },
+    ]);
+    expect(response.status).toBe(402);
+    expect(await response.text()).toBe(refusal);
   });
 
   it("reports an x402 v2 refusal with the PAYMENT-REQUIRED header that says why", async () => {
@@ -495,7 +518,6 @@ describe("installFetchHook: HTTP 402", () => {
       );
       const response = await win.fetch("/x");
       expect(await response.text()).toBe(quoteBody);
-      await until(() => receipts.length > 0);
       expect(receipts).toEqual([
         { paymentId: "p1", status: 402, receipt: null, error: { code: 402, message: "HTTP 402" } },
       ]);

@@ -56,9 +56,10 @@ export function pricedUrl(
 
 /**
  * The HTTP binding: hands a 402 to the wallet and, once it paid, has the hook's
- * second half retry the request with the payment (paid-retry.ts). On a
- * decline or a refusal the page gets the original 402. When the page aborts
- * its request while the wallet asks, the request is withdrawn.
+ * second half retry the request with the payment (paid-retry.ts), whose
+ * answer the page gets (an x402 server's refusal too). On a decline, or a
+ * Stipendex receiver's refusal, the page gets the original 402. When the page
+ * aborts its request while the wallet asks, the request is withdrawn.
  */
 export async function payHttp402(
   response: Response,

@@ -1,5 +1,6 @@
 import type { ReceiptParams } from "../messages";
 import { sha256Base64url } from "../protocol/canonical-json";
+import { CHALLENGE_PATIENCE_MS } from "./http-payment";
 import { readCapped } from "./read-capped";
 import { MAX_CHALLENGE_BYTES, RECEIPT_HEADERS, type WalletLink } from "./wallet-link";
 
@@ -22,7 +23,8 @@ export async function fileHttpReceipt(
   const receipt = RECEIPT_HEADERS.map((name) => retry.headers.get(name)).find((v) => v !== null);
   const report: ReceiptParams = { paymentId, status: retry.status, receipt: receipt ?? null };
   if (retry.status === 402) {
-    const refusal = (copy && (await readCapped(copy, MAX_CHALLENGE_BYTES))) || "HTTP 402";
+    const refusal =
+      (copy && (await readCapped(copy, MAX_CHALLENGE_BYTES, CHALLENGE_PATIENCE_MS))) || "HTTP 402";
     // x402 v2 says why in the header of the 402 it answers a refused payment with.
     const paymentRequired = retry.headers.get("payment-required");
     const data = paymentRequired === null ? {} : { data: { paymentRequired } };

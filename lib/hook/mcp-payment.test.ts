@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { breakingOff } from "../../tests/unit-support/hook/bodies";
-import type { ElicitParams, PaymentChallenge, ReceiptParams } from "../messages";
+import type { ElicitParams, PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
 import type { JsonRpcRequest } from "./jsonrpc";
 import {
   DESCRIBED_ARGUMENTS_CHARS,
@@ -28,25 +28,28 @@ const retryId = "stipendex-retry-1";
 /** `message` as the server answers the paid retry: under the retry's id. */
 const toRetry = <T extends object>(message: T) => ({ ...message, id: retryId });
 
+type PaymentKey = NonNullable<PaymentAnswer["meta"]>["key"];
+const STIPENDEX: PaymentKey = "stipendex/payment";
+
 /**
- * The page's tools/call answered `first`, paid by a wallet that always pays,
+ * The page's tools/call answered `first`, paid by a wallet that always pays (`paidWith`),
  * its paid retry answered `retry`; what the page got and the wallet was told
  * (told after the page's answer: the tests poll for it).
  */
-async function payCall(first: Response, retry: () => Response) {
-  const { answered, receipts, asked, elicited } = startCall(first, retry);
+async function payCall(first: Response, retry: () => Response, paidWith: PaymentKey = STIPENDEX) {
+  const { answered, receipts, asked, elicited } = startCall(first, retry, paidWith);
   return { response: await answered, receipts, asked, elicited };
 }
 
 /** As payCall, the page's answer still to come: it may fail. */
-function startCall(first: Response, retry: () => Response) {
+function startCall(first: Response, retry: () => Response, paidWith: PaymentKey = STIPENDEX) {
   const receipts: ReceiptParams[] = [];
   const asked: PaymentChallenge[] = [];
   const elicited: ElicitParams[] = [];
   const wallet: WalletLink = {
     pay: async (challenge) => {
       asked.push(challenge);
-      return { paymentId: "m1", meta: { key: "stipendex/payment", value: { jws: "p" } } };
+      return { paymentId: "m1", meta: { key: paidWith, value: { jws: "p" } } };
     },
     receipt: (params) => receipts.push(params),
     elicit: async (params) => {
@@ -528,5 +531,52 @@ describe("a paid retry's stream that the page's SDK client will not resume", () 
     const sse = { headers: { "content-type": "text/event-stream" } };
     const { response } = await payCall(Response.json(refusal), () => new Response(body, sse));
     expect(await response.text()).toContain("The Stipendex wallet paid for verify_agent");
+  });
+});
+
+// Seed 004: the reason comes back "so your client can fix it"; x402's own clients return it.
+describe("handleMcpResponse: an x402 server refusing the paid retry", () => {
+  const x402Refusal = {
+    jsonrpc: "2.0",
+    id: retryId,
+    error: {
+      code: -32402,
+      message: "Payment failed: insufficient_funds",
+      data: { x402Version: 2 },
+    },
+  };
+
+  it("hands the page the refusal in JSON, under its call's id", async () => {
+    const { response, receipts } = await payCall(
+      Response.json(refusal),
+      () => Response.json(x402Refusal),
+      "x402/payment",
+    );
+    expect(await response.json()).toEqual({ ...x402Refusal, id: request.id });
+    expect(receipts).toMatchObject([{ paymentId: "m1", error: x402Refusal.error }]);
+  });
+
+  it("hands the page the refusal on SSE, under its call's id", async () => {
+    const { response, receipts } = await payCall(
+      sse(refusal),
+      () => sse(x402Refusal),
+      "x402/payment",
+    );
+    expect(await response.text()).toBe(formatSseMessage({ ...x402Refusal, id: request.id }));
+    expect(receipts).toMatchObject([{ paymentId: "m1", error: x402Refusal.error }]);
+  });
+
+  it("hands the page an HTTP 402 refusal as it came, its reason filed first", async () => {
+    const said = '{"error":"payment_parse"}';
+    const { response, receipts } = await payCall(
+      Response.json(refusal),
+      () => new Response(said, { status: 402, headers: { "content-type": "application/json" } }),
+      "x402/payment",
+    );
+    expect(receipts).toEqual([
+      { paymentId: "m1", status: 402, receipt: null, error: { code: 402, message: said } },
+    ]);
+    expect(response.status).toBe(402);
+    expect(await response.text()).toBe(said);
   });
 });

@@ -68,7 +68,9 @@ type SseHandler = (
  * Looks at an MCP answer (JSON or SSE) on its way to the page: notes what an
  * `initialize` and a `tools/list` declare, and pays a `tools/call` refused
  * with -32402 (or an x402 PaymentRequired result) so the page only ever sees
- * the paid answer — or, on a decline or refusal, the original one.
+ * the paid call's answer (an x402 server's refusal of the payment too, its
+ * reason the page's to read) — or, on a decline or a Stipendex receiver's
+ * refusal (envelope.md section 7), the original one.
  */
 export async function handleMcpResponse(
   response: Response,
@@ -193,7 +195,9 @@ async function payAndRetry(
   }
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.ok && retry.body) {
-    return withReceiptWatch(retry, call, ids, paymentId, wallet, nativeFetch, message);
+    // A Stipendex receiver's refusal is not the page's: it keeps the original answer.
+    const original = answer.meta.key === "stipendex/payment" ? message : undefined;
+    return withReceiptWatch(retry, call, ids, paymentId, wallet, nativeFetch, original);
   }
   const retried =
     type === "application/json"
@@ -202,14 +206,17 @@ async function payAndRetry(
           .json()
           .catch(() => undefined)
       : undefined;
+  const stipendex = answer.meta.key === "stipendex/payment";
   if (!isResponseTo(retried, ids.retry)) {
     const report = await unansweredReceipt(retry, paymentId);
     sendReceipt(wallet, report, retried);
-    return report.error ? undefined : retry;
+    if (!(report.error && stipendex)) return retry;
+    retry.body?.cancel().catch(() => undefined);
+    return undefined;
   }
   const report = answerReceipt(retried, paymentId, retry.status);
   sendReceipt(wallet, report, retried);
-  if (report.error) {
+  if (report.error && stipendex) {
     await retry.body?.cancel();
     return undefined;
   }
@@ -260,8 +267,9 @@ async function unansweredReceipt(retry: Response, paymentId: string): Promise<Re
 }
 
 /**
- * The paid retry answered by SSE: pass it through, report its receipt (or,
- * once it ends without the call's answer, that it brought none), hide a refusal.
+ * The paid retry answered by SSE: pass it through, its answer under the page's
+ * id (a refusal too, unless `original` is to stand in for it), and report its
+ * receipt (or, once it ends without the call's answer, that it brought none).
  */
 function withReceiptWatch(
   retry: Response,
@@ -270,7 +278,7 @@ function withReceiptWatch(
   paymentId: string,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
-  original: Record<string, unknown>,
+  original: Record<string, unknown> | undefined,
 ): Response {
   const stream = streamOf(call);
   let answered = false;
@@ -290,7 +298,11 @@ function withReceiptWatch(
         answered = true;
         const report = answerReceipt(message, paymentId, retry.status);
         sendReceipt(wallet, report, message);
-        emit(report.error ? formatSseMessage(original) : underPageId(event, message, ids.page));
+        emit(
+          report.error && original
+            ? formatSseMessage(original)
+            : underPageId(event, message, ids.page),
+        );
         return;
       }
       emit(event.raw);

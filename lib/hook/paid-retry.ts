@@ -17,7 +17,10 @@ export interface PricedRequest {
  * The HTTP binding's second step, in the hook's second half: retries the
  * priced request once with the payment `answer` carries, reports what came
  * back (the receipt, a refusal, no answer at all), and gives the page the paid
- * response, or on a second 402 the original one.
+ * response. A 402 refusing the payment reaches the page as the server sent it
+ * when the payment was x402's (seed 004: the reason is returned "so your client
+ * can fix it"); a Stipendex receiver's refusal leaves the page the original 402
+ * (envelope.md section 7: "records the refusal and hands the page the original answer").
  */
 export async function sendPaidRetry(
   response: Response,
@@ -54,9 +57,12 @@ export async function sendPaidRetry(
     refused || (retry.ok && retry.headers.has(STIPENDEX_RECEIPT_HEADER))
       ? retry.clone()
       : undefined;
-  void fileHttpReceipt(answer.paymentId, retry, copy, wallet);
+  const filed = fileHttpReceipt(answer.paymentId, retry, copy, wallet);
   if (!refused) return retry;
-  // The page gets the original 402; the refusal is read from the copy.
+  // The reason is read before the page has an answer: a page done with it may give its request
+  // up (an MCP client closing), and the refusal's body with it.
+  await filed;
+  if (answer.header.name !== "Stipendex-Payment") return retry;
   retry.body?.cancel().catch(() => undefined);
   return response;
 }

@@ -91,8 +91,9 @@ export function payingHttp402(
       await response.body?.cancel().catch(() => undefined);
     }
     if (made.paymentId === undefined) return paid;
-    if (paid === response) {
+    if (paid.status === 402) {
       // The server's refusal of the payment (seed 004: its reason verbatim in the 402).
+      await paid.body?.cancel().catch(() => undefined);
       const said = await made.refused;
       throw new PaidRetryError(made.paymentId, said, `HTTP 402: ${said}`);
     }
