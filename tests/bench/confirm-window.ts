@@ -250,9 +250,17 @@ async function windowRound(
   receiver: BenchReceiver,
   id: string,
 ): Promise<WindowRound> {
-  const opening = browser.nextWindow();
-  const reported = browser.inWalletPage(`window.${GLOBAL}Reports.next()`);
-  const status = browser.fetchPaid(id);
+  // Each step named in its failure: a driver's own error ("Target page ... closed") does not say which page.
+  const step = <T>(what: string, pending: Promise<T>) =>
+    pending.catch((error: unknown) => {
+      throw new ConfirmWindowBenchError(`${what}: ${String(error)}`);
+    });
+  const opening = step("waiting for the window", browser.nextWindow());
+  const reported = step(
+    "the wallet page's report",
+    browser.inWalletPage(`window.${GLOBAL}Reports.next()`),
+  );
+  const status = step("the receiver tab's fetch", browser.fetchPaid(id));
   // Awaited below; until then a failure elsewhere must not leave these rejections unhandled.
   for (const pending of [opening, reported, status]) pending.catch(() => undefined);
   const window = await within(opening, "the confirmation window to open", 20_000);
@@ -262,11 +270,11 @@ async function windowRound(
   if ("error" in report) throw new ConfirmWindowBenchError(`in the window: ${report.error}`);
   // Approved, not declined: a site whose requests keep ending unpaid is held back after 20 in a
   // minute (the unpaid brake, engine-parts.ts), and its next window would never open.
-  await window.click("Approve");
+  await step("clicking Approve", window.click("Approve"));
   const got = await within(status, "the page's fetch to answer after Approve", 20_000);
   if (got !== 200) throw new ConfirmWindowBenchError(`the approved fetch got ${got}, not 200`);
   await within(
-    browser.inWalletPage(`window.${GLOBAL}Reports.popupsGone()`),
+    step("the wallet page's watch", browser.inWalletPage(`window.${GLOBAL}Reports.popupsGone()`)),
     "the confirmation window to close",
     20_000,
   );
