@@ -462,7 +462,11 @@ export function SettingsView({
           onAdd={(asset) => patch({ assets: [...form.assets, asset] })}
         />
       </Section>
-      <Section id="receivers" title={t("settings.receivers.title")}>
+      <Section
+        id="receivers"
+        title={t("settings.receivers.title")}
+        explain={t("settings.receivers.explain")}
+      >
         <ReceiverList
           title={t("settings.receivers.allowTitle")}
           none={t("settings.receivers.allowNone")}
