@@ -84,6 +84,11 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("origin").textContent).toBe("https://agent.example");
     const receiver = screen.getByTestId("receiver");
     expect(receiver.textContent).toContain("did:web:api.weather.example");
+    // Its id first; the name it gives itself after, as its own word.
+    expect(receiver.textContent?.startsWith("did:web:api.weather.example")).toBe(true);
+    expect(screen.getByTestId("receiver-name").textContent).toBe(
+      `Calls itself: ${APPROVAL.receiver.name}`,
+    );
     // Signed by a key its descriptor lists; "verified" is a trusted registry's word (envelope.md §4).
     expect(within(receiver).getByText("Signed price")).toBeTruthy();
     expect(within(receiver).queryByText(/Verified/)).toBeNull();

@@ -228,16 +228,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         </Row>
         <Row term={t("confirm.paidTo")}>
           <span data-testid="receiver">
-            {approval.receiver.name && (
-              <span>
-                <Clipped
-                  text={approval.receiver.name}
-                  shown={NAME_SHOWN}
-                  more={t("confirm.fullName")}
-                />{" "}
-                ·{" "}
-              </span>
-            )}
+            {/* Who is paid is its id; the name is the receiver's own word, read after it. */}
             <span className="font-mono text-xs">{approval.receiver.id}</span>{" "}
             {/* Verified only when a registry the person trusts lists it (envelope.md section 4). */}
             {approval.receiver.verified && approval.receiver.registry ? (
@@ -251,6 +242,16 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             ) : (
               <span className="rounded bg-amber-200 px-1 text-xs font-semibold text-amber-950">
                 {t("confirm.unverified")}
+              </span>
+            )}
+            {approval.receiver.name && (
+              <span className="block text-xs" data-testid="receiver-name">
+                {t("confirm.callsItself")}{" "}
+                <Clipped
+                  text={approval.receiver.name}
+                  shown={NAME_SHOWN}
+                  more={t("confirm.fullName")}
+                />
               </span>
             )}
             {approval.receiver.claimedBy && (
