@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { breakingOff } from "../../tests/unit-support/hook/bodies";
+import { mcpAtHand } from "../../tests/unit-support/hook/mcp-half";
 import type {
   ElicitParams,
   McpServerSighting,
@@ -9,7 +10,6 @@ import type {
 } from "../messages";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { installFetchHook, type McpSource } from "./fetch";
-import { createMcpHook } from "./mcp-hook";
 import { formatSseMessage } from "./sse";
 import { MAX_CHALLENGE_BYTES, type WalletLink } from "./wallet-link";
 
@@ -20,22 +20,6 @@ async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** The MCP half loaded on first use, as in a page; `loads` counts the loads. */
-function mcpAtHand(fail = false) {
-  const hook = createMcpHook();
-  let loaded = false;
-  const source: McpSource & { loads: number } = {
-    loads: 0,
-    loaded: () => (loaded ? hook : undefined),
-    load: async () => {
-      source.loads++;
-      if (fail) throw new Error("The wallet did not load its MCP hook");
-      loaded = true;
-      return hook;
-    },
-  };
-  return source;
-}
 type Handler = (request: Request) => Response | Promise<Response>;
 
 /** A window whose native fetch is a real in-process server, and a wallet that records calls. */

@@ -4,10 +4,10 @@
  * fail and reads nothing more of it, so the payment is withdrawn, never sent.
  */
 import { describe, expect, it } from "vitest";
+import { mcpAtHand } from "../../tests/unit-support/hook/mcp-half";
 import { sdkClient } from "../../tests/unit-support/mcp/sdk-client";
 import type { PaymentAnswer, ReceiptParams } from "../messages";
-import { installFetchHook, type McpSource } from "./fetch";
-import { createMcpHook } from "./mcp-hook";
+import { installFetchHook } from "./fetch";
 import type { WalletLink } from "./wallet-link";
 
 const ENDPOINT = "https://mcp.example/mcp";
@@ -41,15 +41,7 @@ function breakingPriceStream(id: unknown): Response {
 }
 
 function page() {
-  const hook = createMcpHook();
-  let loaded = false;
-  const mcp: McpSource = {
-    loaded: () => (loaded ? hook : undefined),
-    load: async () => {
-      loaded = true;
-      return hook;
-    },
-  };
+  const mcp = mcpAtHand();
   const retries: unknown[] = [];
   const server = async (request: Request): Promise<Response> => {
     if (request.method === "GET") return new Response(null, { status: 405 });

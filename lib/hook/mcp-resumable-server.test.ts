@@ -10,9 +10,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { mcpAtHand } from "../../tests/unit-support/hook/mcp-half";
 import type { PaymentAnswer, PaymentChallenge, ReceiptParams } from "../messages";
-import { installFetchHook, type McpSource } from "./fetch";
-import { createMcpHook } from "./mcp-hook";
+import { installFetchHook } from "./fetch";
 import type { WalletLink } from "./wallet-link";
 
 const ENDPOINT = "https://mcp.example/mcp";
@@ -37,15 +37,7 @@ async function resumableServer() {
 }
 
 function page(handle: (request: Request) => Promise<Response>) {
-  const hook = createMcpHook();
-  let loaded = false;
-  const mcp: McpSource = {
-    loaded: () => (loaded ? hook : undefined),
-    load: async () => {
-      loaded = true;
-      return hook;
-    },
-  };
+  const mcp = mcpAtHand();
   const win = {
     location: { href: "https://agent.example/app" },
     document: { baseURI: "https://agent.example/app" },
