@@ -14,6 +14,7 @@ import {
 } from "./jsonrpc";
 import { type PaidRetry, routeElicitation } from "./mcp-session";
 import { mediaType } from "./media-type";
+import { refusalKeptFromPage } from "./paid-retry";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import { formatSseMessage, type SseEvent, SseSplitter } from "./sse";
@@ -193,10 +194,10 @@ async function payAndRetry(
     wallet.receipt({ paymentId, status: 0, receipt: null, unanswered: "no-response" });
     throw failure;
   }
+  const keptFromPage = refusalKeptFromPage(answer);
   const type = mediaType(retry);
   if (type === "text/event-stream" && retry.ok && retry.body) {
-    // A Stipendex receiver's refusal is not the page's: it keeps the original answer.
-    const original = answer.meta.key === "stipendex/payment" ? message : undefined;
+    const original = keptFromPage ? message : undefined;
     return withReceiptWatch(retry, call, ids, paymentId, wallet, nativeFetch, original);
   }
   const retried =
@@ -206,20 +207,15 @@ async function payAndRetry(
           .json()
           .catch(() => undefined)
       : undefined;
-  const stipendex = answer.meta.key === "stipendex/payment";
-  if (!isResponseTo(retried, ids.retry)) {
-    const report = await unansweredReceipt(retry, paymentId);
-    sendReceipt(wallet, report, retried);
-    if (!(report.error && stipendex)) return retry;
+  const report = isResponseTo(retried, ids.retry)
+    ? answerReceipt(retried, paymentId, retry.status)
+    : await unansweredReceipt(retry, paymentId);
+  sendReceipt(wallet, report, retried);
+  if (report.error && keptFromPage) {
     retry.body?.cancel().catch(() => undefined);
     return undefined;
   }
-  const report = answerReceipt(retried, paymentId, retry.status);
-  sendReceipt(wallet, report, retried);
-  if (report.error && stipendex) {
-    await retry.body?.cancel();
-    return undefined;
-  }
+  if (!isResponseTo(retried, ids.retry)) return retry;
   return jsonAnswer(retry, { ...retried, id: ids.page });
 }
 

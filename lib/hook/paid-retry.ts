@@ -5,6 +5,16 @@ import { STIPENDEX_RECEIPT_HEADER, type WalletLink } from "./wallet-link";
 
 const REDIRECTED_PAYMENT = "Paid requests never follow redirects";
 
+/**
+ * Whether the server's refusal of this payment is kept from the page, which gets
+ * the original answer instead: a Stipendex payment's (envelope.md section 7:
+ * "records the refusal and hands the page the original answer"). An x402
+ * server's refusal is the page's to read (seed 004: "so your client can fix it").
+ */
+export function refusalKeptFromPage(answer: PaymentAnswer): boolean {
+  return answer.header?.name === "Stipendex-Payment" || answer.meta?.key === "stipendex/payment";
+}
+
 /** The request a paid 402 answered, as the retry repeats it. */
 export interface PricedRequest {
   url: string;
@@ -17,10 +27,7 @@ export interface PricedRequest {
  * The HTTP binding's second step, in the hook's second half: retries the
  * priced request once with the payment `answer` carries, reports what came
  * back (the receipt, a refusal, no answer at all), and gives the page the paid
- * response. A 402 refusing the payment reaches the page as the server sent it
- * when the payment was x402's (seed 004: the reason is returned "so your client
- * can fix it"); a Stipendex receiver's refusal leaves the page the original 402
- * (envelope.md section 7: "records the refusal and hands the page the original answer").
+ * response; a 402 refusing the payment as it came, unless refusalKeptFromPage.
  */
 export async function sendPaidRetry(
   response: Response,
@@ -62,7 +69,7 @@ export async function sendPaidRetry(
   // The reason is read before the page has an answer: a page done with it may give its request
   // up (an MCP client closing), and the refusal's body with it.
   await filed;
-  if (answer.header.name !== "Stipendex-Payment") return retry;
+  if (!refusalKeptFromPage(answer)) return retry;
   retry.body?.cancel().catch(() => undefined);
   return response;
 }
