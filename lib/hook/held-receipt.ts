@@ -31,6 +31,8 @@ export function holdReceipt(wallet: WalletLink, id: JsonRpcId) {
     note(message: unknown) {
       if (!answer && isResponseTo(message, id)) answer = message;
     },
+    /** Whether the call's answer was noted. */
+    answered: () => answer !== undefined,
     /**
      * Files the held receipt, as the answer noted says; without one, as `unanswered`
      * (undefined: the answer could not be looked at, and it is filed as it came).

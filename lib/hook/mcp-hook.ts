@@ -10,13 +10,24 @@ import {
   toolCallOf,
   withCall,
 } from "./mcp-payment";
-import { type ClientRequest, declareElicitation, McpSessions } from "./mcp-session";
+import {
+  type ClientRequest,
+  declareElicitation,
+  McpSessions,
+  type Resumption,
+} from "./mcp-session";
 import { mediaType } from "./media-type";
 import { sendPaidRetry } from "./paid-retry";
 import { readCapped } from "./read-capped";
 import type { ReplayableRequest } from "./replay";
 import { MAX_CHALLENGE_BYTES } from "./wallet-link";
 import { settleXhr } from "./xhr-settle";
+
+/**
+ * How long a paid call's receipt waits for the page's client to resume the
+ * stream its server closed before answering (MCP's SDK retries within 30 s).
+ */
+const RESUMPTION_PATIENCE_MS = 60_000;
 
 /** A fetch call the hook took, as the MCP half sees it. */
 export interface HookedCall {
@@ -123,17 +134,36 @@ export function createMcpHook(): McpHook {
           // Its SSE may ask what only the wallet answers: a payment, a form it declared for the page.
           const walletAnswersForms = sessions.walletAnswersForms(url, sessionId) ?? false;
           const { replayable } = call;
-          const ended = () => {
+          const stream = streamOf({
+            server: url,
+            request: mcpRequest,
+            replayable,
+            walletAnswersForms,
+          });
+          const ended = (lastEventId?: string) => {
             inFlight?.end();
-            held?.file(missing);
+            if (!held) return;
+            if (lastEventId === undefined || held.answered()) return held.file(missing);
+            // Closed before the answer (a server that polls): the receipt waits for the stream the
+            // page's client resumes, for a while.
+            const resume: Resumption = async (resumed, resumedSignal) => {
+              clearTimeout(patience);
+              return handleMcpStream(resumed, stream, services.wallet, services.nativeFetch, {
+                ...(resumedSignal ? { signal: resumedSignal } : {}),
+                ended,
+                seen: held.note,
+              });
+            };
+            sessions.awaitResumption(url, sessionId, lastEventId, resume);
+            const patience = setTimeout(() => {
+              if (sessions.takeResumption(url, sessionId, lastEventId, resume)) held.file(missing);
+            }, RESUMPTION_PATIENCE_MS);
           };
-          return handleMcpStream(
-            paid,
-            streamOf({ server: url, request: mcpRequest, replayable, walletAnswersForms }),
-            services.wallet,
-            services.nativeFetch,
-            { ...(given ? { signal: given } : {}), ended, ...(held ? { seen: held.note } : {}) },
-          );
+          return handleMcpStream(paid, stream, services.wallet, services.nativeFetch, {
+            ...(given ? { signal: given } : {}),
+            ended,
+            ...(held ? { seen: held.note } : {}),
+          });
         }
       } catch (error) {
         inFlight?.end();
@@ -148,9 +178,12 @@ export function createMcpHook(): McpHook {
       }
       const { wallet, nativeFetch } = services;
       if (!mcpRequest) {
+        if (method !== "GET") return response;
+        const lastEventId = headers.get("last-event-id");
+        const resume = lastEventId && sessions.takeResumption(url, sessionId, lastEventId);
+        if (resume) return resume(response, signal);
         // A GET stream of a session the page initialized here, or where a paid retry was sent.
         const walletAnswersForms = sessions.walletAnswersForms(url, sessionId);
-        if (method !== "GET") return response;
         if (walletAnswersForms === undefined && !sessions.retriedIn(url, sessionId))
           return response;
         const answer = (body: string) => postToSession(url, headers, init, body);
@@ -185,6 +218,18 @@ export function createMcpHook(): McpHook {
               ? { signal }
               : {}),
           retryId: (pageId, paymentId) => sessions.retryIdFor({ ...client, id: pageId }, paymentId),
+          awaitResumption: (eventId, resume) =>
+            sessions.awaitResumption(url, sessionId, eventId, (resumed, resumedSignal) => {
+              // The call is in flight again, given up by the resuming fetch's client.
+              const again =
+                mcpRequest.id === undefined
+                  ? undefined
+                  : sessions.callSignal({ ...client, signal: resumedSignal, id: mcpRequest.id });
+              return resume(
+                resumed,
+                again ? { signal: again.signal, ended: again.end } : { signal: resumedSignal },
+              );
+            }),
         },
         wallet,
         nativeFetch,

@@ -38,7 +38,19 @@ export interface McpCall {
   retryId(pageId: JsonRpcId, paymentId: string): JsonRpcId;
   /** Called once the call's answer is handed on (a stream of it read to its end) or failed. */
   ended?(): void;
+  /**
+   * The call's stream ended unanswered after the event `eventId`: `resume`
+   * goes on with it, given what gives the call up then, once the page's
+   * client resumes the stream by GET (see McpSessions.awaitResumption).
+   */
+  awaitResumption?(eventId: string, resume: ResumeCall): void;
 }
+
+/** Goes on with a call on the stream its page's client resumed: the page's copy of `response`. */
+export type ResumeCall = (
+  response: Response,
+  given: Pick<McpCall, "signal" | "ended">,
+) => Promise<Response>;
 
 /** An SSE stream of one MCP session, and how to send the server an answer on it. */
 export interface McpStream {
@@ -98,6 +110,8 @@ export async function handleMcpResponse(
   }
   const stream = streamOf(call);
   let settled = false;
+  /** The id of the last event handed to the page, which its client resumes the stream from. */
+  let lastEventId: string | undefined;
   return rewriteSse(
     response,
     async (message, event, emit, signal) => {
@@ -109,10 +123,20 @@ export async function handleMcpResponse(
         const retry = await payAndRetry(message, { ...call, signal: given }, wallet, nativeFetch);
         if (retry) return spliceAnswer(retry, emit, call);
       }
+      if (event.id) lastEventId = event.id;
       emit(event.raw);
     },
     call.signal,
-    () => call.ended?.(),
+    () => {
+      // Closed before the answer (a server that polls): the answer, a price too, comes on the
+      // stream the page's client resumes, which goes on as this one.
+      if (isCall && !settled && lastEventId !== undefined) {
+        call.awaitResumption?.(lastEventId, (resumed, given) =>
+          handleMcpResponse(resumed, { ...call, ...given }, wallet, nativeFetch),
+        );
+      }
+      call.ended?.();
+    },
   );
 }
 
@@ -535,18 +559,25 @@ export function handleMcpStream(
   stream: McpStream,
   wallet: WalletLink,
   nativeFetch: typeof fetch,
-  call: Pick<McpCall, "signal" | "ended"> & { seen?(message: unknown): void } = {},
+  call: Pick<McpCall, "signal"> & {
+    seen?(message: unknown): void;
+    /** `lastEventId`: the last event's id handed to the page, which its client resumes from. */
+    ended?(lastEventId?: string): void;
+  } = {},
 ): Response {
   if (mediaType(response) !== "text/event-stream" || !response.body) {
     call.ended?.();
     return response;
   }
-  const ended = () => call.ended?.();
+  let lastEventId: string | undefined;
+  const ended = () => call.ended?.(lastEventId);
   return rewriteSse(
     response,
     async (message, event, emit, signal) => {
       call.seen?.(message);
       if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+      // Every event the wallet does not take out is handed on, under its own id.
+      if (event.id) lastEventId = event.id;
       if (isObject(message) && !("method" in message)) {
         // A paid retry's answer replayed here (its POST stream resumed by GET): the page's call's,
         // and its receipt the wallet's to file (its own stream ended without it).

@@ -75,4 +75,27 @@ describe("McpSessions", () => {
     expect(sessions.walletAnswersForms("https://a.example/mcp", "s1")).toBeUndefined();
     expect(sessions.walletAnswersForms("https://c.example/mcp", "s63")).toBe(true);
   });
+
+  it("hands a call stream's resumption to the one GET resuming it from that event, once", () => {
+    const sessions = new McpSessions();
+    const resume = async (response: Response) => response;
+    sessions.awaitResumption("https://a.example/mcp", "s1", "ev-7", resume);
+    expect(sessions.takeResumption("https://a.example/mcp", "s2", "ev-7")).toBeUndefined();
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-6")).toBeUndefined();
+    const other = async (response: Response) => response;
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-7", other)).toBeUndefined();
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-7")).toBe(resume);
+    // Its price is never paid twice: a second GET from the same event is the server's to answer.
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-7")).toBeUndefined();
+  });
+
+  it("keeps the latest 256 streams awaiting resumption", () => {
+    const sessions = new McpSessions();
+    for (let i = 0; i <= 256; i++) {
+      sessions.awaitResumption("https://a.example/mcp", "s1", `ev-${i}`, async (r) => r);
+    }
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-0")).toBeUndefined();
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-1")).toBeDefined();
+    expect(sessions.takeResumption("https://a.example/mcp", "s1", "ev-256")).toBeDefined();
+  });
 });

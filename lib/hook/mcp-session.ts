@@ -78,6 +78,13 @@ export interface PaidRetry {
   paymentId: string;
 }
 
+/**
+ * Goes on with a call's stream that the page's client resumed by GET (its
+ * `Last-Event-ID` the stream's last event): the page's copy of `response`.
+ * `signal`: the resuming fetch's.
+ */
+export type Resumption = (response: Response, signal: AbortSignal | undefined) => Promise<Response>;
+
 /** A tools/call in flight: what gives it up, and how its registration ends. */
 export interface CallInFlight {
   signal: AbortSignal;
@@ -96,6 +103,8 @@ export class McpSessions {
   /** By client request (requestKey): its call's paid retry. */
   private readonly retryIds = new Map<string, string>();
   private readonly sessionsRetried = new Set<string>();
+  /** By session and event id: the call streams that ended unanswered there (see awaitResumption). */
+  private readonly resumptions = new Map<string, Resumption>();
   /** By client request (requestKey): what gives up a tools/call in flight (see callSignal). */
   private readonly calls = new Map<string, { controller: AbortController; detach(): void }>();
   /** A number for each client's signal, so two clients' requests of one id are told apart. */
@@ -187,6 +196,44 @@ export class McpSessions {
     const key = this.requestKey(request);
     this.calls.get(key)?.controller.abort(reason);
     this.endCall(key);
+  }
+
+  /**
+   * A call's stream ended without the call's answer, after the event
+   * `eventId` (the last one the page was handed): a server that polls (MCP
+   * 2025-11-25) answers on the stream the page's client resumes from there by
+   * GET, which `resume` then takes.
+   */
+  awaitResumption(
+    server: string,
+    sessionId: string | null,
+    eventId: string,
+    resume: Resumption,
+  ): void {
+    const key = `${sessionKey(server, sessionId)} ${eventId}`;
+    this.resumptions.delete(key);
+    this.resumptions.set(key, resume);
+    if (this.resumptions.size > MAX_RETRIES) {
+      this.resumptions.delete(this.resumptions.keys().next().value ?? "");
+    }
+  }
+
+  /**
+   * The resumption of the call stream a GET with `lastEventId` resumes, taken:
+   * a stream goes on once from one event (its price is never paid twice).
+   * With `only`, taken only if it is that one.
+   */
+  takeResumption(
+    server: string,
+    sessionId: string | null,
+    lastEventId: string,
+    only?: Resumption,
+  ): Resumption | undefined {
+    const key = `${sessionKey(server, sessionId)} ${lastEventId}`;
+    const resume = this.resumptions.get(key);
+    if (resume === undefined || (only !== undefined && resume !== only)) return undefined;
+    this.resumptions.delete(key);
+    return resume;
   }
 
   /** Whether a paid retry was sent in the session (its streams may answer it). */

@@ -638,6 +638,19 @@ describe("fileReceipt, x402", () => {
     expect(JSON.parse(stored?.receipt ?? "")).toEqual(settle);
   });
 
+  it("takes back that a paid call went unanswered when its answer comes after all, without a receipt", async () => {
+    const { h, paymentId } = await paidX402();
+    const ended = { paymentId, status: 200, receipt: null, unanswered: "stream-ended" as const };
+    await fileReceipt(deps(h), ended, AGENT);
+    expect((await h.db.payments.get(paymentId))?.reason).toMatch(/stream ended/);
+    const answered = { paymentId, status: 200, receipt: null, resultHash: "aGFzaA" };
+    expect(await fileReceipt(deps(h), answered, AGENT)).toEqual({ state: "signed" });
+    const stored = await h.db.payments.get(paymentId);
+    expect(stored?.reason).toBeUndefined();
+    expect(stored?.state).toBe("signed");
+    expect(stored?.receipt).toBeUndefined();
+  });
+
   it("files one receipt per payment: one sent while the first is filed changes nothing", async () => {
     const { h, paymentId } = await paidX402();
     const settle = { success: true, transaction: TX, network: "eip155:84532" };

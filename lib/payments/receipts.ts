@@ -83,7 +83,9 @@ async function fileFirst(
   }
   if (params.receipt === null || params.receipt === undefined) {
     const reason = unansweredReason(params);
-    if (reason === undefined) return { state: payment.state };
+    // An answer that came after all (on a stream the page resumed) takes back the earlier report
+    // that none had come; an answer with nothing to report, nothing to write.
+    if (reason === undefined && payment.reason === undefined) return { state: payment.state };
     // It stays signed: whether the server collected it, the chain tells.
     await deps.db.payments
       .where("id")
