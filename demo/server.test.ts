@@ -423,6 +423,17 @@ async function mcpClient(endpoint: string, elicit?: Client["setRequestHandler"])
   return client;
 }
 
+/** The Last-Event-IDs an SDK client's GETs resumed streams from, through `fetch`. */
+function resumptionsSeen() {
+  const from: string[] = [];
+  const fetching: typeof fetch = (input, init) => {
+    const resumed = new Headers(init?.headers).get("last-event-id");
+    if (init?.method === "GET" && resumed) from.push(resumed);
+    return fetch(input, init);
+  };
+  return { from, fetch: fetching };
+}
+
 async function paymentRequiredError(promise: Promise<unknown>) {
   const error = await promise.then(
     () => undefined,
@@ -457,6 +468,7 @@ describe("MCP server", () => {
   it.each([
     ["JSON", "mcpJson"],
     ["SSE", "mcpSse"],
+    ["Polling SSE", "mcpPoll"],
   ] as const)(
     "%s answers: capability, price hints, -32402 with a Quote, paid retry with a Receipt",
     async (_k, key) => {
@@ -558,6 +570,27 @@ describe("MCP server", () => {
     });
     expect(replay.isError).toBe(true);
     expect(await payeeBalance()).toBe(before + PRICES.x402_search);
+    await client.close();
+  });
+
+  it("the polling endpoint closes each call's stream after priming: the price and the result come on the resumed GET", async () => {
+    const seen = resumptionsSeen();
+    const client = new Client({ name: "test-agent", version: "0.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(demo.urls.mcpPoll), { fetch: seen.fetch }),
+    );
+    const args = { query: "polling" };
+    const data = await paymentRequiredError(
+      client.callTool({ name: "web_search", arguments: args }),
+    );
+    expect(seen.from).toHaveLength(1);
+    const result = await client.callTool({
+      name: "web_search",
+      arguments: args,
+      _meta: { "stipendex/payment": toJsonForm("proof", await pay(await readQuote(data.quote))) },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(seen.from).toHaveLength(2);
     await client.close();
   });
 

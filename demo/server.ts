@@ -37,6 +37,8 @@ export interface DemoUrls {
   agent: string;
   mcpJson: string;
   mcpSse: string;
+  /** An MCP endpoint that closes each call's stream after priming: the client resumes it by GET. */
+  mcpPoll: string;
   /** An MCP server that answers a paid call with HTTP 402, fields as seed 004 prints them. */
   mcp402: string;
   /** A page behind the official x402 v2 middleware's paywall (402 to a browser until paid). */
@@ -148,6 +150,7 @@ export async function startDemo(
       facilitator: facilitator.url,
       mcpJson: `${stipendex.url}/mcp`,
       mcpSse: `${stipendex.url}/mcp-sse`,
+      mcpPoll: `${stipendex.url}/mcp-poll`,
       mcp402: `${x402v1.url}${SEED_402_PATH}`,
     };
     const agent = await listen(await agentApp(partial), ports.agent ?? 0);

@@ -6,6 +6,7 @@ export const BUTTONS = [
   ["Search (x402 v2)", "result-x402-v2"],
   ["Call web_search (JSON)", "result-mcp-json"],
   ["Call web_search (SSE)", "result-mcp-sse"],
+  ["Call web_search (SSE, the server closes the stream; the client resumes it)", "result-mcp-poll"],
   ["Call x402 tool", "result-mcp-x402"],
   ["Call confirmed tool", "result-mcp-confirmed"],
   ["Call confirmed tool (client without elicitation)", "result-mcp-confirmed-plain"],

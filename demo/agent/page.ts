@@ -10,6 +10,7 @@ interface AgentConfig {
   x402v2: string;
   mcpJson: string;
   mcpSse: string;
+  mcpPoll: string;
   mcp402: string;
 }
 
@@ -130,6 +131,7 @@ const actions: Record<string, () => Promise<unknown>> = {
   "result-x402-v2": () => fetchApi(config.x402v2),
   "result-mcp-json": () => callTool(config.mcpJson, "web_search", { query: "402" }),
   "result-mcp-sse": () => callTool(config.mcpSse, "web_search", { query: "402" }),
+  "result-mcp-poll": () => callTool(config.mcpPoll, "web_search", { query: "402" }),
   "result-mcp-x402": () => callTool(config.mcpJson, "x402_search", { query: "402" }),
   "result-mcp-confirmed": () => callTool(config.mcpSse, "confirmed_search", { query: "402" }),
   "result-mcp-confirmed-plain": async () => ({

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type Response, type Router } from "express";
@@ -7,7 +8,7 @@ import { createPaidMcpServer, type McpServerOptions } from "./server";
 
 export type McpRouterOptions = Omit<
   McpServerOptions,
-  "endpoint" | "callStreams" | "confirmWithinMs"
+  "endpoint" | "callStreams" | "pollCalls" | "confirmWithinMs"
 >;
 
 /**
@@ -20,8 +21,19 @@ function confirmWithinMs(req: Request): number | undefined {
   return Number.isInteger(asked) ? Math.min(Math.max(asked, 1_000), 60_000) : undefined;
 }
 
-/** Streamable HTTP endpoints: `/mcp` answers POSTs with JSON, `/mcp-sse` with SSE streams. */
-export const MCP_ENDPOINTS = { json: "/mcp", sse: "/mcp-sse" } as const;
+/**
+ * Streamable HTTP endpoints: `/mcp` answers POSTs with JSON, `/mcp-sse` with
+ * SSE streams, `/mcp-poll` with SSE streams it closes after their priming
+ * event, as a server polling a long call does (MCP 2025-11-25): the client
+ * resumes each by GET with its Last-Event-ID, and the answer comes there.
+ */
+export const MCP_ENDPOINTS = { json: "/mcp", sse: "/mcp-sse", poll: "/mcp-poll" } as const;
+
+/** How an endpoint answers a POST (see MCP_ENDPOINTS). */
+type Answers = "json" | "sse" | "poll";
+
+/** The reconnection delay a polling endpoint asks of its clients (the priming event's `retry`). */
+const POLL_RETRY_MS = 100;
 
 function rpcError(res: Response, status: number, message: string): void {
   res.status(status).json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
@@ -31,7 +43,8 @@ function rpcError(res: Response, status: number, message: string): void {
  * Serves one endpoint: a new session (Server + transport) per `initialize`, later requests
  * routed by `Mcp-Session-Id`.
  */
-function endpointHandler(options: McpRouterOptions, sse: boolean) {
+function endpointHandler(options: McpRouterOptions, answers: Answers) {
+  const sse = answers !== "json";
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   return async (req: Request, res: Response) => {
     const sessionId = req.get("Mcp-Session-Id");
@@ -47,6 +60,9 @@ function endpointHandler(options: McpRouterOptions, sse: boolean) {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: !sse,
+      ...(answers === "poll"
+        ? { eventStore: new InMemoryEventStore(), retryInterval: POLL_RETRY_MS }
+        : {}),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
       },
@@ -60,6 +76,7 @@ function endpointHandler(options: McpRouterOptions, sse: boolean) {
       // The URL as the client posts it (query included): what its Quotes are bound to.
       endpoint: requestUrl(req),
       callStreams: sse,
+      pollCalls: answers === "poll",
       ...(within === undefined ? {} : { confirmWithinMs: within }),
     });
     await server.connect(transport);
@@ -70,7 +87,8 @@ function endpointHandler(options: McpRouterOptions, sse: boolean) {
 export function mcpRouter(options: McpRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: "256kb" }));
-  router.all(MCP_ENDPOINTS.json, endpointHandler(options, false));
-  router.all(MCP_ENDPOINTS.sse, endpointHandler(options, true));
+  router.all(MCP_ENDPOINTS.json, endpointHandler(options, "json"));
+  router.all(MCP_ENDPOINTS.sse, endpointHandler(options, "sse"));
+  router.all(MCP_ENDPOINTS.poll, endpointHandler(options, "poll"));
   return router;
 }

@@ -35,6 +35,12 @@ export interface McpServerOptions {
    * GET stream instead.
    */
   callStreams: boolean;
+  /**
+   * Each tools/call's stream is closed after its priming event, before the
+   * tool answers (the transport must have an event store): the answer comes
+   * on the stream the client resumes by GET.
+   */
+  pollCalls?: boolean;
   /** Confirmation hash by Quote hash, accepted by elicitation; shared by all sessions. */
   confirmations: Map<string, string>;
   /**
@@ -43,6 +49,9 @@ export interface McpServerOptions {
    */
   confirmWithinMs?: number;
 }
+
+/** How long a polled call runs before it answers (see pollCalls). */
+const POLL_CALL_MS = 50;
 
 function runTool(name: string, args: Record<string, unknown>): CallToolResult {
   if (name === "server_time") {
@@ -72,6 +81,11 @@ export function createPaidMcpServer(options: McpServerOptions): Server {
     tools: toolList(),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (options.pollCalls) {
+      extra.closeSSEStream?.();
+      // A call long enough for the client to notice the stream closed before its answer.
+      await new Promise((resolve) => setTimeout(resolve, POLL_CALL_MS));
+    }
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const meta = request.params._meta ?? {};

@@ -36,13 +36,21 @@ const STIPENDEX: PaymentKey = "stipendex/payment";
  * its paid retry answered `retry`; what the page got and the wallet was told
  * (told after the page's answer: the tests poll for it).
  */
-async function payCall(first: Response, retry: () => Response, paidWith: PaymentKey = STIPENDEX) {
+async function payCall(
+  first: Response,
+  retry: (request: Request) => Response,
+  paidWith: PaymentKey = STIPENDEX,
+) {
   const { answered, receipts, asked, elicited } = startCall(first, retry, paidWith);
   return { response: await answered, receipts, asked, elicited };
 }
 
 /** As payCall, the page's answer still to come: it may fail. */
-function startCall(first: Response, retry: () => Response, paidWith: PaymentKey = STIPENDEX) {
+function startCall(
+  first: Response,
+  retry: (request: Request) => Response,
+  paidWith: PaymentKey = STIPENDEX,
+) {
   const receipts: ReceiptParams[] = [];
   const asked: PaymentChallenge[] = [];
   const elicited: ElicitParams[] = [];
@@ -69,7 +77,7 @@ function startCall(first: Response, retry: () => Response, paidWith: PaymentKey 
       retryId: () => retryId,
     },
     wallet,
-    async () => retry(),
+    async (request) => retry(request as Request),
   );
   return { answered, receipts, asked, elicited };
 }
@@ -349,13 +357,61 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
       .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
   });
 
-  it("leaves a stream whose events have ids to the page's client, which resumes it by GET", async () => {
-    const withId = `id: ev1\n${progress}`;
-    const { response, receipts } = await payCall(Response.json(refusal), () => stream(withId));
-    expect(await response.text()).toBe(withId);
-    await expect
-      .poll(() => receipts)
-      .toEqual([{ paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" }]);
+  describe("closed by a server that polls, after an event with an id", () => {
+    const primed = "id: ev1\nretry: 10\ndata: \n\n";
+    /** The retry, then what `resumed` answers each GET with; the GETs are noted. */
+    const polling = (resumed: (request: Request) => Response) => {
+      const gets: Request[] = [];
+      const answer = (request: Request) => {
+        if (request.method !== "GET") return stream(primed);
+        gets.push(request);
+        return resumed(request);
+      };
+      return { gets, answer };
+    };
+
+    it("is resumed by the wallet by GET with its Last-Event-ID, the answer there handed to the page", async () => {
+      const paid = { jsonrpc: "2.0", id: retryId, result: { content: [] } };
+      const polled = polling(() => stream(`id: ev2\n${formatSseMessage(paid)}`));
+      const { response, receipts } = await payCall(Response.json(refusal), polled.answer);
+      const text = await response.text();
+      expect(text).toBe(`${primed}${formatSseMessage({ ...paid, id: request.id }, "ev2")}`);
+      expect(polled.gets).toHaveLength(1);
+      const [get] = polled.gets;
+      expect(get?.url).toBe(server);
+      expect(get?.headers.get("last-event-id")).toBe("ev1");
+      expect(get?.headers.get("accept")).toBe("text/event-stream");
+      expect(get?.headers.get("content-type")).toBeNull();
+      await expect.poll(() => receipts).toHaveLength(1);
+      expect(receipts[0]).toMatchObject({ paymentId: "m1", status: 200, receipt: null });
+      expect(receipts[0]?.unanswered).toBeUndefined();
+    });
+
+    it("is given up after two resumptions that bring nothing: reported so, the page's call answered that the wallet paid", async () => {
+      const polled = polling(() => stream(progress));
+      const { response, receipts } = await payCall(Response.json(refusal), polled.answer);
+      expect(await response.text()).toBe(
+        primed +
+          progress +
+          progress +
+          paidUnanswered("HTTP 200 with an SSE stream that ended without answering the call"),
+      );
+      expect(polled.gets.map((get) => get.headers.get("last-event-id"))).toEqual(["ev1", "ev1"]);
+      expect(receipts).toEqual([
+        { paymentId: "m1", status: 200, receipt: null, unanswered: "stream-ended" },
+      ]);
+    });
+
+    it("is not resumed again once its server refuses to (a 4xx: no GET stream)", async () => {
+      const polled = polling(() => new Response(null, { status: 405 }));
+      const { response, receipts } = await payCall(Response.json(refusal), polled.answer);
+      expect(await response.text()).toBe(
+        primed +
+          paidUnanswered("HTTP 200 with an SSE stream that ended without answering the call"),
+      );
+      expect(polled.gets).toHaveLength(1);
+      expect(receipts).toMatchObject([{ unanswered: "stream-ended" }]);
+    });
   });
 
   it("reports one the page stops reading before the answer", async () => {

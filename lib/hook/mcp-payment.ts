@@ -290,6 +290,9 @@ async function unansweredReceipt(retry: Response, paymentId: string): Promise<Re
  * The paid retry answered by SSE: pass it through, its answer under the page's
  * id (a refusal too, unless `original` is to stand in for it), and report its
  * receipt (or, once it ends without the call's answer, that it brought none).
+ * A stream the server closed before the answer (it polls) is resumed here, by
+ * GET with its Last-Event-ID, as the SDK resumes its own: the wallet sent the
+ * retry, and the page's client knows nothing of it.
  */
 function withReceiptWatch(
   retry: Response,
@@ -302,34 +305,47 @@ function withReceiptWatch(
 ): Response {
   const stream = streamOf(call);
   let answered = false;
-  /**
-   * An event with data had an id and no result came on the stream: the page's client (MCP's
-   * SDK) resumes it by GET then, where the answer may come.
-   */
-  let primed = false;
+  /** A result came (to another request): the server answers on this stream, and is not resumed. */
   let resulted = false;
+  const cursor: StreamCursor = {};
+  const handle: SseHandler = async (message, event, emit, signal) => {
+    follow(cursor, event);
+    if (isObject(message) && "result" in message) resulted = true;
+    if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
+    if (!answered && isResponseTo(message, ids.retry)) {
+      answered = true;
+      const report = answerReceipt(message, paymentId, retry.status);
+      sendReceipt(wallet, report, message);
+      emit(
+        report.error && original
+          ? formatSseMessage(original)
+          : underPageId(event, message, ids.page),
+      );
+      return;
+    }
+    emit(event.raw);
+  };
   return rewriteSse(
     retry,
-    async (message, event, emit, signal) => {
-      if (event.data !== undefined && event.id) primed = true;
-      if (isObject(message) && "result" in message) resulted = true;
-      if (await answeredByWallet(message, stream, wallet, nativeFetch, signal)) return;
-      if (!answered && isResponseTo(message, ids.retry)) {
-        answered = true;
-        const report = answerReceipt(message, paymentId, retry.status);
-        sendReceipt(wallet, report, message);
-        emit(
-          report.error && original
-            ? formatSseMessage(original)
-            : underPageId(event, message, ids.page),
-        );
-        return;
-      }
-      emit(event.raw);
-    },
+    handle,
     call.signal,
     // Ended, broken off or given up without the call's answer: the server may have taken the call.
-    (emit) => {
+    async (emit, gone) => {
+      const given = call.signal ? AbortSignal.any([call.signal, gone]) : gone;
+      let failures = 0;
+      const resumable = () =>
+        !answered && !resulted && cursor.lastEventId !== undefined && !given.aborted;
+      while (resumable() && failures < MAX_RESUMPTION_FAILURES) {
+        const from = cursor.lastEventId;
+        const resumed = await resumeStream(call, cursor, nativeFetch, given);
+        if (resumed === "refused") break;
+        if (resumed !== "failed") {
+          await pumpSse(resumed.getReader(), (message, event) =>
+            handle(message, event, emit, given),
+          ).catch(() => undefined);
+        }
+        failures = cursor.lastEventId === from ? failures + 1 : 0;
+      }
       if (answered) return;
       wallet.receipt({
         paymentId,
@@ -337,7 +353,6 @@ function withReceiptWatch(
         receipt: null,
         unanswered: "stream-ended",
       });
-      if (primed && !resulted) return;
       // The page's call is answered all the same, saying the wallet paid: else it waits for nothing.
       const why = `HTTP ${retry.status} with an SSE stream that ended without answering the call`;
       const tool = String(call.request.params?.name);
@@ -345,6 +360,73 @@ function withReceiptWatch(
       emit(formatSseMessage({ jsonrpc: "2.0", id: ids.page, error }));
     },
   );
+}
+
+/** Where a stream was left: its last event's id, and the reconnection time it asked for. */
+interface StreamCursor {
+  lastEventId?: string;
+  retryMs?: number;
+}
+
+function follow(cursor: StreamCursor, event: SseEvent): void {
+  if (event.id) cursor.lastEventId = event.id;
+  if (event.retry !== undefined) cursor.retryMs = event.retry;
+}
+
+/** The SDK's first reconnection delay, when the server set none. */
+const RESUMPTION_DELAY_MS = 1_000;
+/** The longest reconnection delay a server may ask of the wallet. */
+const MAX_RESUMPTION_DELAY_MS = 30_000;
+/** Resumptions in a row that may bring nothing new before the wallet stops resuming. */
+const MAX_RESUMPTION_FAILURES = 2;
+
+/**
+ * Resumes a call's stream after `cursor`, once its server's reconnection time
+ * has passed: the stream's body; "failed" (no answer, or not a stream: tried
+ * again); "refused" (the server cannot resume it: a 4xx); or given up with `signal`.
+ */
+async function resumeStream(
+  call: McpCall,
+  cursor: StreamCursor,
+  nativeFetch: typeof fetch,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array> | "failed" | "refused"> {
+  const delay = Math.min(cursor.retryMs ?? RESUMPTION_DELAY_MS, MAX_RESUMPTION_DELAY_MS);
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, delay);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+  if (signal.aborted) return "refused";
+  // The call's own request, as a GET: its session, protocol revision and credentials.
+  const sent = call.replayable.replay({});
+  const headers = new Headers(sent.headers);
+  headers.delete("content-type");
+  headers.set("accept", "text/event-stream");
+  headers.set("last-event-id", cursor.lastEventId ?? "");
+  let response: Response;
+  try {
+    response = await nativeFetch(
+      new Request(sent.url, {
+        method: "GET",
+        headers,
+        credentials: sent.credentials,
+        redirect: "manual",
+        referrer: sent.referrer,
+        referrerPolicy: sent.referrerPolicy,
+        signal,
+      }),
+    );
+  } catch {
+    return signal.aborted ? "refused" : "failed";
+  }
+  if (response.ok && mediaType(response) === "text/event-stream" && response.body) {
+    return response.body;
+  }
+  await response.body?.cancel().catch(() => undefined);
+  return response.status >= 400 && response.status < 500 ? "refused" : "failed";
 }
 
 /**
@@ -636,13 +718,14 @@ function observeAnswer(response: Response, call: McpCall, wallet: WalletLink): v
  * any other event's handler is given up once the stream is gone (its reading
  * failed, or the page cancelled its copy): what it would emit, nobody reads.
  * `ended` is called once the body is done with: read to its end, broken off,
- * or cancelled by the page; what it emits ends the page's copy.
+ * or cancelled by the page (then with `gone` aborted); what it emits, until
+ * it settles, ends the page's copy.
  */
 export function rewriteSse(
   response: Response,
   handle: SseHandler,
   given?: AbortSignal,
-  ended?: (emit: Emit) => void,
+  ended?: (emit: Emit, gone: AbortSignal) => void | Promise<void>,
 ): Response {
   if (!response.body) return response;
   // Read here, so the page's cancel reaches the server's stream through the reader that holds it.
@@ -675,15 +758,25 @@ export function rewriteSse(
           if (id !== undefined) open.delete(id);
         }
       };
-      pumpSse(source, handleOne, read)
-        .finally(() => ended?.(emit))
-        .then(
-          () => cancelled || controller.close(),
-          (error: unknown) => {
-            gone.abort(error);
-            if (!cancelled) controller.error(error);
-          },
-        );
+      const end = async () => {
+        try {
+          await ended?.(emit, gone.signal);
+        } catch {
+          // What it would have added, the page does without.
+        }
+      };
+      pumpSse(source, handleOne, read).then(
+        async () => {
+          await end();
+          if (!cancelled) controller.close();
+        },
+        async (error: unknown) => {
+          // Broken off: gone before `ended` (nothing it starts is read); the page sees the failure.
+          gone.abort(error);
+          await end();
+          if (!cancelled) controller.error(error);
+        },
+      );
     },
     cancel(reason) {
       cancelled = true;

@@ -27,6 +27,11 @@ describe("SseSplitter", () => {
     expect(kept?.id).toBe("c");
   });
 
+  it("reads the reconnection time a `retry:` of digits sets, and nothing else", () => {
+    const events = new SseSplitter().push("retry: 250\n\nretry: 1.5\n\nretry: x\ndata: 1\n\n");
+    expect(events.map((event) => event.retry)).toEqual([250, undefined, undefined]);
+  });
+
   it("formats a message that it reads back", () => {
     const raw = formatSseMessage({ jsonrpc: "2.0", id: 3, result: {} }, "7");
     const [event] = new SseSplitter().push(raw);

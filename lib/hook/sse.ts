@@ -10,6 +10,8 @@ export interface SseEvent {
   data: string | undefined;
   event: string | undefined;
   id: string | undefined;
+  /** The reconnection time it sets, in ms (a `retry:` of digits only, as the standard takes). */
+  retry?: number;
 }
 
 const EVENT_END = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/;
@@ -42,6 +44,7 @@ function parseEvent(raw: string): SseEvent {
   const data: string[] = [];
   let event: string | undefined;
   let id: string | undefined;
+  let retry: number | undefined;
   for (const line of raw.split(/\r\n|\n|\r/)) {
     if (line === "" || line.startsWith(":")) continue;
     const colon = line.indexOf(":");
@@ -52,8 +55,10 @@ function parseEvent(raw: string): SseEvent {
     else if (field === "event") event = value;
     // The SSE standard ignores an id holding U+0000, as MCP's SDK does (eventsource-parser).
     else if (field === "id" && !value.includes("\0")) id = value;
+    else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
   }
-  return { raw, data: data.length ? data.join("\n") : undefined, event, id };
+  const parsed = { raw, data: data.length ? data.join("\n") : undefined, event, id };
+  return retry === undefined ? parsed : { ...parsed, retry };
 }
 
 /** Formats one JSON-RPC message as an SSE `message` event. */

@@ -120,6 +120,12 @@ export const PAID_PATHS: PaidPath[] = [
   httpPath("x402 v2", "Search (x402 v2)", "result-x402-v2", 6_000n, "PAYMENT-RESPONSE"),
   mcpPath("MCP -32402 JSON", "Call web_search (JSON)", "result-mcp-json", 5_000n),
   mcpPath("MCP -32402 SSE", "Call web_search (SSE)", "result-mcp-sse", 5_000n),
+  mcpPath(
+    "MCP -32402 on a resumed stream",
+    "Call web_search (SSE, the server closes the stream; the client resumes it)",
+    "result-mcp-poll",
+    5_000n,
+  ),
   {
     ...mcpPath("x402 MCP", "Call x402 tool", "result-mcp-x402", 3_000n),
     assertUnpaid(result) {
