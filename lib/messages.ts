@@ -419,6 +419,11 @@ export interface PaymentRow {
   receiverName?: string;
   /** Tool name or URL. */
   what: string;
+  /**
+   * The MCP tool an HTTP-priced call is said to be (seed 004's 402), as the
+   * page or desktop app said: the price names only the address.
+   */
+  describedTool?: string;
   amount: DisplayAmount;
   reason?: string;
 }

@@ -5,7 +5,7 @@ import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
 import { t } from "@/lib/ui/i18n";
 import { formatCount, formatDateTime } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
-import { receiverWords, siteWords, whatWords } from "@/lib/ui/payment-words";
+import { paidForWords, receiverWords, siteWords } from "@/lib/ui/payment-words";
 import { Button, ErrorNote } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 import { HistoryFilters } from "./HistoryFilters";
@@ -36,7 +36,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
         <bdi>{receiverWords(row.receiver, row.receiverName)}</bdi>
       </span>
       <span className="truncate" title={row.what}>
-        <bdi>{whatWords(row.what)}</bdi>
+        <bdi>{paidForWords(row)}</bdi>
       </span>
       <span className="text-right font-mono">{showAmount(row.amount)}</span>
     </button>

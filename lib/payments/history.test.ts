@@ -197,7 +197,7 @@ describe("exportPayments", () => {
 });
 
 describe("a seed-004 payment's described tool", () => {
-  it("is found by search, exported and shown in the detail, beside the price's own address", async () => {
+  it("is found by search, listed, exported and shown in the detail, beside the price's own address", async () => {
     const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
     if (challenge.transport !== "http") throw new Error("expected an HTTP price");
@@ -207,7 +207,9 @@ describe("a seed-004 payment's described tool", () => {
       CALLER,
     );
     const found = await listPayments(h.db, h.registry, { text: "VERIFY_AGENT" }, 0, 10);
-    expect(found.rows.map((row) => [row.id, row.what])).toEqual([[paymentId, challenge.url]]);
+    expect(found.rows.map((row) => [row.id, row.what, row.describedTool])).toEqual([
+      [paymentId, challenge.url, "verify_agent"],
+    ]);
     const detail = await paymentDetail(h.db, h.registry, h.descriptors, paymentId);
     expect(detail.resource).toEqual({
       kind: "http",

@@ -110,6 +110,7 @@ export function toRow(registry: Registry, p: PaymentRecord): PaymentRow {
     receiver: p.receiver,
     ...(p.offer.receiverName === undefined ? {} : { receiverName: p.offer.receiverName }),
     what: whatOf(p),
+    ...(p.describedTool === undefined ? {} : { describedTool: p.describedTool }),
     amount: displayAmount(registry, p),
     ...(p.reason === undefined ? {} : { reason: p.reason }),
   };

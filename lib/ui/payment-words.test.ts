@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   budgetWords,
   callerWords,
+  paidForWords,
   paymentWords,
   perPeriodWords,
   receiverWords,
@@ -30,7 +31,12 @@ describe("payment words", () => {
     );
     expect(receiverWords("https://api.example.com", "api.example.com")).toBe("api.example.com");
     expect(
-      paymentWords({ receiver: "https://a.example", receiverName: "A search", what: "search" }),
+      paymentWords({
+        origin: "https://agent.example",
+        receiver: "https://a.example",
+        receiverName: "A search",
+        what: "search",
+      }),
     ).toEqual({ who: "A search (a.example)", what: "search" });
   });
 
@@ -51,10 +57,24 @@ describe("payment words", () => {
     );
     expect(whatWords("http://h.example/a?q=%E0%A4%A")).toBe("/a?q=%E0%A4%A");
     expect(whatWords("search_docs")).toBe("search_docs");
-    expect(paymentWords({ receiver: "https://a.example", what: "https://a.example/x" })).toEqual({
-      who: "a.example",
-      what: "/x",
-    });
+    expect(
+      paymentWords({
+        origin: "https://agent.example",
+        receiver: "https://a.example",
+        what: "https://a.example/x",
+      }),
+    ).toEqual({ who: "a.example", what: "/x" });
+  });
+
+  // The history said a seed-004 tool call only by its endpoint's path ("/mcp").
+  it("says an HTTP-priced tool call by the tool its caller named, marked as the caller's word", () => {
+    const call = { what: "https://a.example/mcp", describedTool: "verify_agent" };
+    expect(paidForWords({ ...call, origin: "https://agent.example" })).toBe(
+      "verify_agent (as the site said), /mcp",
+    );
+    expect(paidForWords({ ...call, origin: "proxy:https://a.example/mcp" })).toBe(
+      "verify_agent (as the desktop app said), /mcp",
+    );
   });
 });
 

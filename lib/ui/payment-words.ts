@@ -64,9 +64,22 @@ export function whatWords(what: string): string {
   }
 }
 
+/**
+ * What a payment was for, in words: whatWords, after the tool the caller said
+ * an HTTP-priced call is (seed 004), marked as its word.
+ */
+export function paidForWords(row: Pick<PaymentRow, "origin" | "what" | "describedTool">): string {
+  const what = whatWords(row.what);
+  if (row.describedTool === undefined) return what;
+  const key = isDesktopApp(row.origin) ? "history.describedToolByApp" : "history.describedTool";
+  return t(key, [row.describedTool, what]);
+}
+
 /** Who was paid and for what, in words. */
-export function paymentWords(row: Pick<PaymentRow, "receiver" | "receiverName" | "what">) {
-  return { who: receiverWords(row.receiver, row.receiverName), what: whatWords(row.what) };
+export function paymentWords(
+  row: Pick<PaymentRow, "origin" | "receiver" | "receiverName" | "what" | "describedTool">,
+) {
+  return { who: receiverWords(row.receiver, row.receiverName), what: paidForWords(row) };
 }
 
 /** A site's budget as the popup states it: "Budget: 5 USD per day", or one that never renews. */
