@@ -4,7 +4,7 @@ export async function xhrBody(
   responseType: XMLHttpRequestResponseType,
 ): Promise<{ text: string; body: unknown; size: number }> {
   const blob = await paid.blob();
-  const text = await blob.text();
+  const text = decodeText(await blob.arrayBuffer(), paid.headers.get("content-type"));
   const body =
     responseType === "blob"
       ? blob
@@ -19,4 +19,18 @@ export async function xhrBody(
               )
             : text;
   return { text, body, size: blob.size };
+}
+
+/**
+ * A response's bytes as XHR's `responseText` reads them: in the charset its
+ * Content-Type names (a label the Encoding standard knows), else UTF-8.
+ */
+function decodeText(bytes: ArrayBuffer, contentType: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(bytes);
+  } catch {
+    // A label no decoder knows: read as UTF-8, as when none is named.
+    return new TextDecoder().decode(bytes);
+  }
 }
