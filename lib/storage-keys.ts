@@ -24,6 +24,8 @@ export const STORAGE_KEYS = {
   pricing: "stipendex.pricing",
   /** storage.session: paywalled pages offered per tab, and their paid loads. */
   pageOffers: "stipendex.pageOffers",
+  /** Settings table: the payees the person approved for each desktop app (lib/wallet/approved-payees.ts). */
+  approvedPayees: "stipendex.approvedPayees",
   /** Settings table (and storage.local before schema v3): minutes of inactivity before locking. */
   autoLockMinutes: "stipendex.autoLockMinutes",
   /** storage.local: set while a key the wallet made has not been backed up by the person. */

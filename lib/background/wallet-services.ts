@@ -12,6 +12,7 @@ import { fileHeldReceipts, type ReceiptDeps } from "../payments/receipts";
 import { NodeBackoff, trackSettlements } from "../payments/settlement-tracker";
 import type { Caip2 } from "../protocol/offer";
 import { createRegistry } from "../protocol/rails/registry";
+import { PayeeApprovals } from "../wallet/approved-payees";
 import { type KeyValueStore, settingsTableStore } from "../wallet/key-value-store";
 import type { WalletServices } from "./handlers";
 import { PolicyStore } from "./policy-store";
@@ -81,6 +82,7 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     hasWallet: () => wallet.hasWallet(),
     serverReport: async (origin, server) =>
       reportOf(await readPricingBook(session), origin, server),
+    payees: new PayeeApprovals(settingsTableStore(db)),
     trustedRegistries: async () => (await policy.view()).trustedRegistries,
     fetch: platform.fetch,
     balances,

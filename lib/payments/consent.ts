@@ -126,6 +126,8 @@ export async function obtainConsent(
     }
     confirm = { decision: "approve", mode, humanPresent: true, remaining };
     approvedBy = "person";
+    const payee = unsignedPayeeOf(offer, option, caller.origin);
+    if (payee !== undefined) await parts.deps.payees.approve(caller.origin, payee);
   }
   const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, confirm);
   if (!confirmation) {
@@ -226,9 +228,11 @@ export async function decide(
 ): Promise<PolicyDecision> {
   const now = parts.deps.now();
   const { origin, topOrigin } = caller;
-  const [spent, balance] = await Promise.all([
+  const payee = unsignedPayeeOf(offer, option, origin);
+  const [spent, balance, payeeApproved] = await Promise.all([
     parts.spend.spentFor(settings, origin, option, now),
     parts.deps.balances.current(option.network, option.asset),
+    payee === undefined ? true : parts.deps.payees.approved(origin, payee),
   ]);
   return decidePayment(settings, {
     origin,
@@ -241,7 +245,18 @@ export async function decide(
     now,
     ...(server.againstHint === undefined ? {} : { againstHint: server.againstHint }),
     ...(balance ? { available: balance.available } : {}),
+    ...(payeeApproved ? {} : { newPayee: true }),
   });
+}
+
+/**
+ * The account a desktop app's unsigned (x402) price pays, which the person
+ * approves it to pay once (lib/wallet/approved-payees.ts); undefined for a
+ * page's price, or a Quote its receiver signed.
+ */
+function unsignedPayeeOf(offer: Offer, option: PaymentOption, origin: string): string | undefined {
+  if (offer.quote || proxiedOrigin(origin) === undefined) return undefined;
+  return `${option.network}:${option.payTo}`;
 }
 
 /** For an MCP tool's price: what its server declared and the tool's announced price, as `origin` heard. */

@@ -4,6 +4,7 @@ import { type WalletSigner, walletSigner } from "../protocol/envelope/wallet-key
 import type { Offer, PaymentOption } from "../protocol/offer";
 import type { Registry } from "../protocol/rails/registry";
 import { type RateLimit, RateLimiter } from "../rate-limit";
+import type { PayeeApprovals } from "../wallet/approved-payees";
 import type { UnlockedWallet } from "../wallet/keyring";
 import { resolveCharge } from "../wallet/limits";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -32,6 +33,8 @@ export interface EngineDeps {
    * origin's own pages reported it: another site's word on the server is not this one's.
    */
   serverReport(origin: string, server: string): Promise<McpServerReport | undefined>;
+  /** The payees the person approved for each desktop app (lib/wallet/approved-payees.ts). */
+  payees: Pick<PayeeApprovals, "approved" | "approve">;
   /** Registries the person trusts, and how to fetch a receiver's entry in one. */
   trustedRegistries(): Promise<readonly TrustedRegistry[]>;
   fetch: typeof fetch;

@@ -13,6 +13,7 @@ import {
   stipendexMcpChallenge,
   TEST_AUTO_BUDGET,
   until,
+  X402_URL,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
 import { makeReceiver, RAIL, T } from "../../tests/unit-support/protocol/envelope/test-fixtures";
@@ -30,7 +31,7 @@ import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../protocol/rails/eip3009";
-import { decodeBase64Json } from "../protocol/x402/wire";
+import { decodeBase64Json, encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
@@ -1196,6 +1197,80 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
     const answer = await paid;
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
+  });
+});
+
+// Any process of the person's user can connect as a desktop app and name the server it forwards
+// to: with a price nobody signed, it names whom to pay too (hostile review: a local process had a
+// proxy budget pay its own address, no window).
+describe("PaymentEngine: a desktop app's budget and an x402 price, which nobody signs", () => {
+  const DESKTOP: Caller = { origin: "proxy:http://127.0.0.1:4021", tabId: undefined };
+  const desktopBudget = { policy: { origins: { [DESKTOP.origin]: TEST_AUTO_BUDGET } } };
+  const OTHER_PAY_TO = "0x000000000000000000000000000000000000dEaD";
+  /** The x402 v2 fixture's price, paid to `payTo`. */
+  const priceTo = (payTo: string): PaymentChallenge => ({
+    transport: "http",
+    url: X402_URL,
+    method: "GET",
+    body: "{}",
+    paymentRequiredHeader: encodeBase64Json({
+      ...v2PaymentRequired,
+      accepts: [{ ...v2Requirement, payTo }],
+    }),
+  });
+  /** The next request the window is asked, answered `decision`. */
+  const answerWindow = async (h: Harness, decision: "approve" | "decline") => {
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending).toMatchObject({ origin: DESKTOP.origin, protocol: "x402-v2" });
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision });
+  };
+
+  it("asks before it pays an address the person has not approved it to pay, then pays it on its own", async () => {
+    const h = await makeHarness(desktopBudget);
+    const first = h.engine.pay({ requestId: "d1", challenge: priceTo(PAY_TO) }, DESKTOP);
+    await answerWindow(h, "approve");
+    expect((await first).header?.name).toBe("PAYMENT-SIGNATURE");
+
+    const second = await h.engine.pay({ requestId: "d2", challenge: priceTo(PAY_TO) }, DESKTOP);
+    expect(second.header?.name).toBe("PAYMENT-SIGNATURE");
+    expect(await pendingIds(h)).toEqual([]);
+    const payments = await h.db.payments.orderBy("createdAt").toArray();
+    expect(payments.map((p) => [p.state, p.approvedBy])).toEqual([
+      ["signed", "person"],
+      ["signed", "policy"],
+    ]);
+    // Kept in the wallet's database: a restarted worker knows it too.
+    h.restart();
+    await h.engine.pay({ requestId: "d3", challenge: priceTo(PAY_TO) }, DESKTOP);
+    expect(await pendingIds(h)).toEqual([]);
+  });
+
+  it("asks again for another address, and after a decline, while a page's budget pays it alone", async () => {
+    const h = await makeHarness({
+      policy: { origins: { [DESKTOP.origin]: TEST_AUTO_BUDGET, [AGENT]: TEST_AUTO_BUDGET } },
+    });
+    const first = h.engine.pay({ requestId: "d1", challenge: priceTo(PAY_TO) }, DESKTOP);
+    await answerWindow(h, "approve");
+    await first;
+    const other = h.engine.pay({ requestId: "d2", challenge: priceTo(OTHER_PAY_TO) }, DESKTOP);
+    await answerWindow(h, "decline");
+    await expect(other).rejects.toMatchObject({ code: "user-declined" });
+    const again = h.engine.pay({ requestId: "d3", challenge: priceTo(OTHER_PAY_TO) }, DESKTOP);
+    await answerWindow(h, "decline");
+    await expect(again).rejects.toMatchObject({ code: "user-declined" });
+    // A page's budget is the page's own: the browser vouches for its origin.
+    const page = await h.engine.pay({ requestId: "p1", challenge: priceTo(OTHER_PAY_TO) }, CALLER);
+    expect(page.header?.name).toBe("PAYMENT-SIGNATURE");
+    expect(await pendingIds(h)).toEqual([]);
+  });
+
+  it("pays a Quote its receiver signed under the desktop app's budget without asking", async () => {
+    const h = await makeHarness({ policy: { origins: { [DESKTOP.origin]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "q1", challenge }, DESKTOP);
+    expect(answer.header?.name).toBe("Stipendex-Payment");
+    expect(await pendingIds(h)).toEqual([]);
   });
 });
 

@@ -325,6 +325,19 @@ describe("decidePayment: auto-approve only at or below the announced price", () 
   });
 });
 
+describe("decidePayment: a desktop app's new payee", () => {
+  it("asks about an unsigned price to an account the person has not approved for it", () => {
+    const decision = decidePayment(settings(), input(5000n, { newPayee: true }));
+    expect(decision).toMatchObject({ action: "ask", rule: "origin-new-payee" });
+    expect(decision.reason).toMatch(/only once you have approved one payment to it/);
+    expect(decidePayment(settings(), input(5000n, { newPayee: false })).action).toBe("auto");
+  });
+
+  it("still refuses what it refuses", () => {
+    expect(decidePayment(settings(), input(500_001n, { newPayee: true })).action).toBe("refuse");
+  });
+});
+
 describe("decidePayment: a site framed by another", () => {
   const framer = "https://evil.example";
 

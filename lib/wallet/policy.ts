@@ -26,6 +26,7 @@ export type PolicyRule =
   | "origin-no-price-hint"
   | "insufficient-balance"
   | "origin-framed"
+  | "origin-new-payee"
   | "origin-auto-approve";
 
 /**
@@ -55,6 +56,11 @@ export interface PolicyInput {
   againstHint?: HintComparison;
   /** The token's spendable balance (atomic units), when the wallet could read it. */
   available?: bigint;
+  /**
+   * A desktop app's price nobody signed (x402), to an account the person has
+   * not approved it to pay (lib/wallet/approved-payees.ts).
+   */
+  newPayee?: boolean;
 }
 
 export interface PolicyDecision {
@@ -73,7 +79,7 @@ export interface PolicyDecision {
  * the `rule`: refusals (deny list, network/asset, per-call maximum, global caps), then
  * reasons to ask (the site's budget used up, no budget for this origin, receiver
  * outside a non-empty allow list, above the auto-approve threshold, framed by
- * another site); only a payment that passes all of them is "auto". Opaque and
+ * another site, a desktop app's new payee); only a payment that passes all of them is "auto". Opaque and
  * plain-http (non-loopback) origins never have a budget, so they are always asked.
  */
 export function decidePayment(settings: PolicySettings, input: PolicyInput): PolicyDecision {
@@ -175,6 +181,13 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     return ask(
       "origin-framed",
       `${origin} is inside ${top === undefined || top === origin ? "a frame" : top}: its budget pays without asking only where it is the page itself`,
+    );
+  }
+  // Any local process can speak as a desktop app: whom an unsigned price pays is its word alone.
+  if (input.newPayee === true) {
+    return ask(
+      "origin-new-payee",
+      `${receiver} has not been paid by this desktop app with your approval: its budget pays an address without asking only once you have approved one payment to it`,
     );
   }
   return {
