@@ -134,6 +134,11 @@ export default defineBackground(() => {
     { urls: ["http://*/*", "https://*/*"], types: ["main_frame"] },
     ["responseHeaders"],
   );
+  // A paid load that failed (no answer): filed so, its rule gone before the browser retries it.
+  browser.webRequest.onErrorOccurred.addListener(
+    (details) => void pageOffers.failed(details).catch(() => undefined),
+    { urls: ["http://*/*", "https://*/*"], types: ["main_frame"] },
+  );
   browser.tabs.onRemoved.addListener(
     (tabId) => void pageOffers.closed(tabId).catch(() => undefined),
   );

@@ -155,6 +155,26 @@ describe("page offers", () => {
     }
   });
 
+  // Hostile review: a paid load whose connection dropped (the browser sent it again, four times)
+  // was filed "signed but never sent" once the tab showed another page.
+  it("files a paid load that failed as unanswered, not unsent, its rule gone before the browser retries it", async () => {
+    const { offers, seen } = await rig({
+      policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } },
+    });
+    await offers.responded(response(402, { "PAYMENT-REQUIRED": v2Header }));
+    const { paymentId } = await payShown(offers);
+    await offers.failed({ tabId: TAB, url: `${PAGE_ORIGIN}/other` });
+    await offers.failed({ tabId: TAB + 1, url: X402_URL });
+    expect(seen.rules.size).toBe(1);
+    await offers.failed({ tabId: TAB, url: X402_URL });
+    expect(seen.rules.size).toBe(0);
+    await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
+    expect(seen.receipts).toEqual([
+      [{ paymentId, status: 0, receipt: null, unanswered: "no-response" }, PAGE_ORIGIN],
+    ]);
+    expect(await offers.view(TAB)).toBeNull();
+  });
+
   it("withdraws the payment the window asks about when its tab closes or goes elsewhere: nothing signed", async () => {
     for (const leave of ["close", "navigate"] as const) {
       const { h, offers, seen } = await rig();

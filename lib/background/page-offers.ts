@@ -280,6 +280,24 @@ export class PageOffers {
   }
 
   /**
+   * A main-frame load in a tab failed (the connection dropped or was refused,
+   * the load was stopped): when it was the paid load, its rule goes (nothing
+   * the browser retries carries the payment again) and it is filed as
+   * unanswered, not as unsent: the payment may have reached the server.
+   */
+  async failed({ tabId, url }: { tabId: number; url: string }): Promise<void> {
+    if (tabId < 0) return;
+    const offer = await this.get(tabId);
+    if (!offer?.paid || url !== offer.url) return;
+    await this.p.removeRule(offer.paid.ruleId);
+    await this.set(tabId, undefined);
+    await this.p.receipt(
+      { paymentId: offer.paid.paymentId, status: 0, receipt: null, unanswered: "no-response" },
+      offer.origin,
+    );
+  }
+
+  /**
    * A closed tab: its offer goes, a payment of it still asked about is
    * withdrawn, and an approved payment never sent is reported unused.
    */
