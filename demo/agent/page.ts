@@ -24,40 +24,45 @@ const undeclaredElicitations: unknown[] = [];
 /**
  * Which MCP client a call goes through: one that declares elicitation (and
  * declines, showing the request, when nobody else answers), or a plain one
- * that declares none, as many agents' clients do.
+ * that declares none, as many agents' clients do; "once": a declaring one
+ * connected for the call and closed after it (a server that polls keeps each
+ * stream the client resumed open, and a browser opens six at most per server).
  */
-type ClientKind = "declaring" | "plain";
+type ClientKind = "declaring" | "plain" | "once";
 
-/** One MCP client per endpoint and kind. */
+/** A new MCP client of `endpoint`, connected. */
+async function open(endpoint: string, kind: ClientKind): Promise<Client> {
+  const info = { name: "stipendex-demo-agent", version: "0.1.0" };
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint));
+  if (kind === "plain") {
+    const c = new Client(info);
+    await c.connect(transport);
+    // Sees every message the client receives, so a test can tell none was an elicitation.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message) => {
+      if ("method" in message && message.method === "elicitation/create") {
+        undeclaredElicitations.push(message);
+      }
+      deliver?.(message);
+    };
+    return c;
+  }
+  const c = new Client(info, { capabilities: { elicitation: {} } });
+  // Without a wallet nobody can confirm a payment: decline, and show the request.
+  c.setRequestHandler(ElicitRequestSchema, (request) => {
+    show("result-elicitation", { declined: true, request: request.params });
+    return { action: "decline" };
+  });
+  await c.connect(transport);
+  return c;
+}
+
+/** One MCP client per endpoint and kind, kept. */
 function connect(endpoint: string, kind: ClientKind = "declaring"): Promise<Client> {
   const key = `${kind} ${endpoint}`;
   let client = clients.get(key);
   if (!client) {
-    client = (async () => {
-      const info = { name: "stipendex-demo-agent", version: "0.1.0" };
-      const transport = new StreamableHTTPClientTransport(new URL(endpoint));
-      if (kind === "plain") {
-        const c = new Client(info);
-        await c.connect(transport);
-        // Sees every message the client receives, so a test can tell none was an elicitation.
-        const deliver = transport.onmessage;
-        transport.onmessage = (message) => {
-          if ("method" in message && message.method === "elicitation/create") {
-            undeclaredElicitations.push(message);
-          }
-          deliver?.(message);
-        };
-        return c;
-      }
-      const c = new Client(info, { capabilities: { elicitation: {} } });
-      // Without a wallet nobody can confirm a payment: decline, and show the request.
-      c.setRequestHandler(ElicitRequestSchema, (request) => {
-        show("result-elicitation", { declined: true, request: request.params });
-        return { action: "decline" };
-      });
-      await c.connect(transport);
-      return c;
-    })();
+    client = open(endpoint, kind);
     clients.set(key, client);
     client.catch(() => clients.delete(key));
   }
@@ -75,14 +80,15 @@ async function callTool(
   args: Record<string, unknown> = {},
   kind: ClientKind = "declaring",
 ) {
+  let client: Client | undefined;
   try {
-    return {
-      ok: true,
-      result: await (await connect(endpoint, kind)).callTool({ name, arguments: args }),
-    };
+    client = kind === "once" ? await open(endpoint, kind) : await connect(endpoint, kind);
+    return { ok: true, result: await client.callTool({ name, arguments: args }) };
   } catch (error) {
     const e = error as { code?: number; message?: string; data?: unknown };
     return { ok: false, error: { code: e.code, message: e.message, data: e.data } };
+  } finally {
+    if (kind === "once") await client?.close();
   }
 }
 
@@ -131,7 +137,7 @@ const actions: Record<string, () => Promise<unknown>> = {
   "result-x402-v2": () => fetchApi(config.x402v2),
   "result-mcp-json": () => callTool(config.mcpJson, "web_search", { query: "402" }),
   "result-mcp-sse": () => callTool(config.mcpSse, "web_search", { query: "402" }),
-  "result-mcp-poll": () => callTool(config.mcpPoll, "web_search", { query: "402" }),
+  "result-mcp-poll": () => callTool(config.mcpPoll, "web_search", { query: "402" }, "once"),
   "result-mcp-x402": () => callTool(config.mcpJson, "x402_search", { query: "402" }),
   "result-mcp-confirmed": () => callTool(config.mcpSse, "confirmed_search", { query: "402" }),
   "result-mcp-confirmed-plain": async () => ({

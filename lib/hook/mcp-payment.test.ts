@@ -387,6 +387,26 @@ describe("handleMcpResponse: a paid retry answered by an SSE stream without the 
       expect(receipts[0]?.unanswered).toBeUndefined();
     });
 
+    // A server's replayed stream may stay open after the answer (MCP's SDK keeps it): each one
+    // held is one of the six connections a browser opens to the server.
+    it("lets the resumed stream go once its answer came, though the server keeps it open", async () => {
+      const paid = { jsonrpc: "2.0", id: retryId, result: { content: [] } };
+      let cancelled = false;
+      const polled = polling(() =>
+        stream(
+          new ReadableStream({
+            start: (c) => c.enqueue(new TextEncoder().encode(formatSseMessage(paid))),
+            cancel: () => {
+              cancelled = true;
+            },
+          }),
+        ),
+      );
+      const { response } = await payCall(Response.json(refusal), polled.answer);
+      expect(await response.text()).toBe(primed + formatSseMessage({ ...paid, id: request.id }));
+      expect(cancelled).toBe(true);
+    });
+
     it("is given up after two resumptions that bring nothing: reported so, the page's call answered that the wallet paid", async () => {
       const polled = polling(() => stream(progress));
       const { response, receipts } = await payCall(Response.json(refusal), polled.answer);

@@ -340,9 +340,12 @@ function withReceiptWatch(
         const resumed = await resumeStream(call, cursor, nativeFetch, given);
         if (resumed === "refused") break;
         if (resumed !== "failed") {
-          await pumpSse(resumed.getReader(), (message, event) =>
-            handle(message, event, emit, given),
-          ).catch(() => undefined);
+          const reader = resumed.getReader();
+          await pumpSse(reader, async (message, event) => {
+            await handle(message, event, emit, given);
+            // Answered: the wallet, the only reader of a stream it resumed, lets it go.
+            if (answered) await reader.cancel().catch(() => undefined);
+          }).catch(() => undefined);
         }
         failures = cursor.lastEventId === from ? failures + 1 : 0;
       }
