@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { DisplayAmount } from "@/lib/messages";
 import { t } from "@/lib/ui/i18n";
 import { showAmount } from "@/lib/ui/money";
+import { LINK_CLASS } from "../shared/controls";
 
 /** The human amount with symbol and network; the atomic amount and decimals on demand. */
 export function AmountView({ amount }: { amount: DisplayAmount }) {
@@ -20,7 +21,7 @@ export function AmountView({ amount }: { amount: DisplayAmount }) {
       <button
         type="button"
         aria-expanded={atomicShown}
-        className="text-xs text-emerald-700 underline focus-visible:outline-2 dark:text-emerald-400"
+        className={`${LINK_CLASS} text-xs`}
         onClick={() => setAtomicShown(!atomicShown)}
       >
         {atomicShown ? t("confirm.hideAtomic") : t("confirm.showAtomic")}

@@ -414,7 +414,12 @@ describe("ConfirmApproval", () => {
     act(() => vi.advanceTimersByTime(2_000));
     expect(screen.getByTestId("valid-for").textContent).toBe("1:00");
     expect(screen.queryByRole("alert")).toBeNull();
-    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.queryByTestId("expiring")).toBeNull();
+    // Accessibility review: the window closed at the price's end with no word before.
+    act(() => vi.advanceTimersByTime(30_000));
+    expect(screen.getByRole("status").textContent).toMatch(/runs out in less than 30 seconds/);
+    act(() => vi.advanceTimersByTime(30_000));
+    expect(screen.queryByTestId("expiring")).toBeNull();
     expect(screen.getByTestId("valid-for").textContent).toBe("expired");
     expect(screen.getByRole("alert").textContent).toMatch(/This price has expired/);
     expect(approveButton().disabled).toBe(true);
@@ -497,6 +502,17 @@ describe("ConfirmApproval", () => {
     const { onDecide } = renderApproval();
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(onDecide).toHaveBeenCalledExactlyOnceWith("decline");
+  });
+
+  // Accessibility review: Escape in "Daily amount for this site" declined the payment.
+  it("leaves Escape typed in a field to the field: nothing declined", () => {
+    const { onDecide } = renderApproval();
+    fireEvent.click(screen.getByRole("checkbox", { name: "Always allow up to" }));
+    fireEvent.keyDown(screen.getByLabelText("Daily amount for this site"), { key: "Escape" });
+    expect(onDecide).not.toHaveBeenCalled();
+    const locked = renderApproval({ id: "locked", needsUnlock: true });
+    fireEvent.keyDown(screen.getAllByLabelText("Password")[0] as HTMLElement, { key: "Escape" });
+    expect(locked.onDecide).not.toHaveBeenCalled();
   });
 
   it("never pre-focuses Approve: the heading has the focus", () => {

@@ -35,6 +35,12 @@ export interface ConfirmApprovalProps {
  */
 const OWN_ENTER = "button, a, select, textarea, summary, [role=button], [role=link]";
 
+/** How long before its price runs out a request says so (the window closes when it does). */
+const EXPIRY_WARNING_SECONDS = 30;
+
+/** Fields a person types in: Escape there is theirs. */
+const EDITABLE = "input, textarea, select, [contenteditable]";
+
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
     <div className="grid grid-cols-[7rem_1fr] gap-2 py-1">
@@ -162,6 +168,8 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       if (isStrayTyping(event)) {
         keys.current.typed();
       } else if (event.key === "Escape") {
+        // In a field, Escape is the field's (a password half typed, an amount): it declines nothing.
+        if ((event.target as HTMLElement | null)?.closest(EDITABLE)) return;
         event.preventDefault();
         keys.current.decline();
       } else if (event.key === "Enter" && !event.isComposing) {
@@ -208,6 +216,16 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           </nav>
         )}
       </div>
+      {validity && !validity.expired && validity.secondsLeft <= EXPIRY_WARNING_SECONDS && (
+        // Said once as it appears: the countdown itself is not read out every second.
+        <p
+          role="status"
+          className="text-sm font-medium text-amber-800 dark:text-amber-300"
+          data-testid="expiring"
+        >
+          {t("confirm.expiring", [String(EXPIRY_WARNING_SECONDS)])}
+        </p>
+      )}
       <Warnings warnings={approval.warnings} />
       <dl className="divide-y divide-slate-200 dark:divide-slate-800">
         <Row term={t("confirm.requestedBy")}>

@@ -52,6 +52,11 @@ describe("HistoryPanel", () => {
     const list = screen.getByRole("list", { name: "Payments" });
     await within(list).findByText("tool-0");
     expect(within(list).getAllByRole("listitem").length).toBeLessThan(30);
+    // Accessibility review: a row's name ran its cells together ("12:47:46 PMdeclined…").
+    const [first] = within(list).getAllByRole("button");
+    expect(first?.getAttribute("aria-label")).toMatch(
+      /^When: .+; State: .+; Site: agent\.example; Paid to: .+; For: tool-0; Amount: .+$/,
+    );
     fireEvent.change(screen.getByLabelText("Search payments"), { target: { value: "tool-7" } });
     expect(await screen.findByText("1 payment")).toBeTruthy();
     expect(calls.filter((c) => c.method === "ui_listPayments").at(-1)?.params).toEqual({

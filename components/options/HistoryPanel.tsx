@@ -6,6 +6,7 @@ import { t } from "@/lib/ui/i18n";
 import { formatCount, formatDateTime } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { paidForWords, receiverWords, siteWords } from "@/lib/ui/payment-words";
+import { stateWords } from "@/lib/ui/state-words";
 import { Button, ErrorNote } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 import { HistoryFilters } from "./HistoryFilters";
@@ -18,10 +19,26 @@ import { VirtualList } from "./VirtualList";
 const ROW_HEIGHT = 44;
 const COLUMNS = "grid grid-cols-[9rem_6rem_1fr_1fr_1fr_7rem] items-center gap-2 px-2";
 
+/** A row read out as its columns, each named: the cells alone run together in one button's name. */
+function rowLabel(row: PaymentRow): string {
+  const state = row.reason ? `${stateWords(row.state)}: ${row.reason}` : stateWords(row.state);
+  return [
+    [t("history.columns.when"), formatDateTime(row.createdAt)],
+    [t("history.columns.state"), state],
+    [t("history.columns.site"), siteWords(row.origin)],
+    [t("history.columns.receiver"), receiverWords(row.receiver, row.receiverName)],
+    [t("history.columns.what"), paidForWords(row)],
+    [t("history.columns.amount"), showAmount(row.amount)],
+  ]
+    .map(([column, value]) => t("history.cell", [column ?? "", value ?? ""]))
+    .join("; ");
+}
+
 function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
   return (
     <button
       type="button"
+      aria-label={rowLabel(row)}
       onClick={onOpen}
       className={`${COLUMNS} h-full w-full border-b border-slate-100 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900`}
     >

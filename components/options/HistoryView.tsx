@@ -23,6 +23,25 @@ async function loadSettings(): Promise<{ policy: PolicyView; spent: Record<strin
   return { policy, spent: Object.fromEntries(spent) };
 }
 
+const TABS = ["history", "settings"] as const;
+type Tab = (typeof TABS)[number];
+
+/** The tab an arrow key (or Home, End) moves to from `from`, round the ends; undefined for other keys. */
+export function tabMovedTo(key: string, from: Tab): Tab | undefined {
+  const at = TABS.indexOf(from);
+  const to =
+    key === "ArrowRight"
+      ? at + 1
+      : key === "ArrowLeft"
+        ? at - 1
+        : key === "Home"
+          ? 0
+          : key === "End"
+            ? TABS.length - 1
+            : undefined;
+  return to === undefined ? undefined : TABS[(to + TABS.length) % TABS.length];
+}
+
 function SettingsPanel({ wallet }: { wallet: WalletState }) {
   const [loaded, setLoaded] = useState<{ policy: PolicyView; spent: Record<string, string> }>();
   const [error, setError] = useState<string>();
@@ -55,7 +74,7 @@ function SettingsPanel({ wallet }: { wallet: WalletState }) {
 
 /** The options page: payment history and settings, as two tabs. */
 export function HistoryView() {
-  const [tab, setTab] = useState<"history" | "settings">("history");
+  const [tab, setTab] = useState<Tab>("history");
   return (
     <Shell title={t("options.title")}>
       <WalletGate>
@@ -68,13 +87,26 @@ export function HistoryView() {
               </details>
               <Button onClick={lock}>{t("common.lock")}</Button>
             </div>
-            <div role="tablist" aria-label={t("options.sections")} className="flex gap-2">
-              {(["history", "settings"] as const).map((name) => (
+            <div
+              role="tablist"
+              aria-label={t("options.sections")}
+              className="flex gap-2"
+              onKeyDown={(event) => {
+                // The tabs pattern: one Tab stop, the arrow keys (and Home, End) move between tabs.
+                const next = tabMovedTo(event.key, tab);
+                if (next === undefined) return;
+                event.preventDefault();
+                setTab(next);
+                document.getElementById(`tab-${next}`)?.focus();
+              }}
+            >
+              {TABS.map((name) => (
                 <Button
                   key={name}
                   role="tab"
                   aria-selected={tab === name}
-                  aria-controls={`panel-${name}`}
+                  tabIndex={tab === name ? 0 : -1}
+                  {...(tab === name ? { "aria-controls": `panel-${name}` } : {})}
                   id={`tab-${name}`}
                   variant={tab === name ? "primary" : "secondary"}
                   onClick={() => setTab(name)}

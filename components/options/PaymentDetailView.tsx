@@ -5,7 +5,7 @@ import { t } from "@/lib/ui/i18n";
 import { formatDateTimeLong } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { callerWords, isDesktopApp } from "@/lib/ui/payment-words";
-import { Button, LINK_CLASS } from "../shared/controls";
+import { Button, FOCUS, LINK_CLASS } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 
 const KIND: Record<PaymentDetail["objects"][number]["kind"], () => string> = {
@@ -156,7 +156,7 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
                 )}
               </p>
               <details>
-                <summary className="cursor-pointer text-sm focus-visible:outline-2">
+                <summary className={`${FOCUS} cursor-pointer text-sm`}>
                   {t("detail.decoded")}
                 </summary>
                 <pre className="overflow-auto text-xs">

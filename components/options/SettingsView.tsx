@@ -16,7 +16,7 @@ import {
   type RegistryRow,
   toPolicyForm,
 } from "@/lib/ui/policy-form";
-import { Button, ErrorNote, Field, SelectField } from "../shared/controls";
+import { Button, ErrorNote, Field, FOCUS, SelectField } from "../shared/controls";
 import { type FieldSpec, FieldTable } from "./FieldTable";
 import { ThemeSetting } from "./ThemeSetting";
 
@@ -305,7 +305,7 @@ function ReceiverList({
             <span title={entry}>{receiverWords(entry)}</span>
             <button
               type="button"
-              className="rounded px-1 text-xs text-red-700 underline focus-visible:outline-2 dark:text-red-300"
+              className={`${FOCUS} rounded px-1 text-xs text-red-700 underline dark:text-red-300`}
               aria-label={t("settings.receivers.remove", [entry])}
               onClick={() => onChange(entries.filter((e) => e !== entry))}
             >

@@ -19,7 +19,7 @@ export function RecentPayments({ rows }: { rows: PaymentRow[] }) {
           return (
             <li key={p.id} className="flex items-center justify-between gap-2" data-testid="recent">
               <span
-                className="min-w-0 truncate"
+                className="min-w-0 break-words"
                 title={t("popup.recent.paidToTitle", [p.receiver, p.what])}
               >
                 {t("popup.recent.paidTo", [isolated(who), isolated(what)])}

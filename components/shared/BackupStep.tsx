@@ -1,8 +1,8 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { errorText } from "@/lib/errors";
 import { callWallet } from "@/lib/ui/client";
 import { t } from "@/lib/ui/i18n";
-import { Button, CopyButton, ErrorNote, Field } from "./controls";
+import { Button, CopyButton, ErrorNote, Field, StepHeading } from "./controls";
 
 /**
  * The key shown once, behind a deliberate reveal, until the person says a
@@ -21,6 +21,11 @@ export function BackupStep({
   const [key, setKey] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string>();
+  const shownKey = useRef<HTMLOutputElement>(null);
+  // The button that showed the key is gone: focus goes to the key, read out as it appears.
+  useEffect(() => {
+    if (key !== undefined) shownKey.current?.focus();
+  }, [key]);
   const reveal = async () => {
     setError(undefined);
     try {
@@ -35,9 +40,7 @@ export function BackupStep({
   };
   return (
     <section aria-labelledby="backup-h" className="flex flex-col gap-3">
-      <h2 id="backup-h" className="font-semibold">
-        {t("backup.title")}
-      </h2>
+      <StepHeading id="backup-h">{t("backup.title")}</StepHeading>
       <p className="text-sm">{t("backup.why")}</p>
       <p className="text-sm">{t("backup.how")}</p>
       {key === undefined ? (
@@ -65,6 +68,8 @@ export function BackupStep({
             {t("backup.keyLabel")}
           </p>
           <output
+            ref={shownKey}
+            tabIndex={-1}
             aria-labelledby="backup-key-label"
             data-testid="backup-key"
             className="rounded border border-amber-400 bg-amber-50 p-2 font-mono text-xs break-all dark:border-amber-600 dark:bg-amber-950"

@@ -1,6 +1,6 @@
 import { t } from "@/lib/ui/i18n";
 import { AddressQr } from "./AddressQr";
-import { CopyButton, ErrorNote } from "./controls";
+import { CopyButton, ErrorNote, StepHeading } from "./controls";
 import { useBalances } from "./use-balances";
 
 /** How to put money in: the address (copy, QR), and which tokens on which networks. */
@@ -8,9 +8,7 @@ export function FundingInfo({ address }: { address: string }) {
   const { rows, error } = useBalances();
   return (
     <section aria-labelledby="fund-h" className="flex flex-col gap-3" data-testid="funding">
-      <h2 id="fund-h" className="font-semibold">
-        {t("fund.title")}
-      </h2>
+      <StepHeading id="fund-h">{t("fund.title")}</StepHeading>
       <p className="text-sm">{t("fund.explain")}</p>
       <p className="text-sm font-medium" id="fund-address-label">
         {t("fund.address")}

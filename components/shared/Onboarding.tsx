@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { t } from "@/lib/ui/i18n";
 import { MIN_PASSWORD_LENGTH, passwordStrength } from "@/lib/ui/password-strength";
 import { Button, ErrorNote, Field } from "./controls";
@@ -72,9 +72,12 @@ function PasswordForm({
     event.preventDefault();
     if (ready) onCreate(password, mode === "import" ? privateKey.trim() : undefined);
   };
+  const start = useRef<HTMLFieldSetElement>(null);
+  // The welcome's button that led here is gone: focus starts on the choice made with it.
+  useEffect(() => start.current?.querySelector<HTMLInputElement>("input:checked")?.focus(), []);
   return (
     <form onSubmit={submit} className="mx-auto flex w-full max-w-lg flex-col gap-3">
-      <fieldset className="flex gap-3 text-sm">
+      <fieldset ref={start} className="flex gap-3 text-sm">
         <legend className="mb-1 font-medium">{t("onboarding.startWith")}</legend>
         <label className="flex items-center gap-1">
           <input

@@ -7,7 +7,7 @@ import { t } from "@/lib/ui/i18n";
 import { inputToMicro } from "@/lib/ui/money";
 import { createWalletStore } from "@/lib/ui/wallet-store";
 import { BackupStep } from "./BackupStep";
-import { Button, ErrorNote, Field } from "./controls";
+import { Button, ErrorNote, Field, StepHeading } from "./controls";
 import { FundingInfo } from "./FundingStep";
 import { LockScreen } from "./LockScreen";
 import { Onboarding } from "./Onboarding";
@@ -35,9 +35,7 @@ function FirstRunBudgets({ onDone }: { onDone(): void }) {
   };
   return (
     <section aria-labelledby="caps-h" className="flex flex-col gap-3">
-      <h2 id="caps-h" className="font-semibold">
-        {t("caps.title")}
-      </h2>
+      <StepHeading id="caps-h">{t("caps.title")}</StepHeading>
       <p className="text-sm">{t("caps.explain")}</p>
       <Field
         label={t("caps.day")}

@@ -4,10 +4,11 @@ import type {
   ReactNode,
   SelectHTMLAttributes,
 } from "react";
-import { Fragment, useId, useState } from "react";
+import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { t } from "@/lib/ui/i18n";
 
-const FOCUS =
+/** The focus ring of every control: a colour of its own, visible on light and dark alike. */
+export const FOCUS =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 dark:focus-visible:outline-emerald-400";
 
 const VARIANTS = {
@@ -131,5 +132,28 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     <Button onClick={() => void copy().catch(() => setCopied(false))} aria-live="polite">
       {copied ? t("common.copied") : label}
     </Button>
+  );
+}
+
+/**
+ * A step's heading, focused when the step is shown: the button that led to
+ * it is gone, so focus would fall to the page's start; here a screen reader
+ * says the new step, and Tab goes on from it.
+ */
+export function StepHeading({
+  id,
+  className = "font-semibold",
+  children,
+}: {
+  id: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <h2 ref={heading} id={id} tabIndex={-1} className={`${className} outline-none`}>
+      {children}
+    </h2>
   );
 }

@@ -48,6 +48,21 @@ describe("approvalView", () => {
     });
   });
 
+  // Accessibility review: "Paid to" read the account in lower case, the pay-to address beside it checksummed.
+  it("writes an x402 receiver's account with its address checksummed, as the pay-to address is", () => {
+    const payTo = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+    const unsigned: Offer = {
+      ...offer,
+      protocol: "x402-v2",
+      receiver: `eip155:84532:${payTo.toLowerCase()}`,
+      options: [{ ...option, payTo }],
+      quote: undefined,
+    };
+    const view = approvalView({ ...input, offer: unsigned, option: { ...option, payTo } });
+    expect(view.receiver.id).toBe(`eip155:84532:${payTo}`);
+    expect(view.payTo).toBe(payTo);
+  });
+
   it("passes what each limit leaves as micro-units for the window to word, and a total only a receiver stated", () => {
     const remaining = [
       { scope: "origin" as const, period: "week" as const, currency: "USD", micro: 4_995_000n },

@@ -1,3 +1,4 @@
+import { getAddress } from "viem";
 import type { ApprovalWarning, PendingApproval } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { formatAmount } from "../protocol/rails/amount";
@@ -56,7 +57,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
         }),
     protocol: offer.protocol,
     receiver: {
-      id: offer.receiver,
+      id: shownReceiverId(offer.receiver),
       verified: offer.quote !== undefined,
       ...(offer.receiverName === undefined ? {} : { name: offer.receiverName }),
       ...(input.registry ? { registry: input.registry } : {}),
@@ -157,4 +158,14 @@ function serverWarnings(offer: Offer, server: ServerContext): ApprovalWarning[] 
 function defaultsShown(offer: Offer, option: PaymentOption): Pick<PendingApproval, "defaults"> {
   const defaults = [...(offer.defaults ?? []), ...(option.defaults ?? [])];
   return defaults.length > 0 ? { defaults } : {};
+}
+
+/**
+ * A receiver's id as the window shows it: an x402 account (kept in lower case)
+ * with its address checksummed, as the pay-to address beside it is written,
+ * so the two read alike; a Stipendex receiver's URL as it is.
+ */
+function shownReceiverId(receiver: string): string {
+  const account = /^(eip155:\d+):(0x[0-9a-fA-F]{40})$/.exec(receiver);
+  return account ? `${account[1]}:${getAddress(account[2] as string)}` : receiver;
 }

@@ -75,7 +75,7 @@ describe("createVault + unlockVault", () => {
   it("refuses a wrong password as wrong-password, with a clear message", async () => {
     const failure = unlockVault(vault, "Tr0ub4dor&3");
     await expect(failure).rejects.toMatchObject({ name: "WalletError", code: "wrong-password" });
-    await expect(failure).rejects.toThrow("wrong password");
+    await expect(failure).rejects.toThrow("Wrong password: it does not unlock this wallet");
   });
 
   it("refuses weak KDF parameters before doing any work", async () => {

@@ -42,7 +42,9 @@ describe("sealSecrets / openSecrets", () => {
       name: "WalletError",
       code: "wrong-password",
     });
-    await expect(openSecrets(await aesKey(), vault)).rejects.toThrow("wrong password");
+    await expect(openSecrets(await aesKey(), vault)).rejects.toThrow(
+      "Wrong password: it does not unlock this wallet",
+    );
   });
 
   it("throws wrong-password when one ciphertext byte is changed (GCM tag)", async () => {

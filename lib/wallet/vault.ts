@@ -71,11 +71,9 @@ export async function openSecrets(key: CryptoKey, vault: VaultRecord): Promise<V
     );
     plaintext = new Uint8Array(opened);
   } catch (cause) {
-    throw new WalletError(
-      "wrong-password",
-      "wrong password: the vault could not be decrypted with it",
-      { cause },
-    );
+    throw new WalletError("wrong-password", "Wrong password: it does not unlock this wallet", {
+      cause,
+    });
   }
   let json: unknown;
   try {
