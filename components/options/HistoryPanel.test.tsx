@@ -74,6 +74,11 @@ describe("HistoryPanel", () => {
     });
     fireEvent.click(await within(list).findByText("tool-0"));
     expect(await screen.findByText("Payment pay-0")).toBeTruthy();
+    // Accessibility review: focus fell to the page's start as the detail opened, and as it closed.
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Payment pay-0" }));
+    fireEvent.click(screen.getByRole("button", { name: "Back to payments" }));
+    const row = await within(screen.getByRole("list", { name: "Payments" })).findByText("tool-0");
+    await vi.waitFor(() => expect(document.activeElement).toBe(row.closest("button")));
   });
 
   it("shows the payments while the settlement pass still waits on the chain", async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { PaymentRow } from "@/lib/messages";
 import { createHistoryStore, rowAt } from "@/lib/ui/history-store";
@@ -38,6 +38,7 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
   return (
     <button
       type="button"
+      data-payment={row.id}
       aria-label={rowLabel(row)}
       onClick={onOpen}
       className={`${COLUMNS} h-full w-full border-b border-slate-100 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900`}
@@ -64,6 +65,15 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
 export function HistoryPanel() {
   const [store] = useState(createHistoryStore);
   const { total, pages, spend, totals, order, detail, error } = useStore(store);
+  /** The payment whose detail was closed: its row takes the focus back once the list is shown. */
+  const returnTo = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (detail || returnTo.current === undefined) return;
+    document
+      .querySelector<HTMLElement>(`[data-payment="${CSS.escape(returnTo.current)}"]`)
+      ?.focus();
+    returnTo.current = undefined;
+  });
   // Opening the history is when the person wants the latest word from the chain: the rows
   // show at once, and again once the settlement pass (which may wait on a slow node) is done.
   // The pass starts after the first load: its writes would otherwise queue behind the long read
@@ -76,7 +86,13 @@ export function HistoryPanel() {
     (start: number, end: number) => void store.getState().ensureRows(start, end),
     [store],
   );
-  if (detail) return <PaymentDetailView detail={detail} onClose={store.getState().closeDetail} />;
+  if (detail) {
+    const close = () => {
+      store.getState().closeDetail();
+      returnTo.current = detail.id;
+    };
+    return <PaymentDetailView detail={detail} onClose={close} />;
+  }
   const currencies = [...new Set(spend.map((s) => s.currency))];
   return (
     <div className="flex flex-col gap-4">

@@ -5,7 +5,7 @@ import { t } from "@/lib/ui/i18n";
 import { formatDateTimeLong } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { callerWords, isDesktopApp } from "@/lib/ui/payment-words";
-import { Button, FOCUS, LINK_CLASS } from "../shared/controls";
+import { Button, FOCUS, LINK_CLASS, StepHeading } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 
 const KIND: Record<PaymentDetail["objects"][number]["kind"], () => string> = {
@@ -54,9 +54,7 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
   return (
     <section aria-labelledby="detail-heading" className="flex flex-col gap-3">
       <div className="flex items-center justify-between">
-        <h2 id="detail-heading" className="font-semibold">
-          {t("detail.title", [detail.id])}
-        </h2>
+        <StepHeading id="detail-heading">{t("detail.title", [detail.id])}</StepHeading>
         <Button onClick={onClose}>{t("detail.back")}</Button>
       </div>
       <Part id="what" title={t("detail.what")}>
