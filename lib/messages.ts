@@ -290,6 +290,11 @@ export interface PendingApproval {
   topOrigin?: string;
   /** Set when "always allow" cannot give `origin` a budget, saying why (plain http outside loopback). */
   alwaysAllowBlocked?: string;
+  /**
+   * A desktop app's x402 payee it has no approval to pay: approving lets its
+   * budget pay this address without asking from then on (lib/wallet/approved-payees.ts).
+   */
+  approvesPayee?: true;
   protocol: "stipendex" | "x402-v1" | "x402-v2";
   /**
    * Who is paid: the verified Quote issuer, or for an unsigned (x402) price the

@@ -498,6 +498,13 @@ describe("ConfirmApproval", () => {
     expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
   });
 
+  it("says when approving lets a desktop app's budget pay this address from then on", () => {
+    renderApproval({ approvesPayee: true });
+    expect(screen.getByTestId("approves-payee").textContent).toMatch(
+      /budget pay this address without asking next time/,
+    );
+  });
+
   it("declines on Escape at once", () => {
     const { onDecide } = renderApproval();
     fireEvent.keyDown(document.body, { key: "Escape" });

@@ -420,6 +420,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       ) : (
         // Kept in view: the details above can be taller than the window.
         <div className="sticky bottom-0 flex flex-col gap-3 border-t border-slate-200 bg-white py-2 dark:border-slate-800 dark:bg-slate-950">
+          {approval.approvesPayee && (
+            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="approves-payee">
+              {t("confirm.approvesPayee")}
+            </p>
+          )}
           {approval.alwaysAllowBlocked ? (
             <p className="text-xs text-slate-600 dark:text-slate-400">
               {approval.alwaysAllowBlocked}

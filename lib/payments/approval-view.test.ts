@@ -63,6 +63,12 @@ describe("approvalView", () => {
     expect(view.payTo).toBe(payTo);
   });
 
+  it("says approving a desktop app's new payee lets its budget pay it from then on, and only then", () => {
+    const decision = { ...input.decision, rule: "origin-new-payee" as const };
+    expect(approvalView({ ...input, decision }).approvesPayee).toBe(true);
+    expect(approvalView(input).approvesPayee).toBeUndefined();
+  });
+
   it("passes what each limit leaves as micro-units for the window to word, and a total only a receiver stated", () => {
     const remaining = [
       { scope: "origin" as const, period: "week" as const, currency: "USD", micro: 4_995_000n },

@@ -55,6 +55,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
       : {
           alwaysAllowBlocked: `${caller.origin} is not a secure (https) site: it cannot be given an automatic budget`,
         }),
+    ...(input.decision.rule === "origin-new-payee" ? { approvesPayee: true as const } : {}),
     protocol: offer.protocol,
     receiver: {
       id: shownReceiverId(offer.receiver),

@@ -35,7 +35,7 @@ import { decodeBase64Json, encodeBase64Json } from "../protocol/x402/wire";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readAllSums } from "../wallet/budget-sums";
 import { sumKeysToCharge, sumSlotsToCharge } from "../wallet/limits";
-import { type Caller, chooseOption, UNPAID_ENDS } from "./engine-parts";
+import { type Caller, chooseOption, requestKeyOf, UNPAID_ENDS } from "./engine-parts";
 import { trackSettlements } from "./settlement-tracker";
 
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
@@ -1109,7 +1109,8 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     await until(async () => (await pendingIds(h)).length === 1);
     const [pending] = await h.approvals.pending();
     expect(pending?.receiver).toEqual({
-      id: `eip155:84532:${PAY_TO.toLowerCase()}`,
+      // Shown with the address checksummed, as the pay-to beside it.
+      id: `eip155:84532:${PAY_TO}`,
       verified: false,
       claimedBy: "http://127.0.0.1:4021",
     });
@@ -1222,7 +1223,11 @@ describe("PaymentEngine: a desktop app's budget and an x402 price, which nobody 
   const answerWindow = async (h: Harness, decision: "approve" | "decline") => {
     await until(async () => (await pendingIds(h)).length === 1);
     const [pending] = await h.approvals.pending();
-    expect(pending).toMatchObject({ origin: DESKTOP.origin, protocol: "x402-v2" });
+    expect(pending).toMatchObject({
+      origin: DESKTOP.origin,
+      protocol: "x402-v2",
+      approvesPayee: true,
+    });
     await h.approvals.decide({ approvalId: pending?.id ?? "", decision });
   };
 
@@ -1235,8 +1240,12 @@ describe("PaymentEngine: a desktop app's budget and an x402 price, which nobody 
     const second = await h.engine.pay({ requestId: "d2", challenge: priceTo(PAY_TO) }, DESKTOP);
     expect(second.header?.name).toBe("PAYMENT-SIGNATURE");
     expect(await pendingIds(h)).toEqual([]);
-    const payments = await h.db.payments.orderBy("createdAt").toArray();
-    expect(payments.map((p) => [p.state, p.approvedBy])).toEqual([
+    const recorded = async (requestId: string) => {
+      const key = requestKeyOf(DESKTOP, requestId);
+      const payment = await h.db.payments.where("requestKey").equals(key).first();
+      return [payment?.state, payment?.approvedBy];
+    };
+    expect([await recorded("d1"), await recorded("d2")]).toEqual([
       ["signed", "person"],
       ["signed", "policy"],
     ]);
