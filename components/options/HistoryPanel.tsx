@@ -6,7 +6,6 @@ import { t } from "@/lib/ui/i18n";
 import { formatCount, formatDateTime } from "@/lib/ui/locale-format";
 import { showAmount } from "@/lib/ui/money";
 import { paidForWords, receiverWords, siteWords } from "@/lib/ui/payment-words";
-import { stateWords } from "@/lib/ui/state-words";
 import { Button, ErrorNote } from "../shared/controls";
 import { StateBadge } from "../shared/StateBadge";
 import { HistoryFilters } from "./HistoryFilters";
@@ -19,19 +18,17 @@ import { VirtualList } from "./VirtualList";
 const ROW_HEIGHT = 44;
 const COLUMNS = "grid grid-cols-[9rem_6rem_1fr_1fr_1fr_7rem] items-center gap-2 px-2";
 
-/** A row read out as its columns, each named: the cells alone run together in one button's name. */
-function rowLabel(row: PaymentRow): string {
-  const state = row.reason ? `${stateWords(row.state)}: ${row.reason}` : stateWords(row.state);
-  return [
-    [t("history.columns.when"), formatDateTime(row.createdAt)],
-    [t("history.columns.state"), state],
-    [t("history.columns.site"), siteWords(row.origin)],
-    [t("history.columns.receiver"), receiverWords(row.receiver, row.receiverName)],
-    [t("history.columns.what"), paidForWords(row)],
-    [t("history.columns.amount"), showAmount(row.amount)],
-  ]
-    .map(([column, value]) => t("history.cell", [column ?? "", value ?? ""]))
-    .join("; ");
+/**
+ * A cell's column, said to a screen reader before its value (and a pause
+ * after it): the cells alone run together in the row button's name.
+ */
+function Column({ name }: { name: string }) {
+  return <span className="sr-only">{t("history.cell", [name])}</span>;
+}
+
+/** The pause a screen reader makes between two cells. */
+function CellEnd() {
+  return <span className="sr-only">{t("history.cellEnd")}</span>;
 }
 
 function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
@@ -39,24 +36,40 @@ function PaymentLine({ row, onOpen }: { row: PaymentRow; onOpen(): void }) {
     <button
       type="button"
       data-payment={row.id}
-      aria-label={rowLabel(row)}
       onClick={onOpen}
       className={`${COLUMNS} h-full w-full border-b border-slate-100 text-left text-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-emerald-600 dark:border-slate-900 dark:hover:bg-slate-900`}
     >
-      <time dateTime={new Date(row.createdAt).toISOString()}>{formatDateTime(row.createdAt)}</time>
       <span>
+        <Column name={t("history.columns.when")} />
+        <time dateTime={new Date(row.createdAt).toISOString()}>
+          {formatDateTime(row.createdAt)}
+        </time>
+        <CellEnd />
+      </span>
+      <span>
+        <Column name={t("history.columns.state")} />
         <StateBadge state={row.state} reason={row.reason} />
+        <CellEnd />
       </span>
       <span className="truncate" title={row.origin}>
+        <Column name={t("history.columns.site")} />
         {siteWords(row.origin)}
+        <CellEnd />
       </span>
       <span className="truncate" title={row.receiver}>
+        <Column name={t("history.columns.receiver")} />
         <bdi>{receiverWords(row.receiver, row.receiverName)}</bdi>
+        <CellEnd />
       </span>
       <span className="truncate" title={row.what}>
+        <Column name={t("history.columns.what")} />
         <bdi>{paidForWords(row)}</bdi>
+        <CellEnd />
       </span>
-      <span className="text-right font-mono">{showAmount(row.amount)}</span>
+      <span className="text-right font-mono">
+        <Column name={t("history.columns.amount")} />
+        {showAmount(row.amount)}
+      </span>
     </button>
   );
 }
