@@ -12,6 +12,7 @@ import type { ApprovalDecision, Requester } from "./approvals";
 import { confirmOffer, type Decision } from "./confirmation";
 import { type Caller, type EngineParts, isFrame, optionOf } from "./engine-parts";
 import { isPaymentError, PaymentError } from "./errors";
+import { payeeAccount } from "./payee";
 import { describeRemaining } from "./remaining";
 import { NOT_MCP, type ServerContext, serverContext } from "./server-context";
 import { boundCall, type ToolCall } from "./tool-call";
@@ -256,7 +257,7 @@ export async function decide(
  */
 function unsignedPayeeOf(offer: Offer, option: PaymentOption, origin: string): string | undefined {
   if (offer.quote || proxiedOrigin(origin) === undefined) return undefined;
-  return `${option.network}:${option.payTo}`;
+  return payeeAccount(option);
 }
 
 /** For an MCP tool's price: what its server declared and the tool's announced price, as `origin` heard. */
