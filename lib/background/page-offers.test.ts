@@ -127,6 +127,8 @@ describe("page offers", () => {
     const [rule] = [...seen.rules.values()];
     expect(rule?.condition).toEqual({
       urlFilter: `|${X402_URL}|`,
+      isUrlFilterCaseSensitive: true,
+      requestMethods: ["get"],
       resourceTypes: ["main_frame"],
       tabIds: [TAB],
     });
@@ -140,7 +142,9 @@ describe("page offers", () => {
     expect(await offers.view(TAB)).toBeNull();
   });
 
-  it("reports an approved payment unused when its tab closes or goes elsewhere before the paid load", async () => {
+  // Hostile review: a tab closed (or sent elsewhere) while its paid load was under way was filed
+  // "signed but never sent", though the browser may have sent the payment already.
+  it("files a paid load given up for a closed tab or another page as unanswered, not unsent", async () => {
     const auto = { policy: { origins: { [PAGE_ORIGIN]: TEST_AUTO_BUDGET } } };
     for (const leave of ["close", "navigate"] as const) {
       const { offers, seen } = await rig(auto);
@@ -148,9 +152,10 @@ describe("page offers", () => {
       const { paymentId } = await payShown(offers);
       if (leave === "close") await offers.closed(TAB);
       else await offers.responded(response(200, {}, `${PAGE_ORIGIN}/elsewhere`));
+      expect(seen.loads, leave).toEqual([[TAB, X402_URL]]);
       expect(seen.rules.size, leave).toBe(0);
       expect(seen.receipts, leave).toEqual([
-        [{ paymentId, status: 0, receipt: null, unanswered: "not-sent" }, PAGE_ORIGIN],
+        [{ paymentId, status: 0, receipt: null, unanswered: "no-response" }, PAGE_ORIGIN],
       ]);
     }
   });

@@ -50,7 +50,13 @@ export interface HeaderRule {
     type: "modifyHeaders";
     requestHeaders: { header: string; operation: "set"; value: string }[];
   };
-  condition: { urlFilter: string; resourceTypes: "main_frame"[]; tabIds: number[] };
+  condition: {
+    urlFilter: string;
+    isUrlFilterCaseSensitive: true;
+    requestMethods: "get"[];
+    resourceTypes: "main_frame"[];
+    tabIds: number[];
+  };
 }
 
 /** What page offers need from the wallet and the browser; tests pass in-memory equivalents. */
@@ -291,15 +297,13 @@ export class PageOffers {
     if (!offer?.paid || url !== offer.url) return;
     await this.p.removeRule(offer.paid.ruleId);
     await this.set(tabId, undefined);
-    await this.p.receipt(
-      { paymentId: offer.paid.paymentId, status: 0, receipt: null, unanswered: "no-response" },
-      offer.origin,
-    );
+    await this.reportUnanswered(offer.paid.paymentId, offer);
   }
 
   /**
    * A closed tab: its offer goes, a payment of it still asked about is
-   * withdrawn, and an approved payment never sent is reported unused.
+   * withdrawn, and a paid load under way is filed unanswered (it may have
+   * reached the server before the tab closed).
    */
   async closed(tabId: number): Promise<void> {
     const offer = await this.get(tabId);
@@ -307,7 +311,7 @@ export class PageOffers {
     await this.set(tabId, undefined);
     if (!offer.paid) return this.p.withdraw(offer.requestId, callerOf(offer, tabId));
     await this.p.removeRule(offer.paid.ruleId);
-    await this.reportUnused(offer.paid.paymentId, offer);
+    await this.reportUnanswered(offer.paid.paymentId, offer);
   }
 
   /** The next click on the tab's offer (if it still shows it) is a new request. */
@@ -325,11 +329,25 @@ export class PageOffers {
     );
   }
 
-  /** The paid load's answer (or, for a load that went elsewhere, none) filed as its receipt. */
+  /**
+   * A paid load that brought no answer: the browser was told to load the page
+   * with the payment, so it may have reached the server (the chain tells).
+   */
+  private reportUnanswered(paymentId: string, offer: StoredOffer): Promise<unknown> {
+    return this.p.receipt(
+      { paymentId, status: 0, receipt: null, unanswered: "no-response" },
+      offer.origin,
+    );
+  }
+
+  /**
+   * The paid load's answer filed as its receipt; a tab that showed another
+   * page instead (the load given up for it) files none.
+   */
   private fileLoad(offer: StoredOffer, paymentId: string, response: PageResponse) {
     const header = (name: string) =>
       response.headers.find((h) => h.name.toLowerCase() === name)?.value;
-    if (response.url !== offer.url) return this.reportUnused(paymentId, offer);
+    if (response.url !== offer.url) return this.reportUnanswered(paymentId, offer);
     const paymentRequired = header("payment-required");
     return this.p.receipt(
       {
@@ -404,7 +422,12 @@ function samePrice(renewed: StoredOffer, shown: StoredOffer): boolean {
   );
 }
 
-/** The one-time rule: this header on the next top-level load of exactly `url` in `tabId`. */
+/**
+ * The one-time rule: this header on the next top-level GET of `url` in `tabId`.
+ * Matched with its case (both browsers match a urlFilter in any case by
+ * default: `/Page` redirecting to `/page` would carry the payment again); a
+ * `*` or `^` in the URL still widens the match, within that origin and path.
+ */
 export function paidLoadRule(
   id: number,
   tabId: number,
@@ -418,7 +441,13 @@ export function paidLoadRule(
       type: "modifyHeaders",
       requestHeaders: [{ header: header.name, operation: "set", value: header.value }],
     },
-    condition: { urlFilter: `|${url}|`, resourceTypes: ["main_frame"], tabIds: [tabId] },
+    condition: {
+      urlFilter: `|${url}|`,
+      isUrlFilterCaseSensitive: true,
+      requestMethods: ["get"],
+      resourceTypes: ["main_frame"],
+      tabIds: [tabId],
+    },
   };
 }
 
