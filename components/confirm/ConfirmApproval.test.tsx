@@ -555,6 +555,37 @@ describe("ConfirmApproval", () => {
     expect(onDecide).toHaveBeenCalledExactlyOnceWith("approve");
   });
 
+  // Accessibility review: each time the window came back to front, the delay disabled Approve and
+  // the focus fell to the page; a keyboard user had to find Approve again.
+  it("gives Approve back its focus once the delay after the window's return runs out", () => {
+    renderApproval();
+    arm();
+    const approve = approveButton();
+    approve.focus();
+    // Browsers drop the focus of an element that becomes disabled (happy-dom does not: done here).
+    approve.blur();
+    act(() => {
+      window.dispatchEvent(new FocusEvent("blur"));
+    });
+    expect(approve.disabled).toBe(true);
+    act(() => {
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    expect(document.activeElement).toBe(document.body);
+    arm();
+    expect(document.activeElement).toBe(approve);
+
+    // Focus the person moved elsewhere stays where they put it.
+    const decline = screen.getByRole("button", { name: "Decline" });
+    decline.focus();
+    act(() => {
+      window.dispatchEvent(new FocusEvent("blur"));
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    arm();
+    expect(document.activeElement).toBe(decline);
+  });
+
   it("restarts the delay once unlocking reveals Approve", () => {
     const { onDecide, update } = renderApproval({ needsUnlock: true });
     arm();

@@ -146,6 +146,22 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
     // Nothing pre-focuses Approve; the heading takes focus so a screen reader announces the request.
     if (!approval.needsUnlock) heading.current?.focus();
   }, [approval.needsUnlock]);
+  const approveButton = useRef<HTMLButtonElement>(null);
+  // Whether Approve was the last element focused: the delay disables it each time the window
+  // comes back to front, and a disabled button drops the focus to the page.
+  const approveFocused = useRef(false);
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => {
+      approveFocused.current = event.target === approveButton.current;
+    };
+    document.addEventListener("focusin", onFocusIn);
+    return () => document.removeEventListener("focusin", onFocusIn);
+  }, []);
+  useEffect(() => {
+    // Armed again: Approve takes back the focus it lost, unless the person moved it since.
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (activation.armed && approveFocused.current && dropped) approveButton.current?.focus();
+  }, [activation.armed]);
 
   /** `event` is the keydown or click that asks to approve: it counts only once armed. */
   const approve = (event: Event) => {
@@ -466,6 +482,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           <ErrorNote>{inputError}</ErrorNote>
           <div className="flex gap-2">
             <Button
+              ref={approveButton}
               variant="primary"
               disabled={busy || expired || !activation.armed}
               aria-describedby={activation.armed ? undefined : hintId}

@@ -1,5 +1,5 @@
 import type {
-  ButtonHTMLAttributes,
+  ComponentPropsWithRef,
   InputHTMLAttributes,
   ReactNode,
   SelectHTMLAttributes,
@@ -25,7 +25,7 @@ export function Button({
   variant = "secondary",
   className = "",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof VARIANTS }) {
+}: ComponentPropsWithRef<"button"> & { variant?: keyof typeof VARIANTS }) {
   return (
     <button
       type="button"
