@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import type { PolicyView } from "@/lib/messages";
@@ -171,6 +171,34 @@ describe("SettingsView", () => {
     expect(actions.deleteHistory).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
     expect(await screen.findByText("Deleted 12 payments.")).toBeTruthy();
+  });
+
+  // Accessibility review: the question appeared below the button without taking the focus, so a
+  // screen reader said nothing of it, and Escape did not cancel it.
+  it("asks before deleting in an alert dialog that takes the focus on Cancel and gives it back", async () => {
+    const actions = setup();
+    const remove = screen.getByRole("button", { name: "Delete history" });
+    remove.focus();
+    fireEvent.click(remove);
+    const dialog = screen.getByRole("alertdialog", { name: "Confirm deleting the history" });
+    expect(
+      document.getElementById(dialog.getAttribute("aria-describedby") ?? "")?.textContent,
+    ).toMatch(/^Delete every finished payment record\?/);
+    expect(document.activeElement).toBe(within(dialog).getByRole("button", { name: "Cancel" }));
+    fireEvent.keyDown(document.activeElement as Element, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(document.activeElement).toBe(remove);
+
+    fireEvent.click(remove);
+    actions.deleteHistory.mockRejectedValueOnce(new Error("the database is closing"));
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
+    expect((await screen.findByRole("alert")).textContent).toMatch(/the database is closing/);
+    expect(screen.getByRole("alertdialog")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Yes, delete finished payments" }));
+    expect(await screen.findByText("Deleted 12 payments.")).toBeTruthy();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(document.activeElement).toBe(remove);
+    expect(actions.deleteHistory).toHaveBeenCalledTimes(2);
   });
 
   it("says how many payments still being settled the deletion kept", async () => {

@@ -17,6 +17,7 @@ import {
   toPolicyForm,
 } from "@/lib/ui/policy-form";
 import { Button, ErrorNote, Field, FOCUS, SelectField } from "../shared/controls";
+import { DeleteHistory } from "./DeleteHistory";
 import { type FieldSpec, FieldTable } from "./FieldTable";
 import { ThemeSetting } from "./ThemeSetting";
 
@@ -351,7 +352,6 @@ export function SettingsView({
   const [newPassword, setNewPassword] = useState("");
   const [exportPassword, setExportPassword] = useState("");
   const [exportedKey, setExportedKey] = useState<string>();
-  const [confirmDelete, setConfirmDelete] = useState(false);
 
   const run = async (action: () => Promise<string>) => {
     setError(undefined);
@@ -587,41 +587,21 @@ export function SettingsView({
         )}
       </Section>
       <Section id="history" title={t("settings.history.title")}>
-        <Button variant="danger" className="self-start" onClick={() => setConfirmDelete(true)}>
-          {t("settings.history.delete")}
-        </Button>
-        {confirmDelete && (
-          <div
-            role="alertdialog"
-            aria-label={t("settings.history.confirmLabel")}
-            className="flex flex-col gap-2"
-          >
-            <p>{t("settings.history.confirm")}</p>
-            <div className="flex gap-2">
-              <Button
-                variant="danger"
-                onClick={() =>
-                  void run(async () => {
-                    const { deleted, kept } = await actions.deleteHistory();
-                    setConfirmDelete(false);
-                    const done = t("settings.history.deleted", deleted, [formatCount(deleted)]);
-                    return kept === 0
-                      ? done
-                      : t("settings.history.deletedKept", [
-                          done,
-                          t("settings.history.kept", kept, [formatCount(kept)]),
-                        ]);
-                  })
-                }
-              >
-                {t("settings.history.yes")}
-              </Button>
-              <Button onClick={() => setConfirmDelete(false)}>
-                {t("settings.history.cancel")}
-              </Button>
-            </div>
-          </div>
-        )}
+        <DeleteHistory
+          onDelete={(answered) =>
+            run(async () => {
+              const { deleted, kept } = await actions.deleteHistory();
+              answered();
+              const done = t("settings.history.deleted", deleted, [formatCount(deleted)]);
+              return kept === 0
+                ? done
+                : t("settings.history.deletedKept", [
+                    done,
+                    t("settings.history.kept", kept, [formatCount(kept)]),
+                  ]);
+            })
+          }
+        />
       </Section>
     </div>
   );
