@@ -114,7 +114,10 @@ describe("WalletGate", () => {
       "USDC on Base Sepolia (test network)",
     );
     fireEvent.click(screen.getByRole("button", { name: "Done" }));
-    fireEvent.click(await screen.findByRole("button", { name: `Lock ${ADDRESS}` }));
+    const opened = await screen.findByRole("button", { name: `Lock ${ADDRESS}` });
+    // Accessibility review: after "Done" the focus fell to the page's start.
+    expect(document.activeElement).toBe(opened);
+    fireEvent.click(opened);
     expect(wallet.policy().globalCaps).toEqual({ USD: { day: "5000000", month: "50000000" } });
     expect(wallet.policy().origins).toEqual({});
     expect(await screen.findByRole("button", { name: "Unlock" })).toBeTruthy();
@@ -140,5 +143,41 @@ describe("WalletGate", () => {
     fireEvent.click(screen.getByRole("button", { name: "Import key" }));
     expect(await screen.findByRole("heading", { name: "Spending caps" })).toBeTruthy();
     expect(screen.getByTestId("first-run-step").textContent).toBe("Step 1 of 2");
+  });
+
+  it("puts the focus on the opened wallet's first heading after unlocking, and leaves it alone on a page that opened unlocked", async () => {
+    let state: WalletState = {
+      hasWallet: true,
+      locked: true,
+      autoLockMinutes: 15,
+      address: ADDRESS,
+    };
+    installFakeBackground({
+      ui_getState: () => state,
+      ui_unlock: () => {
+        state = { ...state, locked: false };
+        return state;
+      },
+    });
+    const gate = () => (
+      <WalletGate>
+        {() => (
+          <section>
+            <button type="button">Lock</button>
+            <h2>Balance</h2>
+          </section>
+        )}
+      </WalletGate>
+    );
+    render(gate());
+    await typeInto("Password", "Correct-Horse-42");
+    fireEvent.click(screen.getByRole("button", { name: "Unlock" }));
+    const heading = await screen.findByRole("heading", { name: "Balance" });
+    expect(document.activeElement).toBe(heading);
+    cleanup();
+
+    render(gate());
+    await screen.findByRole("heading", { name: "Balance" });
+    expect(document.activeElement).toBe(document.body);
   });
 });

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { errorText } from "@/lib/errors";
 import type { WalletState } from "@/lib/messages";
@@ -130,6 +130,23 @@ export interface WalletActions {
   confirmBackup(): Promise<void>;
 }
 
+/**
+ * The wallet's own page once it is open. Reached from onboarding, the first
+ * run or the lock screen, whose control had the focus, it takes the focus on
+ * its first heading (else its first control): the focus would fall to the
+ * page's start, and a screen reader say nothing of what opened.
+ */
+function OpenWallet({ takeFocus, children }: { takeFocus: boolean; children: ReactNode }) {
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!takeFocus) return;
+    const heading = content.current?.querySelector<HTMLElement>("h2, h3");
+    if (heading) heading.tabIndex = -1;
+    (heading ?? content.current?.querySelector<HTMLElement>("button, a[href], input"))?.focus();
+  }, [takeFocus]);
+  return <div ref={content}>{children}</div>;
+}
+
 /** Shows onboarding, the first-run steps or the lock screen until the wallet is unlocked. */
 export function WalletGate({
   children,
@@ -139,6 +156,8 @@ export function WalletGate({
   const [store] = useState(createWalletStore);
   const { wallet, busy, error } = useStore(store);
   const [firstRunPassword, setFirstRunPassword] = useState<string>();
+  // Whether this page showed onboarding, the first run or the lock screen before the wallet opened.
+  const gated = useRef(false);
   useEffect(() => void store.getState().load(), [store]);
   if (!wallet)
     return error ? (
@@ -146,6 +165,7 @@ export function WalletGate({
     ) : (
       <p aria-busy="true">{t("common.connecting")}</p>
     );
+  if (!wallet.hasWallet || wallet.locked || firstRunPassword !== undefined) gated.current = true;
   if (!wallet.hasWallet) {
     return (
       <Onboarding
@@ -182,5 +202,7 @@ export function WalletGate({
       />
     );
   }
-  return <>{children(wallet, actions.lock, actions)}</>;
+  return (
+    <OpenWallet takeFocus={gated.current}>{children(wallet, actions.lock, actions)}</OpenWallet>
+  );
 }
