@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { xhrBody } from "./xhr-body";
 
@@ -25,6 +26,33 @@ describe("xhrBody", () => {
     expect((await xhrBody(answer(utf8, "text/plain; charset=no-such-thing"), "")).text).toBe(
       "café",
     );
+  });
+
+  // A paid XHR ignored overrideMimeType(): a page reading binary as text with x-user-defined (the
+  // classic way before responseType) got UTF-8 with U+FFFD for every byte over 0x7F.
+  // (Browsers decode x-user-defined; Node's TextDecoder does not, so Latin-1 stands in for it here.)
+  it("reads the answer as the MIME type the page overrode it with, charset and all", async () => {
+    const bytes = [0x00, 0x7f, 0xa0, 0xff];
+    const binary = await xhrBody(
+      answer(bytes, "application/octet-stream"),
+      "",
+      "text/plain; charset=latin1",
+    );
+    expect([...binary.text].map((c) => c.charCodeAt(0))).toEqual(bytes);
+    // The override names no charset: UTF-8, whatever the answer said.
+    const utf8 = [0x63, 0x61, 0x66, 0xc3, 0xa9];
+    expect((await xhrBody(answer(utf8, "text/plain; charset=latin1"), "", "text/plain")).text).toBe(
+      "café",
+    );
+    const blob = await xhrBody(answer(bytes, "text/plain"), "blob", "image/png");
+    expect((blob.body as Blob).type).toBe("image/png");
+    const html = "<p>paid</p>";
+    const page = await xhrBody(
+      answer([...new TextEncoder().encode(html)], "text/plain"),
+      "document",
+      "text/html",
+    );
+    expect((page.body as Document).contentType).toBe("text/html");
   });
 
   it("parses JSON from UTF-8 whatever the charset, as XHR's json response does", async () => {

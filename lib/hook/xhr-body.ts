@@ -1,10 +1,17 @@
-/** A paid answer read as an XMLHttpRequest shows it: its text, its body per `responseType`, its size. */
+/**
+ * A paid answer read as an XMLHttpRequest shows it: its text, its body per
+ * `responseType`, its size; read as `overrideMime` (the page's
+ * overrideMimeType()) when given, as XHR's "final MIME type" is.
+ */
 export async function xhrBody(
   paid: Response,
   responseType: XMLHttpRequestResponseType,
+  overrideMime?: string,
 ): Promise<{ text: string; body: unknown; size: number }> {
-  const blob = await paid.blob();
-  const text = decodeText(await blob.arrayBuffer(), paid.headers.get("content-type"));
+  const received = await paid.blob();
+  const blob = overrideMime === undefined ? received : new Blob([received], { type: overrideMime });
+  const mime = overrideMime ?? paid.headers.get("content-type");
+  const text = decodeText(await blob.arrayBuffer(), mime);
   const body =
     responseType === "blob"
       ? blob
@@ -15,7 +22,7 @@ export async function xhrBody(
           : responseType === "document"
             ? new DOMParser().parseFromString(
                 text,
-                /html/.test(blob.type) ? "text/html" : "text/xml",
+                /html/.test(mime ?? "") ? "text/html" : "text/xml",
               )
             : text;
   return { text, body, size: blob.size };
@@ -23,10 +30,11 @@ export async function xhrBody(
 
 /**
  * A response's bytes as XHR's `responseText` reads them: in the charset its
- * Content-Type names (a label the Encoding standard knows), else UTF-8.
+ * MIME type names (a label the Encoding standard knows, `x-user-defined`
+ * for binary among them), else UTF-8.
  */
-function decodeText(bytes: ArrayBuffer, contentType: string | null): string {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
+function decodeText(bytes: ArrayBuffer, mime: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(mime ?? "")?.[1];
   try {
     return new TextDecoder(charset ?? "utf-8").decode(bytes);
   } catch {

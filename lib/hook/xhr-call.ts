@@ -41,6 +41,8 @@ export interface XhrStage {
   ending(xhr: XMLHttpRequest, call: XhrCall, type: string): void;
   /** Gives the page the 402's own events, as the browser fired them. */
   untouched(): void;
+  /** The MIME type the page set with overrideMimeType(), which the answer is read as. */
+  mime: string | undefined;
 }
 
 export const change = () => new Event("readystatechange");

@@ -42,6 +42,7 @@ describe("settleXhr: a 402 met after a redirect", () => {
       untouched: () => {
         outcome.untouched = true;
       },
+      mime: undefined,
     };
     const payer: HttpPayer = {
       wallet: {

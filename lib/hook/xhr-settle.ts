@@ -58,7 +58,7 @@ export async function settleXhr(
     );
     if (call.done) return;
     if (paid === response) return stage.untouched();
-    const { text, body, size } = await xhrBody(paid, xhr.responseType);
+    const { text, body, size } = await xhrBody(paid, xhr.responseType, stage.mime);
     if (call.done) return;
     stage.play(
       xhr,

@@ -225,4 +225,30 @@ describe("installXhrHook", () => {
       ["second", 4, 200, "second"],
     ]);
   });
+
+  // A paid XHR ignored overrideMimeType(): its text was read in the answer's own charset.
+  it("reads the paid answer as the MIME type the page overrode, set before or after open()", async () => {
+    const utf8: Server = (method, url, headers, paid) =>
+      paid
+        ? { status: 200, headers: { "content-type": "text/plain" }, body: encode("café") }
+        : priced(method, url, headers, paid);
+    const { win } = setup(utf8);
+    const read = async (override: (xhr: XMLHttpRequest) => void) => {
+      const xhr = new win.XMLHttpRequest();
+      override(xhr);
+      xhr.send();
+      await until(() => xhr.readyState === 4 && xhr.status === 200);
+      return xhr.responseText;
+    };
+    const before = await read((xhr) => {
+      xhr.overrideMimeType("text/plain; charset=latin1");
+      xhr.open("GET", "/first");
+    });
+    const after = await read((xhr) => {
+      xhr.open("GET", "/first");
+      xhr.overrideMimeType("text/plain; charset=latin1");
+    });
+    const none = await read((xhr) => xhr.open("GET", "/first"));
+    expect([before, after, none]).toEqual(["cafÃ©", "cafÃ©", "café"]);
+  });
 });

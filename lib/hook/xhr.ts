@@ -30,6 +30,8 @@ const EVENTS = "readystatechange progress load error abort timeout loadend".spli
 export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer): void {
   const proto = win.XMLHttpRequest.prototype;
   const calls = new WeakMap<XMLHttpRequest, XhrCall>();
+  // Set before or after open(), and kept by a later open(), as XHR keeps it.
+  const mimes = new WeakMap<XMLHttpRequest, string>();
   const read = (xhr: XMLHttpRequest, key: string) => Reflect.get(proto, key, xhr);
   const blank = (xhr: XMLHttpRequest): Shown => ({
     status: 0,
@@ -65,7 +67,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
   const settle = (xhr: XMLHttpRequest, call: XhrCall) => {
     const untouched = () => play(xhr, call, undefined, call.held ?? []);
     if (read(xhr, "status") !== 402) return untouched();
-    const stage: XhrStage = { read, play, ending, untouched };
+    const stage: XhrStage = { read, play, ending, untouched, mime: mimes.get(xhr) };
     // Without the half (it could not load), the wallet is not asked: the page gets its 402.
     payer
       .loadHalf()
@@ -127,6 +129,9 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
       call.body = bodyAsSent(body as BodyInit) as BodyInit;
     return undefined;
   });
+  wrap(proto, "overrideMimeType", function () {
+    return (args) => mimes.set(this, String(args[0]));
+  });
   wrap(proto, "abort", function () {
     const call = calls.get(this);
     show(this, {});
@@ -148,7 +153,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
  */
 function wrap(
   proto: XMLHttpRequest,
-  name: "open" | "send" | "setRequestHeader" | "abort",
+  name: "open" | "send" | "setRequestHeader" | "overrideMimeType" | "abort",
   hook: (this: XMLHttpRequest, args: unknown[]) => ((args: unknown[]) => unknown) | undefined,
 ): void {
   const original = proto[name] as (...args: unknown[]) => void;
