@@ -14,7 +14,7 @@ function renderApproval(
   const onDecide = vi.fn();
   const onUnlock = vi.fn();
   const onSelect = vi.fn();
-  const view = (changes: Partial<PendingApproval>) => (
+  const view = (changes: Partial<PendingApproval>, more: Partial<ConfirmApprovalProps> = {}) => (
     <ConfirmApproval
       approval={{ ...APPROVAL, ...changes }}
       position={1}
@@ -24,13 +24,16 @@ function renderApproval(
       onUnlock={onUnlock}
       onSelect={onSelect}
       {...props}
+      {...more}
     />
   );
   const { rerender } = render(view(overrides));
   /** The same approval, as the next poll of the queue shows it. */
   const update = (changes: Partial<PendingApproval>) =>
     rerender(view({ ...overrides, ...changes }));
-  return { onDecide, onUnlock, onSelect, update };
+  /** The same approval, with other props from the window (busy, an error). */
+  const reprops = (more: Partial<ConfirmApprovalProps>) => rerender(view(overrides, more));
+  return { onDecide, onUnlock, onSelect, update, reprops };
 }
 
 /**
@@ -653,6 +656,18 @@ describe("ConfirmApproval", () => {
     expect(onUnlock).toHaveBeenCalledWith("Correct-Horse-42");
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(onDecide).toHaveBeenCalledWith("decline");
+  });
+
+  // Accessibility review: a wrong password left the focus on the page's start.
+  it("puts the focus back in the password field, its text selected, when unlocking failed", () => {
+    const { reprops } = renderApproval({ needsUnlock: true });
+    const password = screen.getByLabelText("Password") as HTMLInputElement;
+    fireEvent.change(password, { target: { value: "wrong-horse" } });
+    screen.getByRole("button", { name: "Unlock" }).focus();
+    reprops({ busy: true });
+    reprops({ error: "Wrong password: it does not unlock this wallet" });
+    expect(document.activeElement).toBe(password);
+    expect([password.selectionStart, password.selectionEnd]).toEqual([0, "wrong-horse".length]);
   });
 
   it("ignores keys while a decision is being sent", () => {

@@ -4,6 +4,7 @@ import type { DecideParams, PendingApproval } from "@/lib/messages";
 import { parseAtomicAmount } from "@/lib/protocol/rails/amount";
 import { useActivationDelay } from "@/lib/ui/activation-delay";
 import { isolated } from "@/lib/ui/bidi";
+import { useFieldAfterFailure } from "@/lib/ui/field-after-failure";
 import { t } from "@/lib/ui/i18n";
 import { localeAmount } from "@/lib/ui/locale-amount";
 import { inputToMicro, microToInput, showMicro, showStatedDecimal } from "@/lib/ui/money";
@@ -128,6 +129,8 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
     ).toString(),
   );
   const [password, setPassword] = useState("");
+  const passwordField = useRef<HTMLInputElement>(null);
+  useFieldAfterFailure(passwordField, busy, approval.needsUnlock ? props.error : undefined);
   const [alwaysAllow, setAlwaysAllow] = useState(false);
   const [perDay, setPerDay] = useState(oneCall);
   const [inputError, setInputError] = useState<string>();
@@ -418,6 +421,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       {approval.needsUnlock ? (
         <form data-unlock onSubmit={submitUnlock} className="flex items-end gap-2">
           <Field
+            ref={passwordField}
             label={t("confirm.password")}
             type="password"
             autoComplete="current-password"

@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
+import { useFieldAfterFailure } from "@/lib/ui/field-after-failure";
 import { t } from "@/lib/ui/i18n";
 import { Button, ErrorNote, Field } from "./controls";
 
@@ -15,6 +16,8 @@ export function LockScreen({
   onUnlock(password: string): void;
 }) {
   const [password, setPassword] = useState("");
+  const field = useRef<HTMLInputElement>(null);
+  useFieldAfterFailure(field, busy, error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (password) onUnlock(password);
@@ -24,6 +27,7 @@ export function LockScreen({
       <p>{t("lock.locked")}</p>
       {address && <p className="font-mono text-xs break-all">{address}</p>}
       <Field
+        ref={field}
         label={t("onboarding.password")}
         type="password"
         autoComplete="current-password"

@@ -41,6 +41,24 @@ describe("Onboarding", () => {
     fireEvent.click(button("Import key"));
     expect(onCreate).toHaveBeenCalledWith("Correct-Horse-42", "0xabc");
   });
+
+  // Accessibility review: a key the wallet refused left the focus on the page's start.
+  it("puts the focus back in the key field, its text selected, when the import failed", () => {
+    const view = (busy: boolean, error?: string) => (
+      <Onboarding busy={busy} error={error} onCreate={vi.fn()} />
+    );
+    const { rerender } = render(view(false));
+    fireEvent.click(button("Use a key I have"));
+    type("Private key", "0xabc");
+    type("Password", "Correct-Horse-42");
+    type("Confirm password", "Correct-Horse-42");
+    button("Import key").focus();
+    rerender(view(true));
+    rerender(view(false, "invalid private key: expected 32 bytes"));
+    const key = screen.getByLabelText("Private key") as HTMLInputElement;
+    expect(document.activeElement).toBe(key);
+    expect([key.selectionStart, key.selectionEnd]).toEqual([0, "0xabc".length]);
+  });
 });
 
 describe("LockScreen", () => {

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useFieldAfterFailure } from "@/lib/ui/field-after-failure";
 import { t } from "@/lib/ui/i18n";
 import { MIN_PASSWORD_LENGTH, passwordStrength } from "@/lib/ui/password-strength";
 import { Button, ErrorNote, Field } from "./controls";
@@ -73,6 +74,9 @@ function PasswordForm({
     if (ready) onCreate(password, mode === "import" ? privateKey.trim() : undefined);
   };
   const start = useRef<HTMLFieldSetElement>(null);
+  // A key that is no key is the usual failure; making a wallet has no field of its own to blame.
+  const keyField = useRef<HTMLInputElement>(null);
+  useFieldAfterFailure(keyField, busy, mode === "import" ? error : undefined);
   // The welcome's button that led here is gone: focus starts on the choice made with it.
   useEffect(() => start.current?.querySelector<HTMLInputElement>("input:checked")?.focus(), []);
   return (
@@ -100,6 +104,7 @@ function PasswordForm({
       </fieldset>
       {mode === "import" && (
         <Field
+          ref={keyField}
           label={t("onboarding.privateKey")}
           type="password"
           autoComplete="off"

@@ -154,7 +154,9 @@ describe("WalletGate", () => {
     };
     installFakeBackground({
       ui_getState: () => state,
-      ui_unlock: () => {
+      ui_unlock: ({ password }) => {
+        if (password !== "Correct-Horse-42")
+          throw new Error("Wrong password: it does not unlock this wallet");
         state = { ...state, locked: false };
         return state;
       },
@@ -170,6 +172,16 @@ describe("WalletGate", () => {
       </WalletGate>
     );
     render(gate());
+    // Accessibility review: a failed unlock left the focus on the page's start (Unlock was
+    // disabled while it tried): the password field takes it back, its text selected.
+    await typeInto("Password", "wrong-horse");
+    const unlock = screen.getByRole("button", { name: "Unlock" });
+    unlock.focus();
+    fireEvent.click(unlock);
+    expect((await screen.findByRole("alert")).textContent).toMatch(/Wrong password/);
+    const password = screen.getByLabelText("Password") as HTMLInputElement;
+    expect(document.activeElement).toBe(password);
+    expect([password.selectionStart, password.selectionEnd]).toEqual([0, "wrong-horse".length]);
     await typeInto("Password", "Correct-Horse-42");
     fireEvent.click(screen.getByRole("button", { name: "Unlock" }));
     const heading = await screen.findByRole("heading", { name: "Balance" });

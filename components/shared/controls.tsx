@@ -1,9 +1,4 @@
-import type {
-  ComponentPropsWithRef,
-  InputHTMLAttributes,
-  ReactNode,
-  SelectHTMLAttributes,
-} from "react";
+import type { ComponentPropsWithRef, ReactNode, SelectHTMLAttributes } from "react";
 import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { t } from "@/lib/ui/i18n";
 
@@ -65,7 +60,7 @@ export function Field({
   hint,
   className = "",
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+}: ComponentPropsWithRef<"input"> & { label: string; hint?: ReactNode }) {
   return (
     <Labelled
       label={label}
