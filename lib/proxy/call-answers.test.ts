@@ -250,13 +250,6 @@ describe("answerToCall, for a paid retry", () => {
         async () => new Response(null, { status: 405, statusText: "Method Not Allowed" }),
         "its resumption was answered HTTP 405 Method Not Allowed",
       ],
-      [
-        "a connection refused",
-        async () => {
-          throw new TypeError("fetch failed", { cause: new Error("ECONNREFUSED") });
-        },
-        "its resumption failed: fetch failed (ECONNREFUSED)",
-      ],
       ["JSON", async () => json("{}"), "its resumption was answered HTTP 200 application/json"],
     ])(
       "fails the call at once when the resumption is answered with %s",
@@ -272,6 +265,41 @@ describe("answerToCall, for a paid retry", () => {
         const said = `HTTP 200 with an SSE stream that ended without answering the call, and ${why}`;
         expect(message.id).toBe(3);
         expect(noAnswerIn(message.error)).toMatchObject({ paymentId: "p1", message: said });
+        expect(told).toMatchObject([{ failure: { message: said, unanswered: "stream-ended" } }]);
+      },
+    );
+
+    // The proxy failed the call at the first failed resumption; the SDK tries it again (maxRetries 2).
+    it.each<
+      [string, () => Promise<Response>, (first: Promise<Response>) => Promise<unknown>, string]
+    >([
+      [
+        "a connection refused",
+        async () => {
+          throw new TypeError("fetch failed", { cause: new Error("ECONNREFUSED") });
+        },
+        (first) => expect(first).rejects.toThrow("fetch failed"),
+        "its resumption failed: fetch failed (ECONNREFUSED)",
+      ],
+      [
+        "a 503",
+        async () => new Response("busy", { status: 503, statusText: "Service Unavailable" }),
+        async (first) => expect((await first).status).toBe(503),
+        "its resumption was answered HTTP 503 Service Unavailable",
+      ],
+    ])(
+      "hands the SDK a resumption that failed with %s to try again, and fails the call when its second try does",
+      async (_how, server, firstSeen, why) => {
+        const { told, paid } = watch();
+        const resumptions = new Resumptions();
+        await (await answerToCall(sse([primed]), 3, paid, resumptions)).text();
+        const resume = answeringCalls(server, resumptions);
+        await firstSeen(resume(ENDPOINT, resumeAfter("e1")));
+        expect(told).toEqual([]);
+        const resumed = await resume(ENDPOINT, resumeAfter("e1"));
+        const message = lastMessage(await resumed.text()) as { id: number; error: unknown };
+        const said = `HTTP 200 with an SSE stream that ended without answering the call, and ${why}`;
+        expect(message.id).toBe(3);
         expect(told).toMatchObject([{ failure: { message: said, unanswered: "stream-ended" } }]);
       },
     );
@@ -367,17 +395,19 @@ describe("answerToCall, for a paid retry", () => {
       expect(told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
     });
 
-    it("fails the call at once when its resumption is redirected to another origin", async () => {
+    it("fails the call at the SDK's second try when its resumption is redirected to another origin", async () => {
       const { told, resumptions } = await waitingAfterE1();
-      const away = new Response(null, {
-        status: 302,
-        statusText: "Found",
-        headers: { location: "https://elsewhere.example/mcp" },
-      });
-      const resumed = await answeringCalls(async () => away, resumptions)(
-        ENDPOINT,
-        resumeAfter("e1"),
-      );
+      const away = () =>
+        new Response(null, {
+          status: 302,
+          statusText: "Found",
+          headers: { location: "https://elsewhere.example/mcp" },
+        });
+      const resume = answeringCalls(async () => away(), resumptions);
+      // The SDK follows no redirect to another origin: an error it tries again after.
+      expect((await resume(ENDPOINT, resumeAfter("e1"))).status).toBe(302);
+      expect(told).toEqual([]);
+      const resumed = await resume(ENDPOINT, resumeAfter("e1"));
       expect(lastMessage(await resumed.text())).toMatchObject({ id: 3 });
       expect(told).toMatchObject([
         { failure: { message: expect.stringContaining("answered HTTP 302 Found") } },

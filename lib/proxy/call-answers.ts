@@ -42,14 +42,17 @@ interface Resumable {
   paid?: PaidAnswer;
   /** Redirects its resumption was answered with so far (the SDK follows them: at most 5). */
   redirects?: number;
+  /** Resumptions of it that failed so far, each of which the SDK tried again. */
+  failures?: number;
 }
 
 /**
  * The calls whose SSE answer stopped without the call's answer after an event
  * with an id, by that id: the SDK resumes such a stream by GET with
  * Last-Event-ID (MCP's resumability), where the answer may still come. One
- * stream is resumed once; a resumption that fails, or ends without the answer
- * and cannot be resumed in turn, fails the call at once, and a paid one's
+ * stream is resumed until it is answered; a resumption that fails is tried
+ * again as often as the SDK tries it, and one that fails for good, or ends
+ * without the answer and cannot be resumed in turn, fails the call, and a paid one's
  * receipt is filed when the answer comes or does not. Calls whose streams
  * stopped at the same id (a server numbering each stream from 1) are kept
  * apart, and resumed in the order they stopped.
@@ -138,8 +141,17 @@ export function answeringCalls(base: typeof fetch, resumptions: Resumptions): ty
     const resumed = resumptions.take(eventId);
     if (eventId !== null && resumed) {
       const answer = await resumption(base, input, init);
+      if (!(answer instanceof Response)) {
+        // The SDK tries a failed resumption again, after the same event, while it has attempts.
+        const failures = (resumed.failures ?? 0) + 1;
+        const again = answer.triedAgain;
+        if (again && failures < SDK_RESUMPTION_ATTEMPTS) {
+          if (resumptions.wait(eventId, { ...resumed, failures })) return again();
+        }
+        return resumedAnswer(answer.why, resumed, resumptions);
+      }
       // The SDK follows it within the origin, asking again after the same event.
-      if (answer instanceof Response && !answer.ok) {
+      if (!answer.ok) {
         const redirects = (resumed.redirects ?? 0) + 1;
         if (redirects <= MAX_REDIRECTS && resumptions.wait(eventId, { ...resumed, redirects })) {
           return answer;
@@ -158,6 +170,12 @@ export function answeringCalls(base: typeof fetch, resumptions: Resumptions): ty
 
 /** How many redirects the SDK's transport follows in a row. */
 const MAX_REDIRECTS = 5;
+/**
+ * How many times the SDK's transport tries to resume a stream (its default
+ * `maxRetries`, which forward.ts keeps), a failed attempt (no answer, or an
+ * HTTP error but 405) being tried again after its backoff.
+ */
+const SDK_RESUMPTION_ATTEMPTS = 2;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -178,6 +196,13 @@ function followedBySdk(response: Response, url: string): boolean {
   return same || upgrade;
 }
 
+/** A resumption that brought no stream: why, and what the SDK would try again after. */
+interface FailedResumption {
+  why: string;
+  /** The failure as the SDK's transport sees it, when that has it try again. */
+  triedAgain?: () => Promise<Response>;
+}
+
 /**
  * The server's answer to a GET resuming a call's stream: its SSE, a redirect
  * the SDK follows, or why there is none.
@@ -186,19 +211,26 @@ async function resumption(
   base: typeof fetch,
   input: Parameters<typeof fetch>[0],
   init: RequestInit | undefined,
-): Promise<Response | string> {
+): Promise<Response | FailedResumption> {
   let response: Response;
   try {
     response = await base(input, init);
   } catch (error) {
-    return `its resumption failed: ${failureText(error)}`;
+    return {
+      why: `its resumption failed: ${failureText(error)}`,
+      triedAgain: () => Promise.reject(error),
+    };
   }
   if (response.ok && mediaType(response) === "text/event-stream" && response.body) return response;
   const url = input instanceof Request ? input.url : String(input);
   if (followedBySdk(response, url)) return response;
   await response.body?.cancel().catch(() => undefined);
-  const what = response.ok ? `${mediaType(response) || "no content type"}` : response.statusText;
-  return `its resumption was answered HTTP ${response.status} ${what}`.trim();
+  const { status, statusText } = response;
+  const what = response.ok ? `${mediaType(response) || "no content type"}` : statusText;
+  const why = `its resumption was answered HTTP ${status} ${what}`.trim();
+  // 405 says there is no stream to resume: the SDK does not ask again.
+  if (response.ok || status === 405) return { why };
+  return { why, triedAgain: async () => new Response(null, { status, statusText }) };
 }
 
 /**

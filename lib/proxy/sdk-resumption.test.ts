@@ -77,6 +77,43 @@ describe("a paid call's SSE answer, resumed (or not) by MCP's SDK transport", ()
     expect(h.told).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
   });
 
+  // The proxy failed the call at the first failed resumption, while the SDK tries a failed one
+  // again (maxRetries 2): a network blip or a 503 on the GET lost an answer still to come.
+  it("waits for the SDK's second try of a resumption that failed once, and gives the call up after that one fails too", async () => {
+    for (const failure of ["network", "503"] as const) {
+      const fail = () =>
+        failure === "network"
+          ? Promise.reject(new TypeError("fetch failed"))
+          : new Response("busy", { status: 503 });
+      const answered = await harness(({ method }, index) =>
+        method === "POST"
+          ? sse([primed])
+          : index === 1
+            ? fail()
+            : sse(['id: e2\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{}}\n\n']),
+      );
+      await settle();
+      expect(
+        answered.seen.map((s) => [s.method, s.lastEventId]),
+        failure,
+      ).toEqual([
+        ["POST", null],
+        ["GET", "e1"],
+        ["GET", "e1"],
+      ]);
+      expect(answered.told, failure).toEqual([{ answer: { jsonrpc: "2.0", id: 3, result: {} } }]);
+      expect(answered.answered(), failure).toEqual([{ jsonrpc: "2.0", id: 3, result: {} }]);
+
+      const lost = await harness(({ method }) => (method === "POST" ? sse([primed]) : fail()));
+      await settle();
+      // Given up at the second failure (the SDK may go on resuming the session's stream itself).
+      expect(lost.seen.filter((s) => s.method === "GET").length, failure).toBeGreaterThanOrEqual(2);
+      expect(lost.told, failure).toHaveLength(1);
+      expect(lost.told[0], failure).toHaveProperty("failure");
+      expect(lost.answered(), failure).toHaveLength(1);
+    }
+  });
+
   // The SDK follows no redirect that adds credentials, nor one with an empty Location.
   it("does not leave a paid call waiting when its resumption is redirected to a same-origin URL with userinfo", async () => {
     const h = await harness(({ method }) =>
