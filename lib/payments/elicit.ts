@@ -137,12 +137,28 @@ async function answerElicitation(
   caller: Caller,
   params: ElicitParams,
 ): Promise<ElicitResult> {
-  const schema = params.params.requestedSchema;
   if (payment.state !== "quoted") {
     return payment.state === "approved" && payment.confirmation
       ? { action: "accept", content: { [CONFIRMATION_FIELD]: payment.confirmation } }
       : { action: "decline" };
   }
+  return consentAndCharge(parts, payment, caller, params, true);
+}
+
+/**
+ * The consent step and the charge of an elicitation's answer. A budget's
+ * approval whose charge the budget refuses (an answer made at the same time
+ * spent it since the policy looked) goes through consent `again` once: the
+ * policy then sees the budget spent and asks the person, or refuses.
+ */
+async function consentAndCharge(
+  parts: EngineParts,
+  payment: PaymentRecord,
+  caller: Caller,
+  params: ElicitParams,
+  again: boolean,
+): Promise<ElicitResult> {
+  const schema = params.params.requestedSchema;
   const given = await obtainConsent(parts, payment, caller, "elicitation", params.call);
   if (given.outcome !== "approved") return { action: "decline" };
   const { quote } = payment.offer;
@@ -168,6 +184,23 @@ async function answerElicitation(
       now: parts.deps.now(),
     });
   } catch (error) {
+    const overSiteBudget =
+      isWalletError(error, "budget-exhausted") && error.rule === "origin-budget"
+        ? error
+        : undefined;
+    if (overSiteBudget && given.approvedBy === "policy") {
+      parts.spend.forget();
+      if (again) return consentAndCharge(parts, payment, caller, params, false);
+      // Spent again at once, since the second look: refused as any other overrun is.
+      parts.endedUnpaid(caller.origin);
+      const reason = overSiteBudget.message;
+      await advancePayment(
+        parts.deps.db,
+        payment.id,
+        { state: "refused", reason },
+        parts.deps.now(),
+      );
+    }
     if (isWalletError(error, "budget-exhausted", "charge-not-allowed")) {
       return { action: "decline" };
     }

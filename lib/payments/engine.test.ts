@@ -1016,6 +1016,25 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     expect((await readAllSums(h.db)).get(dayKey)).toBe(5000n);
   });
 
+  // More of the kind the black-box review found for payments: two elicitations at once under a
+  // budget covering one, the second's charge refused by the budget the first spent: declined unasked.
+  it("asks the person about an elicitation the budget covered when the policy looked but one answered at once has spent", async () => {
+    const budget = { ...AUTO_BUDGET, amount: "7500", autoApproveUpTo: "5000" };
+    const h = await makeHarness({ policy: { origins: { [AGENT]: budget } } });
+    const quotes = await Promise.all([0, 1].map(() => stipendexMcpChallenge(h.receiver)));
+    const answering = quotes.map(({ jws }) => h.engine.elicit(elicitParams(jws), CALLER));
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answers = await Promise.all(answering);
+    expect(answers.map((a) => a.action)).toEqual(["accept", "accept"]);
+    const payments = await h.db.payments.toArray();
+    expect(payments.map((p) => [p.state, p.approvedBy]).sort()).toEqual([
+      ["approved", "person"],
+      ["approved", "policy"],
+    ]);
+  });
+
   it("charges an elicitation sent twice at once (a relay's resend) once, and answers both alike", async () => {
     const h = await makeHarness(autoPolicy);
     const { challenge, jws } = await stipendexMcpChallenge(h.receiver);
@@ -1184,6 +1203,27 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const view = await h.policy.view();
     expect(view.receivers.deny).toEqual(["https://blocked.example"]);
     expect(view.origins[AGENT]?.amount).toBe("50000");
+  });
+
+  // Black-box review: of four payments made at once under a budget covering two, the two the
+  // budget could no longer cover when their turn to be charged came were refused, not asked about.
+  it("asks, instead of refusing, about a payment the budget covered when the policy looked but a payment made at once has spent", async () => {
+    const budget = { ...AUTO_BUDGET, amount: "7500", autoApproveUpTo: "5000" };
+    const h = await makeHarness({ policy: { origins: { [AGENT]: budget } } });
+    const prices = await Promise.all([0, 1].map(() => stipendexHttpChallenge(h.receiver)));
+    const paying = prices.map(({ challenge }, i) =>
+      h.engine.pay({ requestId: `at-once-${i}`, challenge }, CALLER),
+    );
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answers = await Promise.all(paying);
+    const payments = await Promise.all(answers.map((a) => h.db.payments.get(a.paymentId)));
+    expect(payments.map((p) => [p?.state, p?.approvedBy]).sort()).toEqual([
+      ["signed", "person"],
+      ["signed", "policy"],
+    ]);
+    expect(await h.db.payments.count()).toBe(2);
   });
 
   it("asks again, instead of refusing, once the site's budget is used up", async () => {

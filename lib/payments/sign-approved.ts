@@ -136,6 +136,10 @@ export async function payAutomatically(
     throw error;
   });
   if (outcome === undefined || outcome.kind === "known") return undefined;
+  if (outcome.kind === "over-site-budget") {
+    parts.spend.forget();
+    return undefined;
+  }
   if (outcome.kind === "refused") {
     parts.spend.forget();
     throw new PaymentError("policy-refused", outcome.error.message, { rule: "budget" });

@@ -26,7 +26,13 @@ export type AutoPaymentOutcome =
    * nothing written; the usual path (resume, take the elicitation, refuse the
    * replay) decides.
    */
-  | { kind: "known" };
+  | { kind: "known" }
+  /**
+   * The site's budget no longer covers it (a payment made at the same time
+   * spent it since the policy looked), and only that budget: nothing written;
+   * the usual path asks the person, as it does once the policy sees it spent.
+   */
+  | { kind: "over-site-budget" };
 
 /**
  * What the caller remembers the ledger holding (the running sums of the
@@ -130,7 +136,8 @@ const SIGNING_PATIENCE_MS = 2_000;
  * The hot path of a payment the policy approves on its own: one rw
  * transaction checks the payment is new, re-checks every cap against the
  * running sums, and stores it as signed, charged and counted — or as refused,
- * without its signature or its Quote id. The usual way signs first.
+ * without its signature or its Quote id, over a global cap (over the site's
+ * budget alone, nothing is stored: the person is asked). The usual way signs first.
  *
  * With `remembered` sums and count that allow the payment, its writes go out
  * with the reads, and it is signed while the database answers them; the
@@ -189,6 +196,9 @@ export async function recordAutoPayment(
     const planned = target.ok
       ? planCharge(approved, { ...target, slots }, sumsIn(slots, read), settings, now)
       : target;
+    if ("error" in planned && planned.error.rule === "origin-budget") {
+      return { kind: "over-site-budget" as const };
+    }
     const counter: Counter = { name: "payments", value: count + 1 };
     const writes = [requested(counters.put(counter))];
     if ("error" in planned) {

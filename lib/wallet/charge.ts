@@ -68,7 +68,8 @@ export function planCharge(
       error: new WalletError(
         "budget-exhausted",
         budgetExhaustedReason(overrun, spent, target.micro),
-        { paymentId: payment.id },
+        // Global caps are checked first: "origin-budget" is an overrun of the site's budget alone.
+        { paymentId: payment.id, rule: overrun.rule },
       ),
     };
   }

@@ -35,7 +35,10 @@ export class WalletError extends StipendexError {
   declare readonly code: WalletErrorCode;
   /** The payment a charge was refused for (budget-exhausted, charge-not-allowed). */
   readonly paymentId: string | undefined;
-  /** The policy rule that refused the charge (charge-not-allowed). */
+  /**
+   * The policy rule that refused the charge (charge-not-allowed), or the cap it
+   * would overrun (budget-exhausted: "origin-budget" for the site's budget alone).
+   */
   readonly rule: string | undefined;
 
   constructor(

@@ -175,6 +175,7 @@ async function chargeInside(
   payment: PaymentRecord,
   settings: PolicySettings,
   now: number,
+  { overSiteBudgetUnrecorded = false } = {},
 ): Promise<{ charge: ChargeRecord; sums: Map<string, bigint> } | { error: WalletError }> {
   const target = chargeTarget(payment, settings, now);
   let slots = target.ok ? target.slots : [];
@@ -189,6 +190,7 @@ async function chargeInside(
     ? planCharge(payment, { ...target, slots }, sumsIn(slots, rows), settings, now)
     : target;
   if ("error" in planned) {
+    if (overSiteBudgetUnrecorded && planned.error.rule === "origin-budget") return planned;
     await db.payments.put(
       unpaidRecord({ ...payment, state: "refused", reason: planned.error.message, updatedAt: now }),
     );
@@ -223,11 +225,14 @@ export async function approveAndCharge(
       const payment = await db.payments.get(request.paymentId);
       if (payment === undefined) throw paymentNotFound(request.paymentId);
       assertTransition(payment.id, payment.state, "approved");
+      // Over the site's budget alone, a budget's approval leaves the payment as it was: the
+      // person can still be asked (an answer made at the same time spent the budget).
       const charged = await chargeInside(
         db,
         { ...payment, approvedBy: request.approvedBy },
         request.settings,
         now,
+        { overSiteBudgetUnrecorded: true },
       );
       if ("error" in charged) return charged;
       // Due for the settlement tracker when its Quote expires: unused by then, the charge goes back.
