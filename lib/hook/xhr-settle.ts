@@ -21,11 +21,7 @@ export async function settleXhr(
   if (url === undefined) return stage.untouched();
   const raw = stage.read(xhr, "response") as BodyInit | null;
   const allHeaders = stage.read(xhr, "getAllResponseHeaders") as () => string;
-  const response = new Response(
-    // A document answer's text is not kept: only a v2 header price is read from it.
-    xhr.responseType === "json" ? JSON.stringify(raw) : raw,
-    { status: 402, headers: readHeaders(allHeaders.call(xhr)) },
-  );
+  const headers = readHeaders(allHeaders.call(xhr));
   const stop = new AbortController();
   call.stop = stop;
   const replayable = makeReplayable(
@@ -39,6 +35,20 @@ export async function settleXhr(
     },
     baseUrl,
   );
+  // A document answer keeps no text (a JSON body is none at all): a price in the body is read by
+  // asking again, unless the header carries one (x402 v2).
+  const response =
+    xhr.responseType === "document" && !headers.get("payment-required")
+      ? await payer.nativeFetch(replayable.replay({})).catch(() => undefined)
+      : new Response(xhr.responseType === "json" ? JSON.stringify(raw) : raw, {
+          status: 402,
+          headers,
+        });
+  if (call.done) return;
+  if (response?.status !== 402) {
+    await response?.body?.cancel().catch(() => undefined);
+    return stage.untouched();
+  }
   // The page's timeout bounds the paid retry as it bounded the first request: from its sending
   // (the person's decision is not the network's time), through its body.
   const timed: HttpPayer = {
