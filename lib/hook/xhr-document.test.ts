@@ -1,8 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from "vitest";
-import type { PaymentChallenge } from "../messages";
-import type { HttpPayer } from "./http-payment";
-import { createMcpHook } from "./mcp-hook";
+import { payingPayer } from "../../tests/unit-support/hook/paying-payer";
 import type { Shown, XhrCall, XhrStage } from "./xhr-call";
 import { settleXhr } from "./xhr-settle";
 
@@ -14,8 +12,6 @@ describe("settleXhr: an XHR whose responseType is document", () => {
 
   async function settle(server: (paid: boolean) => Response, headers = "") {
     vi.stubGlobal("ProgressEvent", Event);
-    const challenges: PaymentChallenge[] = [];
-    const sent: Request[] = [];
     let shown: Shown | undefined;
     let untouched = false;
     const stage: XhrStage = {
@@ -34,23 +30,9 @@ describe("settleXhr: an XHR whose responseType is document", () => {
       },
       mime: undefined,
     };
-    const payer: HttpPayer = {
-      wallet: {
-        pay: async (challenge) => {
-          challenges.push(challenge);
-          return { paymentId: "p1", header: { name: "Stipendex-Payment", value: "proof" } };
-        },
-        receipt: () => undefined,
-        elicit: async () => ({ action: "decline" }),
-        reportMcpServer: () => undefined,
-      },
-      nativeFetch: async (input) => {
-        const request = input as Request;
-        sent.push(request);
-        return server(request.headers.has("stipendex-payment"));
-      },
-      loadHalf: async () => createMcpHook(),
-    };
+    const { payer, challenges, sent } = payingPayer((request) =>
+      server(request.headers.has("stipendex-payment")),
+    );
     const xhr = { responseType: "document", timeout: 0, withCredentials: false } as XMLHttpRequest;
     const call: XhrCall = { method: "GET", url: URL, headers: [], payable: true };
     await settleXhr(xhr, call, stage, payer, "https://agent.example/app");

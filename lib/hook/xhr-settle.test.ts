@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { PaymentChallenge } from "../messages";
-import type { HttpPayer } from "./http-payment";
-import { createMcpHook } from "./mcp-hook";
+import { payingPayer } from "../../tests/unit-support/hook/paying-payer";
 import type { XhrCall, XhrStage } from "./xhr-call";
 import { readHeaders, settleXhr } from "./xhr-settle";
 
@@ -25,8 +23,6 @@ describe("settleXhr: a 402 met after a redirect", () => {
   async function settle(call: Omit<XhrCall, "headers" | "payable">, responseURL: string) {
     // Node has no ProgressEvent; the events of a load are only counted here.
     vi.stubGlobal("ProgressEvent", Event);
-    const challenges: PaymentChallenge[] = [];
-    const sent: Request[] = [];
     const outcome: { shown?: number; untouched?: boolean } = {};
     const browser: Record<string, unknown> = {
       responseURL,
@@ -44,22 +40,7 @@ describe("settleXhr: a 402 met after a redirect", () => {
       },
       mime: undefined,
     };
-    const payer: HttpPayer = {
-      wallet: {
-        pay: async (challenge) => {
-          challenges.push(challenge);
-          return { paymentId: "p1", header: { name: "Stipendex-Payment", value: "proof" } };
-        },
-        receipt: () => undefined,
-        elicit: async () => ({ action: "decline" }),
-        reportMcpServer: () => undefined,
-      },
-      nativeFetch: async (input) => {
-        sent.push(input as Request);
-        return new Response("paid");
-      },
-      loadHalf: async () => createMcpHook(),
-    };
+    const { payer, challenges, sent } = payingPayer(() => new Response("paid"));
     const xhr = { responseType: "", timeout: 0, withCredentials: false } as XMLHttpRequest;
     const hooked: XhrCall = { ...call, headers: [authorization], payable: true };
     await settleXhr(xhr, hooked, stage, payer, "https://agent.example/app");
