@@ -121,6 +121,26 @@ describe("toRow and displayAmount", () => {
     });
   });
 
+  // Black-box review: a payment whose receiver claimed a transaction the chain does not have read
+  // "settled" in the history; only its detail said the chain did not confirm it.
+  it("says beside a settled payment that the chain does not confirm the settlement its receiver claimed", async () => {
+    const { db } = await seeded();
+    const [p5] = await db.payments.filter((p) => p.state === "failed").toArray();
+    if (!p5) return expect.unreachable("p5 missing");
+    const settled = { ...p5, state: "settled" as const, reason: undefined };
+    const problem = "No transaction 0xabab on this chain";
+    const unconfirmed = { status: "unconfirmed" as const, problem, checkedAt: 5 };
+    expect(toRow(registry, { ...settled, settlement: unconfirmed }).reason).toBe(
+      `Not confirmed on chain: ${problem}.`,
+    );
+    const mismatch = { status: "mismatch" as const, problem: "it reverted", checkedAt: 5 };
+    expect(
+      toRow(registry, { ...settled, reason: "No result came.", settlement: mismatch }).reason,
+    ).toBe("No result came. The claimed settlement is not this payment: it reverted.");
+    const confirmed = { status: "confirmed" as const, checkedAt: 5 };
+    expect(toRow(registry, { ...settled, settlement: confirmed })).not.toHaveProperty("reason");
+  });
+
   it("shows a network the registry no longer knows by its id", () => {
     const amount = displayAmount(registry, {
       amount: "1",

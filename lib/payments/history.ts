@@ -101,7 +101,24 @@ export function displayAmount(
   };
 }
 
+/**
+ * What a history row says beside its state: the payment's reason, and for one
+ * whose receiver claimed a settlement the chain does not show (or shows as
+ * another payment), that doubt: its state alone would say "settled".
+ */
+function rowReason(p: PaymentRecord): string | undefined {
+  const { settlement } = p;
+  const doubt =
+    settlement?.status === "unconfirmed"
+      ? `Not confirmed on chain: ${settlement.problem ?? "the claimed transaction was not found"}.`
+      : settlement?.status === "mismatch"
+        ? `The claimed settlement is not this payment: ${settlement.problem ?? "it does not match"}.`
+        : undefined;
+  return [p.reason, doubt].filter((part) => part !== undefined).join(" ") || undefined;
+}
+
 export function toRow(registry: Registry, p: PaymentRecord): PaymentRow {
+  const reason = rowReason(p);
   return {
     id: p.id,
     createdAt: p.createdAt,
@@ -112,7 +129,7 @@ export function toRow(registry: Registry, p: PaymentRecord): PaymentRow {
     what: whatOf(p),
     ...(p.describedTool === undefined ? {} : { describedTool: p.describedTool }),
     amount: displayAmount(registry, p),
-    ...(p.reason === undefined ? {} : { reason: p.reason }),
+    ...(reason === undefined ? {} : { reason }),
   };
 }
 
