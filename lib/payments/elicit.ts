@@ -1,7 +1,7 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult } from "../messages";
 import type { Offer } from "../protocol/offer";
-import { isWalletError } from "../wallet/errors";
+import { isOverSiteBudgetAlone, isWalletError } from "../wallet/errors";
 import { advancePayment, approveAndCharge, recordQuote } from "../wallet/ledger";
 import { decide, obtainConsent, serverContextOf, withdrawnReason } from "./consent";
 import {
@@ -184,16 +184,12 @@ async function consentAndCharge(
       now: parts.deps.now(),
     });
   } catch (error) {
-    const overSiteBudget =
-      isWalletError(error, "budget-exhausted") && error.rule === "origin-budget"
-        ? error
-        : undefined;
-    if (overSiteBudget && given.approvedBy === "policy") {
+    if (isOverSiteBudgetAlone(error) && given.approvedBy === "policy") {
       parts.spend.forget();
       if (again) return consentAndCharge(parts, payment, caller, params, false);
       // Spent again at once, since the second look: refused as any other overrun is.
       parts.endedUnpaid(caller.origin);
-      const reason = overSiteBudget.message;
+      const reason = error.message;
       await advancePayment(
         parts.deps.db,
         payment.id,

@@ -25,7 +25,7 @@ import {
 } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { putSums } from "../../tests/unit-support/wallet/put-sums";
 import { fileServerReport } from "../background/pricing-book";
-import type { OriginBudgetView, PaymentChallenge } from "../messages";
+import type { OriginBudgetView, PaymentAnswer, PaymentChallenge } from "../messages";
 import { verifyConfirmation } from "../protocol/envelope/confirmation";
 import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
@@ -1220,6 +1220,50 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
     const answers = await Promise.all(paying);
     const payments = await Promise.all(answers.map((a) => h.db.payments.get(a.paymentId)));
     expect(payments.map((p) => [p?.state, p?.approvedBy]).sort()).toEqual([
+      ["signed", "person"],
+      ["signed", "policy"],
+    ]);
+    expect(await h.db.payments.count()).toBe(2);
+  });
+
+  // The same on the asking path: a request asked about before a restart, which a budget set
+  // meanwhile approves, charged after a payment made at once spent that budget.
+  it("asks, instead of refusing, about a request resumed under a budget a payment made meanwhile spent", async () => {
+    const h = await makeHarness();
+    const resumed = await stipendexHttpChallenge(h.receiver);
+    void h.engine.pay({ requestId: "w", challenge: resumed.challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    h.restart();
+    const budget = { ...AUTO_BUDGET, amount: "7500", autoApproveUpTo: "5000" };
+    await h.policy.save({ ...(await h.policy.view()), origins: { [AGENT]: budget } });
+    const other = await stipendexHttpChallenge(h.receiver);
+    const wallet = await h.wallet.current();
+    if (!wallet) return expect.unreachable("the harness wallet is locked");
+    const account = wallet.evmAccount;
+    const signTypedData = account.signTypedData.bind(account);
+    let signatures = 0;
+    let meanwhile: Promise<PaymentAnswer> | undefined;
+    // The resumed request signs on the automatic path (then finds itself known), then once its
+    // budget approved it: the other payment is made, and charged, before that second signature.
+    account.signTypedData = async (typed) => {
+      signatures += 1;
+      if (signatures === 2) {
+        meanwhile = h.engine.pay({ requestId: "n", challenge: other.challenge }, CALLER);
+        await meanwhile;
+      }
+      return signTypedData(typed);
+    };
+    const paid = h.engine.pay({ requestId: "w", challenge: resumed.challenge }, CALLER);
+    paid.catch(() => undefined);
+    // The window the first worker opened is left when the budget approves; it opens again to ask.
+    await until(async () => meanwhile !== undefined);
+    await meanwhile;
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const answers = [await paid, await meanwhile];
+    const payments = await Promise.all(answers.map((a) => h.db.payments.get(a?.paymentId ?? "")));
+    expect(payments.map((p) => [p?.state, p?.approvedBy])).toEqual([
       ["signed", "person"],
       ["signed", "policy"],
     ]);

@@ -95,11 +95,18 @@ export class PaymentEngine {
     return this.deps.db.payments.where("requestKey").equals(requestKey).first();
   }
 
-  /** Moves a payment on from whatever state it was left in; `call` is shown if the person is asked. */
+  /**
+   * Moves a payment on from whatever state it was left in; `call` is shown if
+   * the person is asked. A budget's approval whose charge the site's budget
+   * then refuses (a payment made at the same time spent it since the policy
+   * looked) goes through consent `again` once: the policy then sees the budget
+   * spent and asks the person, or refuses.
+   */
   private async proceed(
     payment: PaymentRecord,
     caller: Caller,
     call: ToolCall | undefined,
+    again = true,
   ): Promise<PaymentAnswer> {
     switch (payment.state) {
       case "signed":
@@ -134,6 +141,13 @@ export class PaymentEngine {
       throw new PaymentError("policy-refused", given.reason, { rule: given.rule });
     }
     if (given.outcome === "declined") throw userDeclined(given.reason);
+    if (given.approvedBy === "policy") {
+      const answer = await signApproved(this.parts, payment, {
+        confirmation: given.confirmation,
+        askIfOverSiteBudget: again,
+      });
+      return answer ?? this.proceed(payment, caller, call, false);
+    }
     const approved = await advancePayment(
       this.deps.db,
       payment.id,

@@ -1,9 +1,10 @@
 import type { PaymentRecord } from "../db/schema";
 import type { PaymentAnswer } from "../messages";
 import { type AutoSignatures, recordAutoPayment } from "../wallet/auto-payment";
-import { isWalletError } from "../wallet/errors";
+import { isOverSiteBudgetAlone, isWalletError } from "../wallet/errors";
 import {
   advancePayment,
+  type ChargeRequest,
   chargeAndSign,
   type NewPayment,
   releaseUnusedApproval,
@@ -16,15 +17,31 @@ import { isPaymentError, PaymentError, walletLocked } from "./errors";
 import { describeRemaining } from "./remaining";
 import { answerFor, signPayment } from "./sign-payment";
 
+/** A budget's approval on the asking path, not yet in the ledger (see ChargeRequest). */
+type BudgetApproval = NonNullable<ChargeRequest["budgetApproval"]>;
+
 /**
- * Signs a payment someone approved (the person, or a budget on the asking
- * path) and charges it in the same transaction; a Quote that expired while
- * the person decided is recorded as expired, unsigned.
+ * Signs a payment someone approved and charges it in the same transaction; a
+ * Quote that expired while the person decided is recorded as expired,
+ * unsigned. The person's approval is in the ledger already ("approved"); a
+ * budget's, on the asking path, is `budgetApproval`, stored with the signature
+ * (see chargeAndSign): with `askIfOverSiteBudget`, undefined when a payment
+ * made at the same time spent the site's budget (nothing written, still quoted).
  */
 export async function signApproved(
   parts: EngineParts,
   payment: PaymentRecord,
-): Promise<PaymentAnswer> {
+): Promise<PaymentAnswer>;
+export async function signApproved(
+  parts: EngineParts,
+  payment: PaymentRecord,
+  budgetApproval: BudgetApproval,
+): Promise<PaymentAnswer | undefined>;
+export async function signApproved(
+  parts: EngineParts,
+  payment: PaymentRecord,
+  budgetApproval?: BudgetApproval,
+): Promise<PaymentAnswer | undefined> {
   const { offer } = payment;
   const option = optionOf(payment);
   if (offer.quote && offer.quote.expiresAt <= parts.seconds()) {
@@ -51,13 +68,14 @@ export async function signApproved(
     paymentId: payment.id,
     settings,
     now: parts.deps.now(),
+    ...(budgetApproval ? { budgetApproval } : {}),
     sign: async () => {
       // A lock since the wallet was fetched (the auto-lock alarm) wins: nothing is signed or charged.
       if (!parts.deps.walletOpen(wallet)) throw walletLocked();
       const result = await signPayment(
         offer,
         option,
-        payment.confirmation ?? "",
+        budgetApproval?.confirmation ?? payment.confirmation ?? "",
         wallet.evmAccount,
         signer,
         parts.seconds(),
@@ -69,12 +87,14 @@ export async function signApproved(
     },
   })
     .catch((error: unknown) => {
+      if (budgetApproval?.askIfOverSiteBudget && isOverSiteBudgetAlone(error)) return undefined;
       // A cap that refuses the charge is the policy's refusal; anything else (a Quote another
       // request paid, a signer failure) is not a budget and keeps its own code.
       if (!isWalletError(error, "budget-exhausted", "charge-not-allowed")) throw error;
       throw new PaymentError("policy-refused", error.message, { rule: "budget" });
     })
     .finally(() => parts.spend.forget());
+  if (signed === undefined) return undefined;
   parts.deps.balances.spent(option.network, option.asset, option.amount);
   return { paymentId: signed.id, ...(answer ?? answerFor(offer, signed.proof ?? "")) };
 }

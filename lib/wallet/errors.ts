@@ -59,3 +59,11 @@ export const isWalletError = errorGuard(WalletError);
 export function vaultCorrupt(detail: string, options?: { cause?: unknown }): WalletError {
   return new WalletError("vault-corrupt", `vault is corrupt: ${detail}`, options);
 }
+
+/**
+ * Whether `error` refused a charge for overrunning the site's budget alone
+ * (global caps are checked first): a budget's approval the person may still give.
+ */
+export function isOverSiteBudgetAlone(error: unknown): error is WalletError {
+  return isWalletError(error, "budget-exhausted") && error.rule === "origin-budget";
+}

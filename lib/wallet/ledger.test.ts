@@ -406,6 +406,52 @@ describe("chargeAndSign", () => {
     expect(await wdb.budgetSums.count()).toBe(0);
   });
 
+  it("stores a budget's approval with the signature, in the same transaction", async () => {
+    const wdb = freshDb();
+    const p = await quoted(wdb, 5000n, "q1");
+    const signed = await chargeAndSign(wdb, {
+      paymentId: p.id,
+      settings: settings({ amount: 1_000_000n, period: "day" }),
+      sign: async () => "proof-jws",
+      now: NOW,
+      budgetApproval: { confirmation: "policy-conf", askIfOverSiteBudget: true },
+    });
+    expect(signed).toMatchObject({
+      state: "signed",
+      proof: "proof-jws",
+      confirmation: "policy-conf",
+      approvedBy: "policy",
+    });
+    expect(await wdb.payments.get(p.id)).toEqual(signed);
+  });
+
+  it("leaves a budget's approval over the site's budget alone unwritten, or refused once not asking", async () => {
+    const wdb = freshDb();
+    const s = settings({ amount: 4000n, period: "day" });
+    const p = await quoted(wdb, 5000n, "q1");
+    const charge = (askIfOverSiteBudget: boolean) =>
+      chargeAndSign(wdb, {
+        paymentId: p.id,
+        settings: s,
+        sign: async () => "SECRET-PROOF",
+        now: NOW,
+        budgetApproval: { confirmation: "policy-conf", askIfOverSiteBudget },
+      });
+    await expect(charge(true)).rejects.toMatchObject({
+      code: "budget-exhausted",
+      rule: "origin-budget",
+    });
+    expect(await wdb.payments.get(p.id)).toEqual(p);
+    await expect(charge(false)).rejects.toMatchObject({ code: "budget-exhausted" });
+    expect(await wdb.payments.get(p.id)).toMatchObject({
+      state: "refused",
+      approvedBy: "policy",
+      reason: expect.stringMatching(/^budget exhausted: this site's daily budget/),
+    });
+    expect((await wdb.payments.get(p.id))?.proof).toBeUndefined();
+    expect(await wdb.budgetSums.count()).toBe(0);
+  });
+
   it("refuses when the asset is no longer allowed at charge time", async () => {
     const wdb = freshDb();
     const p = await approved(wdb, 1000n);

@@ -161,6 +161,14 @@ export interface ChargeRequest {
    */
   sign: () => Promise<string>;
   now?: number;
+  /**
+   * A budget's approval of a payment still "quoted", stored with its signature
+   * in the same transaction: a budget's approval leaves nothing a restarted
+   * worker needs before then. With `askIfOverSiteBudget`, a charge over the
+   * site's budget alone writes nothing (the error is thrown, the payment stays
+   * quoted): a payment made at the same time spent it, and the person can be asked.
+   */
+  budgetApproval?: { confirmation: string; askIfOverSiteBudget: boolean };
 }
 
 type ChargeOutcome = { payment: PaymentRecord } | { error: WalletError };
@@ -266,7 +274,7 @@ export async function approveAndCharge(
  * the error thrown.
  */
 export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promise<PaymentRecord> {
-  const { paymentId: id, settings } = request;
+  const { paymentId: id, settings, budgetApproval } = request;
   const now = request.now ?? Date.now();
   const proof = await request.sign();
   let outcome: ChargeOutcome;
@@ -276,16 +284,27 @@ export async function chargeAndSign(db: WalletDb, request: ChargeRequest): Promi
       db.payments,
       db.budgetSums,
       async (): Promise<ChargeOutcome> => {
-        const payment = await db.payments.get(id);
-        if (payment === undefined) throw paymentNotFound(id);
-        const reserved = payment.state === "approved" && payment.charge !== undefined;
-        if (payment.charge !== undefined && !reserved) {
-          throw alreadyPaid(id, payment.offer.quote?.id, payment.state);
+        const stored = await db.payments.get(id);
+        if (stored === undefined) throw paymentNotFound(id);
+        const reserved = stored.state === "approved" && stored.charge !== undefined;
+        if (stored.charge !== undefined && !reserved) {
+          throw alreadyPaid(id, stored.offer.quote?.id, stored.state);
         }
+        if (budgetApproval) assertTransition(id, stored.state, "approved");
+        const payment: PaymentRecord = budgetApproval
+          ? {
+              ...stored,
+              state: "approved",
+              confirmation: budgetApproval.confirmation,
+              approvedBy: "policy",
+            }
+          : stored;
         assertTransition(id, payment.state, "signed");
         let charge = payment.charge;
         if (charge === undefined) {
-          const charged = await chargeInside(db, payment, settings, now);
+          const charged = await chargeInside(db, payment, settings, now, {
+            overSiteBudgetUnrecorded: budgetApproval?.askIfOverSiteBudget ?? false,
+          });
           if ("error" in charged) return charged;
           charge = charged.charge;
         }
