@@ -104,6 +104,18 @@ describe("PaymentDetailView", () => {
     expect(screen.getByTestId("described-tool").textContent).toMatch(/as the desktop app said/);
   });
 
+  it("says a paid payment's reason beside its state once, to sight and to screen readers", () => {
+    const reason = "Not confirmed on chain: the claimed transaction was not found.";
+    render(
+      <PaymentDetailView
+        detail={{ ...PAYMENT_DETAIL, state: "settled", reason }}
+        onClose={() => undefined}
+      />,
+    );
+    const state = document.querySelector('[data-state="settled"]')?.closest("dd");
+    expect(state?.textContent).toBe(`paid ⚠ ${reason}`);
+  });
+
   it("says when only a summary of an unpaid request's price was kept", () => {
     render(
       <PaymentDetailView

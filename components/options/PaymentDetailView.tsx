@@ -83,7 +83,7 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
           )}
           <dt>{t("detail.state")}</dt>
           <dd>
-            <StateBadge state={detail.state} reason={detail.reason} />
+            <StateBadge state={detail.state} reason={detail.reason} reasonBeside />
             {detail.reason ? ` ${detail.reason}` : ""}
           </dd>
           <dt>{t("detail.time")}</dt>

@@ -14,6 +14,14 @@ describe("StateBadge", () => {
     expect(screen.getByTitle(reason).textContent).toContain(`: ${reason}`);
   });
 
+  it("only marks a paid payment whose reason is written beside it: read once, not twice", () => {
+    const reason = "Not confirmed on chain: the claimed transaction was not found.";
+    render(<StateBadge state="settled" reason={reason} reasonBeside />);
+    expect(screen.getByTestId("state-note").textContent).toBe(" ⚠");
+    expect(document.body.textContent).toBe("paid ⚠");
+    expect(screen.queryByTitle(reason)).toBeNull();
+  });
+
   it("leaves a paid payment without one, and a failed one, unmarked", () => {
     render(<StateBadge state="settled" />);
     render(<StateBadge state="failed" reason="The receiver refused the payment" />);

@@ -18,14 +18,24 @@ const PAID: ReadonlySet<PaymentStateView> = new Set(["signed", "settled"]);
 /**
  * A payment's state in words and colour; the reason, when there is one, on hover and for
  * screen readers, and marked (⚠) beside a paid one, where the colour says all is well.
+ * Where the reason is written out beside the badge (`reasonBeside`), only the mark is
+ * added: a screen reader would otherwise read it twice.
  */
-export function StateBadge({ state, reason }: { state: PaymentStateView; reason?: string }) {
+export function StateBadge({
+  state,
+  reason,
+  reasonBeside = false,
+}: {
+  state: PaymentStateView;
+  reason?: string;
+  reasonBeside?: boolean;
+}) {
   const words = stateWords(state);
   return (
     <span
       className={`rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${COLOURS[state]}`}
       data-state={state}
-      title={reason}
+      title={reasonBeside ? undefined : reason}
     >
       {words}
       {reason && PAID.has(state) && (
@@ -34,7 +44,7 @@ export function StateBadge({ state, reason }: { state: PaymentStateView; reason?
           ⚠
         </span>
       )}
-      {reason && <span className="sr-only">: {reason}</span>}
+      {reason && !reasonBeside && <span className="sr-only">: {reason}</span>}
     </span>
   );
 }
