@@ -258,7 +258,12 @@ export type ApprovalWarning =
   | "testnet"
   | "mainnet"
   /** The paying address does not hold enough of the token for this payment (never auto-approved). */
-  | "insufficient-balance";
+  | "insufficient-balance"
+  /**
+   * The request came while its site or tab was quiet (the person had just closed the window on
+   * it) and waited behind the toolbar badge: not the request that opened the window.
+   */
+  | "waited-unshown";
 
 /** Page text cut to a bound: its first characters, and how many more it had. */
 export interface ShownText {

@@ -179,6 +179,15 @@ describe("ConfirmApproval", () => {
     expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
   });
 
+  it("says a request waited behind the badge, and offers no always-allow from it", () => {
+    renderApproval({ warnings: ["waited-unshown"] });
+    expect(
+      screen.getByText(/waited behind the toolbar badge: it is not what opened this window/),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText("Daily amount for this site")).toBeNull();
+    expect(screen.getByTestId("unshown-budget").textContent).toMatch(/^No automatic budget/);
+  });
+
   it("offers no always-allow to a site inside another's page: its budget would not apply there", () => {
     renderApproval({ topOrigin: "https://evil.example" });
     expect(screen.getByTestId("top-origin").textContent).toBe(

@@ -449,6 +449,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
             <p className="text-xs text-slate-600 dark:text-slate-400">
               {approval.alwaysAllowBlocked}
             </p>
+          ) : approval.warnings.includes("waited-unshown") ? (
+            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="unshown-budget">
+              {t("confirm.waitedNoBudget")}
+            </p>
           ) : approval.topOrigin ? (
             // The page around the site can drive it: the wallet never pays automatically there.
             <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="framed-budget">

@@ -11,6 +11,7 @@ const TEXT: Record<ApprovalWarning, () => string> = {
   testnet: () => t("confirm.warning.testnet"),
   mainnet: () => t("confirm.warning.mainnet"),
   "insufficient-balance": () => t("confirm.warning.insufficient"),
+  "waited-unshown": () => t("confirm.warning.waitedUnshown"),
 };
 
 /** Warnings that stand out above everything else; testnet is information, the rest alarm. */

@@ -184,6 +184,34 @@ describe("ApprovalQueue", () => {
     await until(() => windows.opened.length === 3);
   });
 
+  // Red-team review: a hostile page's price, parked behind the badge after the person closed the
+  // window on it, came first in the window the person's own agent opened a moment later.
+  it("shows first the request that opened the window, and marks one that waited unshown", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window, () => 1_000_000);
+    const inTab = (id: string, origin: string, tabId: number) => ({
+      ...approval(id, origin),
+      tabId,
+    });
+    const first = queue.ask(inTab("a", "https://evil.example", 7));
+    await until(() => windows.opened.length === 1);
+    await queue.windowClosed(windows.opened[0] ?? -1);
+    await first;
+    const parked = queue.ask(inTab("parked", "https://evil.example", 7));
+    await until(async () => (await queue.pending()).length === 1);
+    void queue.ask(inTab("agent", "https://agent.example", 8));
+    await until(() => windows.opened.length === 2);
+    await until(async () => (await queue.pending()).length === 2);
+    void queue.ask(inTab("agent-2", "https://agent.example", 8));
+    await until(async () => (await queue.pending()).length === 3);
+    const pending = await queue.pending();
+    expect(pending.map((p) => p.id)).toEqual(["agent", "agent-2", "parked"]);
+    expect(pending.map((p) => p.warnings.includes("waited-unshown"))).toEqual([false, false, true]);
+    // Approved by mistake, it still gives its site no automatic budget.
+    await queue.decide({ approvalId: "parked", decision: "approve", alwaysAllowPerDay: "1000000" });
+    expect(await parked).toEqual({ approvalId: "parked", decision: "approve" });
+  });
+
   it("opens the window at once for what the person's own click asked, on a quiet tab and site too", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window, () => 1_000_000);

@@ -154,11 +154,12 @@ export class ApprovalQueue {
       }
       // Counted on the badge either way; the popup opens the window for it. The window is
       // opened first: it takes the browser tens of ms, and lists the queue only once loaded.
-      const showing = (await this.isQuiet(approval)) ? undefined : this.showWindow();
+      const quiet = await this.isQuiet(approval);
+      const showing = quiet ? undefined : this.showWindow();
       showing?.catch(() => undefined);
       try {
         if (!pending.some((p) => p.id === approval.id)) {
-          await this.savePending([...pending, approval]);
+          await this.savePending(queued(pending, quiet ? waitedUnshown(approval) : approval));
         }
       } catch (error) {
         this.waiters.delete(approval.id);
@@ -211,19 +212,24 @@ export class ApprovalQueue {
     });
   }
 
-  /** Records a decision from the confirmation window and wakes whoever waits for it. */
+  /**
+   * Records a decision from the confirmation window and wakes whoever waits for it. A request
+   * that waited unshown gives its site no budget ("always allow"), whatever the window sent.
+   */
   async decide(params: DecideParams): Promise<void> {
-    await this.serial(async () => {
+    const decided = await this.serial(async () => {
       const pending = await this.pending();
-      if (!pending.some((p) => p.id === params.approvalId)) {
-        throw unknownPayment(params.approvalId);
-      }
-      const left = await this.record(params, pending, await this.decisions());
+      const asked = pending.find((p) => p.id === params.approvalId);
+      if (!asked) throw unknownPayment(params.approvalId);
+      const { alwaysAllowPerDay: _dropped, ...withoutBudget } = params;
+      const decision = asked.warnings.includes("waited-unshown") ? withoutBudget : params;
+      const left = await this.record(decision, pending, await this.decisions());
       // Closed here, forgotten first: the window closing on its own once it lists nothing would
       // be taken for the person closing it, declining a request queued meanwhile it never showed.
       if (left.length === 0) await this.closeWindow();
+      return decision;
     });
-    this.wake(params);
+    this.wake(decided);
   }
 
   /**
@@ -376,6 +382,30 @@ export class ApprovalQueue {
     this.writes = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * A request the person was not shown when it came (its site or tab quiet after they closed
+ * the window on it): it says so in the window, and never comes first in it.
+ */
+function waitedUnshown(approval: Stored): Stored {
+  return { ...approval, warnings: [...approval.warnings, "waited-unshown"] };
+}
+
+/**
+ * `pending` with `approval` added: after the requests that opened the window, before those that
+ * waited unshown. A window opened by a request shows that request first, not one a page kept
+ * waiting behind the badge for when the person opens the window for something else (red-team
+ * review: a hostile page's parked price was first when the person's own agent asked).
+ */
+function queued(pending: readonly Stored[], approval: Stored): Stored[] {
+  const unshown = (p: Stored) => p.warnings.includes("waited-unshown");
+  return [
+    ...pending.filter((p) => !unshown(p)),
+    ...[approval].filter((p) => !unshown(p)),
+    ...pending.filter(unshown),
+    ...[approval].filter(unshown),
+  ];
 }
 
 /** What a closed window quiets of a request: its site, and its tab when it came from one. */
