@@ -140,6 +140,35 @@ describe("parsePageParams", () => {
         }),
       "challenge.url: must be at most 2048 characters",
     ],
+    // Red-team review: a method of free words, or a URL with a user part, put its own text
+    // before the address in the window ("GET https://api.openai.com/… verified by OpenAI").
+    [
+      "a method that is not an HTTP token",
+      () =>
+        parsePageParams("stipendex_pay", {
+          requestId: "r",
+          challenge: { ...http, method: "GET https://api.openai.com/v1/chat verified \u202eTSET" },
+        }),
+      "challenge.method: must be an HTTP method",
+    ],
+    [
+      "a URL with a user part",
+      () =>
+        parsePageParams("stipendex_pay", {
+          requestId: "r",
+          challenge: { ...http, url: "https://api.openai.com@127.0.0.1:9/v1/chat" },
+        }),
+      "challenge.url: must not carry a user name or password",
+    ],
+    [
+      "an MCP server URL with a password",
+      () =>
+        parsePageParams("stipendex_pay", {
+          requestId: "r",
+          challenge: { ...mcp, server: "https://u:p@api.example.com/mcp" },
+        }),
+      "challenge.server: must not carry a user name or password",
+    ],
     [
       "a request id over 128 characters",
       () => parsePageParams("stipendex_pay", { requestId: "r".repeat(129), challenge: http }),

@@ -61,6 +61,30 @@ export function jsonProblem(value: unknown, maxChars: number): string | undefine
 }
 
 const url = text(PAGE_LIMITS.url);
+
+/** Whether `value` is a URL that names a user or a password (which a page's fetch cannot send). */
+function hasCredentials(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    // Not a URL: reading the price says what is wrong with it.
+    return false;
+  }
+}
+
+/**
+ * The URL a page asked: shown to the person, so one with a user part
+ * ("https://api.example.com@attacker.example/") is refused, not shown.
+ */
+const requestUrl = url.refine((value) => !hasCredentials(value), {
+  message: "must not carry a user name or password",
+});
+
+/** An HTTP method as fetch and XHR send it: a token (RFC 9110), never words or spaces to show. */
+const httpMethod = text(PAGE_LIMITS.name).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+  message: "must be an HTTP method",
+});
 const rpcError = z.object({
   code: z.number().int(),
   // An HTTP refusal carries the whole 402 body here.
@@ -71,8 +95,8 @@ const rpcError = z.object({
 const challenge = z.discriminatedUnion("transport", [
   z.object({
     transport: z.literal("http"),
-    url,
-    method: text(PAGE_LIMITS.name),
+    url: requestUrl,
+    method: httpMethod,
     body: text(PAGE_LIMITS.challenge),
     paymentRequiredHeader: text(PAGE_LIMITS.challenge).nullable(),
     // Only shown, never paid by: one the wallet would not take is left out, the price still read.
@@ -84,7 +108,7 @@ const challenge = z.discriminatedUnion("transport", [
   z
     .object({
       transport: z.literal("mcp"),
-      server: url,
+      server: requestUrl,
       tool: text(PAGE_LIMITS.name),
       // Absent when the page's MCP client sent none (JSON drops undefined).
       arguments: json(PAGE_LIMITS.mcpArguments).optional(),
