@@ -309,6 +309,8 @@ export interface PendingApproval {
   receiver: { id: string; verified: boolean; name?: string; registry?: string; claimedBy?: string };
   payTo: string;
   description: string;
+  /** Characters of the description left out (lib/payments/approval-view.ts KEPT_DESCRIPTION_CHARS). */
+  descriptionOmitted?: number;
   resource:
     | {
         kind: "http";

@@ -179,6 +179,11 @@ describe("ConfirmApproval", () => {
     expect(screen.getByText(/not a secure \(https\) site/)).toBeTruthy();
   });
 
+  it("says how much of a description the wallet left out", () => {
+    renderApproval({ description: "A long one", descriptionOmitted: 12_345 });
+    expect(screen.getByText("12,345 more characters, not shown by the wallet")).toBeTruthy();
+  });
+
   it("says a request waited behind the badge, and offers no always-allow from it", () => {
     renderApproval({ warnings: ["waited-unshown"] });
     expect(

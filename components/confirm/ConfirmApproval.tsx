@@ -15,7 +15,7 @@ import { toMicro } from "@/lib/wallet/micro";
 import { Clipped, DESCRIPTION_SHOWN, NAME_SHOWN } from "../shared/Clipped";
 import { Button, ErrorNote, Field, INPUT_CLASS, Sentence } from "../shared/controls";
 import { AmountView } from "./AmountView";
-import { ToolArguments } from "./ToolArguments";
+import { Cut, ToolArguments } from "./ToolArguments";
 import { Warnings } from "./Warnings";
 
 export interface ConfirmApprovalProps {
@@ -311,6 +311,7 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               more={t("confirm.fullDescription")}
               testId="description"
             />
+            <Cut omitted={approval.descriptionOmitted ?? 0} />
           </div>
           <Resource resource={approval.resource} byApp={isDesktopApp(approval.origin)} />
           {approval.declaredPayments && (

@@ -4,8 +4,8 @@ import { t } from "@/lib/ui/i18n";
 import { formatCount } from "@/lib/ui/locale-format";
 import { Clipped, VALUE_SHOWN } from "../shared/Clipped";
 
-/** Where the wallet cut a page's text (lib/payments/tool-arguments.ts): said, never hidden. */
-function Cut({ omitted }: { omitted: number }) {
+/** Where the wallet cut a page's text (lib/payments/shown-text.ts): said, never hidden. */
+export function Cut({ omitted }: { omitted: number }) {
   if (omitted === 0) return null;
   return (
     <p className="font-sans italic">{t("confirm.argumentCut", omitted, [formatCount(omitted)])}</p>

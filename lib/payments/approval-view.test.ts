@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { USDC_AS_USD, usdcOption } from "../../tests/unit-support/payments/offers";
 import type { Offer } from "../protocol/offer";
 import type { Network } from "../protocol/rails/networks";
-import { type ApprovalViewInput, approvalView } from "./approval-view";
+import { type ApprovalViewInput, approvalView, KEPT_DESCRIPTION_CHARS } from "./approval-view";
 import { KEPT_VALUE_CHARS } from "./tool-arguments";
 
 const option = usdcOption({ amount: 1_250_000n });
@@ -46,6 +46,16 @@ describe("approvalView", () => {
       amount: { atomic: "1250000", formatted: "1.25", networkName: "Base Sepolia", testnet: true },
       expiresAt: 2_000_000_000_000,
     });
+  });
+
+  // Red-team review: hundreds of waiting requests, each with a 46 KB x402 description, in
+  // storage.session made every change of the queue take seconds.
+  it("keeps the first KEPT_DESCRIPTION_CHARS of a description and says how many it left out", () => {
+    const long = "😀".repeat(KEPT_DESCRIPTION_CHARS + 7);
+    const view = approvalView({ ...input, offer: { ...offer, description: long } });
+    expect(view.description).toBe("😀".repeat(KEPT_DESCRIPTION_CHARS));
+    expect(view.descriptionOmitted).toBe(7);
+    expect(approvalView(input)).not.toHaveProperty("descriptionOmitted");
   });
 
   // Accessibility review: "Paid to" read the account in lower case, the pay-to address beside it checksummed.

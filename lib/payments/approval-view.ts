@@ -9,6 +9,7 @@ import type { PolicyDecision } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { isFrame } from "./engine-parts";
 import type { ServerContext } from "./server-context";
+import { shownText } from "./shown-text";
 import { shownArguments } from "./tool-arguments";
 import type { ToolCall } from "./tool-call";
 
@@ -36,6 +37,21 @@ export interface ApprovalViewInput {
 
 /** What the confirmation window shows of a request, but whether the wallet is locked (known when it is listed). */
 export type ApprovalView = Omit<PendingApproval, "needsUnlock">;
+
+/**
+ * Characters of a price's description the window is sent: an x402 price's is
+ * whatever its server (or the page) wrote, and storage.session keeps every
+ * waiting request (red-team review: 46 KB descriptions on hundreds of requests
+ * slowed every change of the queue to seconds).
+ */
+export const KEPT_DESCRIPTION_CHARS = 2000;
+
+function shownDescription(
+  description: string,
+): Pick<ApprovalView, "description" | "descriptionOmitted"> {
+  const { text, omitted } = shownText(description, KEPT_DESCRIPTION_CHARS);
+  return { description: text, ...(omitted > 0 ? { descriptionOmitted: omitted } : {}) };
+}
 
 /** What the confirmation window is sent for one request: plain facts, amounts formatted for display. */
 export function approvalView(input: ApprovalViewInput): ApprovalView {
@@ -65,7 +81,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
       ...(offer.claimedBy !== undefined ? { claimedBy: offer.claimedBy } : {}),
     },
     payTo: option.payTo,
-    description: offer.description,
+    ...shownDescription(offer.description),
     resource:
       offer.resource.kind === "http"
         ? {

@@ -10,6 +10,7 @@ import {
   type ApprovalWindow,
   DECISIONS_ITEM,
   MAX_WAITING_PER_ORIGIN,
+  MAX_WAITING_PER_TAB,
   PENDING_ITEM,
   QUIET_AFTER_CLOSE_MS,
 } from "./approvals";
@@ -314,6 +315,27 @@ describe("ApprovalQueue", () => {
     });
     void restarted.ask(approval("other-site", "https://other.example"));
     await until(async () => (await restarted.pending()).length === MAX_WAITING_PER_ORIGIN + 1);
+  });
+
+  it("lets one tab keep only a few requests waiting, whatever sites its frames are of", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const fromTab = (id: string, origin: string, tabId: number) => ({
+      ...approval(id, origin),
+      tabId,
+    });
+    for (let i = 0; i < MAX_WAITING_PER_TAB; i++) {
+      void queue.ask(fromTab(`w${i}`, `https://s${i}.evil.example`, 7));
+    }
+    await until(async () => (await queue.pending()).length === MAX_WAITING_PER_TAB);
+    await expect(
+      queue.ask(fromTab("one-more", "https://s99.evil.example", 7)),
+    ).rejects.toMatchObject({
+      code: "too-many-waiting",
+      message: `The tab of https://s99.evil.example already has ${MAX_WAITING_PER_TAB} payment requests waiting for your decision; retry when one of them is answered`,
+    });
+    void queue.ask(fromTab("other-tab", "https://s99.evil.example", 8));
+    await until(async () => (await queue.pending()).length === MAX_WAITING_PER_TAB + 1);
   });
 
   it("refuses a decision for an approval that is not pending", async () => {

@@ -74,11 +74,29 @@ function isStoredApproval(value: unknown): value is Stored {
 
 /** How many of one site's requests may wait for the person at once. */
 export const MAX_WAITING_PER_ORIGIN = 5;
+/**
+ * How many requests of one tab, whatever their sites, may wait at once: a page's frames of
+ * many subdomains would each have MAX_WAITING_PER_ORIGIN (red-team review: nine tabs of such
+ * frames kept 225 requests waiting, and the person's Decline went unanswered for a minute).
+ */
+export const MAX_WAITING_PER_TAB = 10;
 
-/** Whether `origin` has as many other requests waiting as it may: approval `id` is refused. */
-function isFull(pending: readonly Stored[], { id, origin }: Requester): boolean {
-  const others = pending.filter((p) => p.origin === origin && p.id !== id);
-  return others.length >= MAX_WAITING_PER_ORIGIN;
+/** Why approval `id` may not wait (its site or tab has as many waiting as it may), if so. */
+function fullBecause(
+  pending: readonly Stored[],
+  { id, origin, tabId }: Requester,
+): string | undefined {
+  const others = pending.filter((p) => p.id !== id);
+  if (others.filter((p) => p.origin === origin).length >= MAX_WAITING_PER_ORIGIN) {
+    return `${origin} already has ${MAX_WAITING_PER_ORIGIN} payment requests waiting for your decision; retry when one of them is answered`;
+  }
+  if (
+    tabId !== undefined &&
+    others.filter((p) => p.tabId === tabId).length >= MAX_WAITING_PER_TAB
+  ) {
+    return `The tab of ${origin} already has ${MAX_WAITING_PER_TAB} payment requests waiting for your decision; retry when one of them is answered`;
+  }
+  return undefined;
 }
 
 export interface ApprovalWindow {
@@ -145,12 +163,10 @@ export class ApprovalQueue {
         return;
       }
       // Counted from what is stored, so a restarted worker cannot be flooded afresh.
-      if (isFull(pending, approval)) {
+      const full = fullBecause(pending, approval);
+      if (full !== undefined) {
         this.waiters.delete(approval.id);
-        throw new PaymentError(
-          "too-many-waiting",
-          `${approval.origin} already has ${MAX_WAITING_PER_ORIGIN} payment requests waiting for your decision; retry when one of them is answered`,
-        );
+        throw new PaymentError("too-many-waiting", full);
       }
       // Counted on the badge either way; the popup opens the window for it. The window is
       // opened first: it takes the browser tens of ms, and lists the queue only once loaded.
@@ -184,7 +200,8 @@ export class ApprovalQueue {
   async prepareWindow(requester: Requester): Promise<void> {
     await this.serial(async () => {
       if ((await this.decisions())[requester.id] || this.withdrawnEarly.has(requester.id)) return;
-      if (isFull(await this.pending(), requester) || (await this.isQuiet(requester))) return;
+      if (fullBecause(await this.pending(), requester) !== undefined) return;
+      if (await this.isQuiet(requester)) return;
       await this.showWindow();
     });
   }

@@ -1,4 +1,5 @@
-import type { ShownArguments, ShownText } from "../messages";
+import type { ShownArguments } from "../messages";
+import { shownText } from "./shown-text";
 
 /*
  * An MCP tool call's arguments as the confirmation window lists them. They are
@@ -17,13 +18,13 @@ export function shownArguments(args: unknown): ShownArguments {
   if (args === undefined) return { listed: [], unlisted: 0 };
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     // Not the object MCP specifies: shown whole, as one value without a name.
-    return { listed: [{ value: kept(asJson(args), KEPT_VALUE_CHARS) }], unlisted: 0 };
+    return { listed: [{ value: shownText(asJson(args), KEPT_VALUE_CHARS) }], unlisted: 0 };
   }
   const entries = Object.entries(args);
   return {
     listed: entries.slice(0, LISTED_ARGUMENTS).map(([name, value]) => ({
-      name: kept(name, KEPT_NAME_CHARS),
-      value: kept(asJson(value), KEPT_VALUE_CHARS),
+      name: shownText(name, KEPT_NAME_CHARS),
+      value: shownText(asJson(value), KEPT_VALUE_CHARS),
     })),
     unlisted: Math.max(0, entries.length - LISTED_ARGUMENTS),
   };
@@ -38,18 +39,4 @@ function asJson(value: unknown): string {
   // JSON has no text for undefined (a caller that did not check its JSON): say so rather than fail.
   const compact = JSON.stringify(value) ?? String(value);
   return compact.length <= KEPT_VALUE_CHARS ? JSON.stringify(value, null, 2) : compact;
-}
-
-/** The first `max` characters (code points, so no surrogate pair is split) and how many were left out. */
-function kept(text: string, max: number): ShownText {
-  // Code units bound code points from above: most texts need no split.
-  if (text.length <= max) return { text, omitted: 0 };
-  let count = 0;
-  /** Code units of the first `max` code points. */
-  let end = 0;
-  for (const character of text) {
-    if (count < max) end += character.length;
-    count++;
-  }
-  return count <= max ? { text, omitted: 0 } : { text: text.slice(0, end), omitted: count - max };
 }
