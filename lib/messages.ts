@@ -109,8 +109,8 @@ export interface ReceiptParams {
  * connection failed or was cut), an answer that is not the call's result (a
  * body that is no JSON-RPC answer, an HTTP error other than a 402), a stream
  * that ended before the result, a signed payment never sent (a paywalled
- * page that loaded something else first), or a JSON-RPC error other than a
- * refusal (see `answerError`).
+ * page that loaded something else first), a JSON-RPC error other than a
+ * refusal (see `answerError`), or a redirect (which a paid request never follows).
  */
 export const UNANSWERED = [
   "no-response",
@@ -118,6 +118,7 @@ export const UNANSWERED = [
   "stream-ended",
   "not-sent",
   "error-answer",
+  "redirected",
 ] as const;
 export type Unanswered = (typeof UNANSWERED)[number];
 

@@ -467,6 +467,21 @@ describe("installFetchHook: HTTP 402", () => {
       ]);
     });
 
+    // Red-team review: history said the server gave no answer, though it had the payment and
+    // answered it with a redirect.
+    it("reports a redirect as such: the retry never follows it, and the page's fetch fails", async () => {
+      const opaqueRedirect = () =>
+        Object.defineProperties(new Response(null, { status: 200 }), {
+          type: { value: "opaqueredirect" },
+          status: { value: 0 },
+        });
+      const { win, receipts } = setup(pricing(opaqueRedirect), () => pay);
+      await expect(win.fetch("/x")).rejects.toThrow("Paid requests never follow redirects");
+      expect(receipts).toEqual([
+        { paymentId: "p1", status: 0, receipt: null, unanswered: "redirected" },
+      ]);
+    });
+
     it("reports a Receipt whose body breaks off before it is hashed, without the hash", async () => {
       const { win, receipts } = setup(
         pricing(

@@ -37,6 +37,7 @@ export async function sendPaidRetry(
 ): Promise<Response> {
   let retry: Response;
   let sent = false;
+  let redirected = false;
   try {
     // Given up once the wallet had signed (too late to withdraw): never sent, and history says so.
     request.signal?.throwIfAborted();
@@ -48,13 +49,15 @@ export async function sendPaidRetry(
         request.url,
       ),
     );
-    if (retry.type === "opaqueredirect") throw new TypeError(REDIRECTED_PAYMENT);
+    redirected = retry.type === "opaqueredirect";
+    if (redirected) throw new TypeError(REDIRECTED_PAYMENT);
   } catch (error) {
     wallet.receipt({
       paymentId: answer.paymentId,
       status: 0,
       receipt: null,
-      unanswered: sent ? "no-response" : "not-sent",
+      // The server had the payment, and answered: with a redirect the retry does not follow.
+      unanswered: redirected ? "redirected" : sent ? "no-response" : "not-sent",
     });
     throw error;
   }

@@ -224,6 +224,10 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
     [{ status: 200, unanswered: "not-an-answer" }, /answer to the paid call was not the result/],
     [{ status: 200, unanswered: "stream-ended" }, /stream ended before it sent the result/],
     [{ status: 0, unanswered: "not-sent" }, /never sent/],
+    [
+      { status: 0, unanswered: "redirected" },
+      /answered the paid request with a redirect, which the wallet never follows with a payment/,
+    ],
     [{ status: 500 }, /answered the paid request with HTTP 500 instead of the result/],
     [{ status: 502, unanswered: "not-an-answer" }, /with HTTP 502 instead/],
     [

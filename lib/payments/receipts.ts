@@ -132,6 +132,9 @@ export function unansweredReason({
   if (unanswered === "stream-ended") {
     return "The server's stream ended before it sent the result that was paid for.";
   }
+  if (unanswered === "redirected") {
+    return "The server answered the paid request with a redirect, which the wallet never follows with a payment: the result that was paid for did not come.";
+  }
   if (unanswered === "not-sent") {
     return "Signed but never sent: the request was given up before the paid retry went out.";
   }
