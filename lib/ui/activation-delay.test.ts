@@ -1,7 +1,12 @@
 // @vitest-environment happy-dom
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ACTIVATION_DELAY_MS, ActivationGate, useActivationDelay } from "./activation-delay";
+import {
+  ACTIVATION_DELAY_MS,
+  ActivationGate,
+  REPEATED_PRESS_MS,
+  useActivationDelay,
+} from "./activation-delay";
 
 describe("ActivationGate", () => {
   it("counts an activation only once the window has been in front for the delay", () => {
@@ -37,6 +42,19 @@ describe("ActivationGate", () => {
     expect(gate.counts(800)).toBe(false);
     expect(gate.counts(1600)).toBe(false);
     expect(gate.counts(1650)).toBe(true);
+  });
+
+  // Red-team review: once the delay had run, a run of clicks (a page's "click fast" game the
+  // window opened under) landed on Approve.
+  it("restarts on a press that follows another within REPEATED_PRESS_MS, not on one after a pause", () => {
+    const gate = new ActivationGate(750);
+    gate.present(true, 0);
+    gate.pressed(1000, undefined);
+    expect(gate.counts(1000)).toBe(true);
+    gate.pressed(1000 + REPEATED_PRESS_MS - 1, 1000);
+    expect(gate.counts(1600)).toBe(false);
+    gate.pressed(3000, 1000 + REPEATED_PRESS_MS - 1);
+    expect(gate.counts(3000)).toBe(true);
   });
 
   it("does not arm on a restart while the window is not in front", () => {
@@ -126,6 +144,25 @@ describe("useActivationDelay", () => {
     expect(result.current.armed).toBe(true);
   });
 
+  it("disarms on a run of presses and arms once they stop for the delay", () => {
+    const { result } = renderHook(() => useActivationDelay("a"));
+    wait(ACTIVATION_DELAY_MS);
+    expect(result.current.armed).toBe(true);
+    const press = () =>
+      act(() => {
+        window.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+      });
+    press();
+    expect(result.current.armed).toBe(true);
+    for (let i = 0; i < 10; i++) {
+      wait(100);
+      press();
+      expect(result.current.armed).toBe(false);
+    }
+    wait(ACTIVATION_DELAY_MS);
+    expect(result.current.armed).toBe(true);
+  });
+
   it("does not arm while the window has no focus, until it gets it", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(false);
     const { result } = renderHook(() => useActivationDelay("a"));
@@ -149,6 +186,8 @@ describe("useActivationDelay", () => {
     // Pressed before Approve armed, released after: not a deliberate click.
     expect(result.current.counts(new MouseEvent("click", { detail: 1 }))).toBe(false);
     expect(result.current.counts(new MouseEvent("click", { detail: 0 }))).toBe(true);
+    // A press of its own (not the run of the first: that would restart the delay).
+    wait(REPEATED_PRESS_MS);
     act(() => {
       window.dispatchEvent(new PointerEvent("pointerdown"));
     });

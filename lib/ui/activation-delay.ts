@@ -4,11 +4,18 @@ import { useLayoutEffect, useRef, useState } from "react";
 export const ACTIVATION_DELAY_MS = 750;
 
 /**
+ * A press this soon after the previous one is part of a run of clicks (a
+ * double-click, a page's "click fast" game the window opened under): it
+ * restarts the delay, as Chromium's prompts treat repeated input.
+ */
+export const REPEATED_PRESS_MS = 500;
+
+/**
  * When a click or key on Approve may count: only once the request on screen
  * has been in front of the person (window visible and focused) for `delayMs`
- * without a break. A keystroke or click meant for another window, or a second
- * click of a double-click, thus lands on a request nobody has seen yet and is
- * ignored. Times are milliseconds on the page's monotonic clock
+ * without a break, and without a run of clicks. A keystroke or click meant for
+ * another window, or a second click of a double-click, thus lands on a request
+ * nobody has seen yet and is ignored. Times are milliseconds on the page's monotonic clock
  * (`performance.now()`, which `Event.timeStamp` shares).
  */
 export class ActivationGate {
@@ -28,6 +35,14 @@ export class ActivationGate {
   /** A different request is shown: what was armed for the old one does not carry over. */
   restart(now: number): void {
     if (this.inFront) this.since = now;
+  }
+
+  /**
+   * A pointer pressed at `at`; `previous` is when the one before it was. One of a run of
+   * presses restarts the delay: clicking on and on never lands on an armed Approve.
+   */
+  pressed(at: number, previous: number | undefined): void {
+    if (previous !== undefined && at - previous < REPEATED_PRESS_MS) this.restart(at);
   }
 
   /** Whether an activation whose gesture began at `at` counts: it began after the delay ran out. */
@@ -81,7 +96,9 @@ export function useActivationDelay(shown: string): ActivationDelay {
       settle();
     };
     const onPress = (event: PointerEvent) => {
+      gate.pressed(event.timeStamp, lastPress.current);
       lastPress.current = event.timeStamp;
+      settle();
     };
     gate.restart(performance.now());
     settle();
