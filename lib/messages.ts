@@ -491,6 +491,11 @@ export interface DecodedObject {
   verified: boolean;
   /** Signed by nobody (an x402 settle response, the server's word passed on by the page): not verified, nor failed. */
   unsigned?: true;
+  /**
+   * Signed with a key its receiver's descriptor no longer lists (receivers rotate their keys):
+   * not checkable now, nor failed; the wallet checked it when it was paid (or received).
+   */
+  keyNoLongerListed?: true;
   problem?: string;
 }
 

@@ -116,6 +116,29 @@ describe("PaymentDetailView", () => {
     expect(state?.textContent).toBe(`paid ⚠ ${reason}`);
   });
 
+  it("says an object whose receiver no longer lists its key is not checkable now, not that it fails", () => {
+    const [quote, ...rest] = PAYMENT_DETAIL.objects;
+    if (!quote) throw new Error("the fixture has no Quote");
+    render(
+      <PaymentDetailView
+        detail={{
+          ...PAYMENT_DETAIL,
+          objects: [
+            { ...quote, verified: false, keyNoLongerListed: true, problem: "gone" },
+            ...rest,
+          ],
+        }}
+        onClose={() => undefined}
+      />,
+    );
+    const items = within(screen.getByRole("list", { name: "Signed objects" })).getAllByRole(
+      "listitem",
+    );
+    expect(items[0]?.querySelector("p")?.textContent).toMatch(
+      /^Quote: not checkable now: its receiver no longer lists the key that signed it/,
+    );
+  });
+
   it("says when only a summary of an unpaid request's price was kept", () => {
     render(
       <PaymentDetailView

@@ -142,6 +142,8 @@ export function PaymentDetailView({ detail, onClose }: { detail: PaymentDetail; 
                 {KIND[object.kind]()}:{" "}
                 {object.unsigned ? (
                   <span>{t("detail.unsigned")}</span>
+                ) : object.keyNoLongerListed ? (
+                  <span data-testid="key-no-longer-listed">{t("detail.keyNoLongerListed")}</span>
                 ) : object.verified ? (
                   <span className="text-emerald-700 dark:text-emerald-400">
                     {t("detail.verifies")}

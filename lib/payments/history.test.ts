@@ -5,6 +5,7 @@ import {
   AUTO_BUDGET,
   CALLER,
   makeHarness,
+  RECEIVER,
   type SeedFields,
   seedPayment,
   stipendexHttpChallenge,
@@ -272,6 +273,25 @@ describe("paymentDetail", () => {
       verified: false,
       unsigned: true,
     });
+  });
+
+  // A receiver that changed its keys since: its old Quotes are not forgeries, and the wallet
+  // checked each when it paid it. They read "signature does not verify", in red.
+  it("says an object signed with a key its receiver no longer lists cannot be checked now, not that it fails", async () => {
+    const h = await makeHarness({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const { paymentId } = await h.engine.pay({ requestId: "k", challenge }, CALLER);
+    const current = await h.descriptors.get(RECEIVER);
+    const rotated = {
+      ...current,
+      keys: { keys: current.keys.keys.map((key) => ({ ...key, kid: `${key.kid}-next` })) },
+    };
+    const detail = await paymentDetail(h.db, h.registry, { get: async () => rotated }, paymentId);
+    expect(detail.objects.map((o) => [o.kind, o.verified, o.keyNoLongerListed])).toEqual([
+      ["quote", false, true],
+      ["confirmation", true, undefined],
+      ["proof", false, true],
+    ]);
   });
 
   it("flags a tampered Confirmation", async () => {

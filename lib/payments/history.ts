@@ -16,6 +16,7 @@ import { objectHash } from "../protocol/envelope/object-hash";
 import { verifyProof } from "../protocol/envelope/proof";
 import { verifyQuote } from "../protocol/envelope/quote";
 import { verifyReceipt } from "../protocol/envelope/receipt";
+import { isProtocolError } from "../protocol/errors";
 import { formatAmount } from "../protocol/rails/amount";
 import type { Registry } from "../protocol/rails/registry";
 import { paymentCount } from "../wallet/ledger";
@@ -265,10 +266,12 @@ export async function paymentDetail(
     // Checked as of when it was made: an object does not stop being genuine when it expires.
     const at = new Date(Number(claims.iat ?? 0) * 1000);
     let problem: string | undefined;
+    let keyNoLongerListed = false;
     try {
       await verify(at);
     } catch (error) {
       problem = errorText(error);
+      keyNoLongerListed = isProtocolError(error, "key-not-in-descriptor");
     }
     objects.push({
       kind,
@@ -277,6 +280,7 @@ export async function paymentDetail(
       claims,
       verified: problem === undefined,
       ...(problem === undefined ? {} : { problem }),
+      ...(keyNoLongerListed ? { keyNoLongerListed: true as const } : {}),
     });
   };
   const descriptor = quote ? await descriptors.get(p.receiver).catch(() => undefined) : undefined;
