@@ -45,6 +45,11 @@ function approval(
   };
 }
 
+/** `approval(id, origin)` asked from tab `tabId`. */
+function inTab(id: string, origin: string, tabId: number) {
+  return { ...approval(id, origin), tabId };
+}
+
 describe("the queue's storage items", () => {
   it("read what the queue wrote, and drop what it could not have written", async () => {
     const store = memoryStore();
@@ -161,10 +166,6 @@ describe("ApprovalQueue", () => {
     const windows = recordingWindow();
     let now = 1_000_000;
     const queue = new ApprovalQueue(memoryStore(), windows.window, () => now);
-    const inTab = (id: string, origin: string, tabId: number) => ({
-      ...approval(id, origin),
-      tabId,
-    });
     const first = queue.ask(inTab("a", "https://a0.evil.example", 7));
     await until(() => windows.opened.length === 1);
     await queue.windowClosed(windows.opened[0] ?? -1);
@@ -190,10 +191,6 @@ describe("ApprovalQueue", () => {
   it("shows first the request that opened the window, and marks one that waited unshown", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window, () => 1_000_000);
-    const inTab = (id: string, origin: string, tabId: number) => ({
-      ...approval(id, origin),
-      tabId,
-    });
     const first = queue.ask(inTab("a", "https://evil.example", 7));
     await until(() => windows.opened.length === 1);
     await queue.windowClosed(windows.opened[0] ?? -1);
@@ -320,21 +317,17 @@ describe("ApprovalQueue", () => {
   it("lets one tab keep only a few requests waiting, whatever sites its frames are of", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);
-    const fromTab = (id: string, origin: string, tabId: number) => ({
-      ...approval(id, origin),
-      tabId,
-    });
     for (let i = 0; i < MAX_WAITING_PER_TAB; i++) {
-      void queue.ask(fromTab(`w${i}`, `https://s${i}.evil.example`, 7));
+      void queue.ask(inTab(`w${i}`, `https://s${i}.evil.example`, 7));
     }
     await until(async () => (await queue.pending()).length === MAX_WAITING_PER_TAB);
-    await expect(
-      queue.ask(fromTab("one-more", "https://s99.evil.example", 7)),
-    ).rejects.toMatchObject({
-      code: "too-many-waiting",
-      message: `The tab of https://s99.evil.example already has ${MAX_WAITING_PER_TAB} payment requests waiting for your decision; retry when one of them is answered`,
-    });
-    void queue.ask(fromTab("other-tab", "https://s99.evil.example", 8));
+    await expect(queue.ask(inTab("one-more", "https://s99.evil.example", 7))).rejects.toMatchObject(
+      {
+        code: "too-many-waiting",
+        message: `The tab of https://s99.evil.example already has ${MAX_WAITING_PER_TAB} payment requests waiting for your decision; retry when one of them is answered`,
+      },
+    );
+    void queue.ask(inTab("other-tab", "https://s99.evil.example", 8));
     await until(async () => (await queue.pending()).length === MAX_WAITING_PER_TAB + 1);
   });
 

@@ -417,12 +417,8 @@ function waitedUnshown(approval: Stored): Stored {
  */
 function queued(pending: readonly Stored[], approval: Stored): Stored[] {
   const unshown = (p: Stored) => p.warnings.includes("waited-unshown");
-  return [
-    ...pending.filter((p) => !unshown(p)),
-    ...[approval].filter((p) => !unshown(p)),
-    ...pending.filter(unshown),
-    ...[approval].filter(unshown),
-  ];
+  const all = [...pending, approval];
+  return [...all.filter((p) => !unshown(p)), ...all.filter(unshown)];
 }
 
 /** What a closed window quiets of a request: its site, and its tab when it came from one. */
