@@ -424,6 +424,22 @@ describe("PaymentEngine.pay, asking the person", () => {
     expect(await h.db.budgetSums.count()).toBe(0);
   });
 
+  it("keeps a request's withdrawal while it is being paid, however many other pages withdraw", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "aborted", challenge }, CALLER);
+    void h.engine.withdraw("aborted", CALLER);
+    // Another site's page floods withdrawals of its own while this one is read and checked.
+    const flood = { ...CALLER, origin: "https://flood.example", tabId: 7 };
+    const flooding = Array.from({ length: 300 }, (_, i) => h.engine.withdraw(`f${i}`, flood));
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+    await Promise.all(flooding);
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("declined");
+    expect(payment.proof).toBeUndefined();
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
+  });
+
   it("says a desktop app (through the proxy) withdrew its request, not a site", async () => {
     const h = await makeHarness();
     const { challenge } = await stipendexHttpChallenge(h.receiver);

@@ -1,6 +1,5 @@
 import type { PaymentRecord } from "../db/schema";
 import type { ElicitParams, ElicitResult, PaymentAnswer, PayParams } from "../messages";
-import { RecentKeys } from "../recent-keys";
 import { isWalletError } from "../wallet/errors";
 import { advancePayment, recordQuote, recordRefusal, takeElicited } from "../wallet/ledger";
 import { obtainConsent, withdrawnReason } from "./consent";
@@ -19,6 +18,7 @@ import { readChallenge } from "./read-challenge";
 import { payAutomatically, signApproved } from "./sign-approved";
 import { answerFor } from "./sign-payment";
 import { type ToolCall, toolCall } from "./tool-call";
+import { Withdrawals } from "./withdrawals";
 
 /**
  * The payment engine: verify → decide (auto, ask, refuse) → confirm → sign
@@ -26,13 +26,13 @@ import { type ToolCall, toolCall } from "./tool-call";
  * asked again (a relay retrying after the worker restarted) resumes where it
  * was instead of starting over: one Quote, one signature.
  */
-/** How many withdrawn requests the engine remembers (a page aborting many at once). */
+/** How many requests withdrawn before they arrived the engine remembers (a page aborting many at once). */
 const WITHDRAWN_KEPT = 256;
 
 export class PaymentEngine {
   private readonly parts: EngineParts;
   /** Requests their pages gave up, by requestKey: never signed, never asked about. */
-  private readonly withdrawn = new RecentKeys(WITHDRAWN_KEPT);
+  private readonly withdrawn = new Withdrawals(WITHDRAWN_KEPT);
 
   constructor(deps: EngineDeps) {
     this.parts = new EngineParts(deps);
@@ -42,8 +42,16 @@ export class PaymentEngine {
     return this.parts.deps;
   }
 
-  async pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
+  pay(params: PayParams, caller: Caller): Promise<PaymentAnswer> {
     const requestKey = requestKeyOf(caller, params.requestId);
+    return this.withdrawn.during(requestKey, () => this.payRequest(params, caller, requestKey));
+  }
+
+  private async payRequest(
+    params: PayParams,
+    caller: Caller,
+    requestKey: string,
+  ): Promise<PaymentAnswer> {
     const known = () => this.paymentFor(requestKey);
     const call = toolCall(params.challenge);
     if (!(await this.deps.hasWallet())) throw noWallet();
@@ -176,7 +184,11 @@ export class PaymentEngine {
    * wallet's window, or the site's budget answers for them (see elicit.ts).
    */
   elicit(params: ElicitParams, caller: Caller): Promise<ElicitResult> {
-    return elicit(this.parts, params, caller, (requestKey) => this.withdrawn.has(requestKey));
+    const requestKey =
+      params.requestId === undefined ? undefined : requestKeyOf(caller, params.requestId);
+    return this.withdrawn.during(requestKey, () =>
+      elicit(this.parts, params, caller, (key) => this.withdrawn.has(key)),
+    );
   }
 
   /** Charges changed outside the engine (one was given back): the sums it keeps in memory are stale. */
