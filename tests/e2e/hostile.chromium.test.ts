@@ -28,6 +28,12 @@ describeHostile("Chromium", 180_000, async (hostileUrl, payerKey) => {
       wallet: (request) => callWallet(walletPage, request),
       extensionId,
       extensionUrl: session.extensionUrl,
+      openTab: async (url) => {
+        const tab = await context.newPage();
+        await tab.goto(url);
+        await tab.locator("body[data-ready=true]").waitFor();
+        return chromiumTab(tab);
+      },
       nextConfirmWindow: async () => chromiumTab(await nextConfirmWindow(context)),
       async nextPage() {
         const next = await context.waitForEvent("page", { timeout: 10_000 });

@@ -28,6 +28,12 @@ describeHostile("Firefox", 180_000, async (hostileUrl, payerKey) => {
       wallet: (request) => callWallet(walletPage, request),
       extensionId,
       extensionUrl: session.extensionUrl,
+      openTab: async (url) => {
+        const tab = await browser.newPage();
+        await tab.goto(url);
+        await tab.waitForSelector("body[data-ready=true]");
+        return firefoxTab(tab);
+      },
       nextConfirmWindow: async () => firefoxTab(await nextConfirmWindow(browser)),
       async nextPage() {
         const known = new Set(browser.targets());

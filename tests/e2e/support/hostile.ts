@@ -10,6 +10,7 @@ import { toJsonForm } from "../../../lib/protocol/envelope/json-form";
 import { type QuoteInput, signQuote } from "../../../lib/protocol/envelope/quote";
 import { assertNothingSigned, newRows, type PaymentRig, snapshot, type Tab } from "./payments";
 import { startServer, type TestServer } from "./server";
+import { pollFor } from "./wait";
 import { grantOriginBudget, useDemoChain, type WalletCall, withOriginBudget } from "./wallet-setup";
 
 /** A Stipendex -32402 Quote for `tool` with `args`, asked of an MCP server with the official client. */
@@ -110,6 +111,8 @@ export interface HostileBrowser {
   /** The wallet's extension id, as a page would name it to runtime.sendMessage. */
   extensionId: string;
   extensionUrl(path: string): string;
+  /** Opens `url` (a hostile page) in a tab of its own, once ready: a second page of the person's. */
+  openTab(url: string): Promise<Tab>;
   /** Resolves with the next confirmation window (start before what opens it). */
   nextConfirmWindow(): Promise<Tab>;
   /** Resolves with the next page the browser opens, once loaded (start before what opens it). */
@@ -491,6 +494,66 @@ export function describeHostile(
         );
         await assertNothingSigned(rig, hostileOrigin, before);
       }));
+
+    // Leaves the hostile site and tab quiet for a minute (QUIET_AFTER_CLOSE_MS): no later check may need a window for them.
+    it("a request parked after the person closed the window comes after the one that opens it, warned, with no budget offered", async () => {
+      const { browser, server } = get();
+      const agentOrigin = server.origin.replace("127.0.0.1", "localhost");
+      const [before, agentBefore] = await Promise.all(
+        [hostileOrigin, agentOrigin].map((origin) => snapshot(rig, origin)),
+      );
+      assert.ok(before && agentBefore);
+      const challengeFor = async (q: string) =>
+        httpChallenge(searchUrl(q), await fetchQuote(searchUrl(q)));
+      const first = browser.nextConfirmWindow();
+      const closedOn = pay(await challengeFor("parked-first"));
+      // The person closes the window on the hostile site's request (the window's own close).
+      // Its page may go before the evaluation answers.
+      await (await first).evaluate("window.close()").catch(() => undefined);
+      assert.equal((await closedOn).error?.code, ErrorCode.UserRejected);
+      // Asked again at once, the site waits behind the badge: no window opens for it.
+      const windows = browser.windowsOpened();
+      const parked = pay(await challengeFor("parked-second"));
+      await pollFor(async () => {
+        const pending = await browser.wallet({ method: "ui_listPending", params: undefined });
+        return pending.some((p) => p.warnings.includes("waited-unshown"));
+      }, "the hostile request to wait unshown");
+      assert.equal(browser.windowsOpened(), windows, "no window for a parked request");
+
+      // The person's own agent, in another tab and site, asks: its request opens the window.
+      const agentTab = await browser.openTab(`${agentOrigin}${HOSTILE_PAGE}`);
+      const opened = browser.nextConfirmWindow();
+      const asked = agentTab.evaluate(
+        `hostile.pay(${JSON.stringify(await challengeFor("agent-asks"))})`,
+      ) as Promise<PayOutcome>;
+      const window = await opened;
+      assert.equal(await window.text("origin"), agentOrigin, "the request that opened it is first");
+      assert.equal(await window.text("queue-position"), "1 of 2");
+      await window.click("Decline");
+      assert.equal((await asked).error?.code, ErrorCode.UserRejected);
+
+      // Then the parked one, said to have waited unshown, with no automatic budget to tick.
+      assert.equal(await window.text("origin"), hostileOrigin);
+      assert.ok(await window.text("unshown-budget"));
+      const shown = await window.evaluate(
+        `({ warned: !!document.querySelector('[data-warning="waited-unshown"]'), alwaysAllow: !!document.getElementById("always-allow") })`,
+      );
+      assert.deepEqual(shown, { warned: true, alwaysAllow: false });
+      await window.click("Decline");
+      assert.equal((await parked).error?.code, ErrorCode.UserRejected);
+      for (const row of await newRows(rig, before, 3, "declined")) {
+        const detail = await browser.wallet({ method: "ui_getPayment", params: { id: row.id } });
+        assert.ok(!detail.objects.some((o) => o.kind === "proof"), JSON.stringify(row));
+      }
+      for (const [origin, then] of [
+        [hostileOrigin, before],
+        [agentOrigin, agentBefore],
+      ] as const) {
+        const now = await snapshot(rig, origin);
+        assert.deepEqual(now.spend, then.spend, `nothing charged to ${origin}`);
+        assert.equal(now.payer, then.payer);
+      }
+    });
 
     it("cannot load the confirmation page nor reach the extension's messaging", async () => {
       const { browser } = get();
