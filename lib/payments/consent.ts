@@ -247,6 +247,7 @@ export async function decide(
     ...(server.againstHint === undefined ? {} : { againstHint: server.againstHint }),
     ...(balance ? { available: balance.available } : {}),
     ...(payeeApproved ? {} : { newPayee: true }),
+    ...(offer.quoteRefused === undefined ? {} : { quoteRefused: offer.quoteRefused }),
   });
 }
 

@@ -1301,6 +1301,45 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
   });
 });
 
+// envelope.md §6 refuses an expired or forged Quote: the unsigned x402 price served beside it is
+// still offered (a receiver of both bindings), but only the person can say yes to it.
+describe("PaymentEngine: an x402 price beside a Quote the wallet refused", () => {
+  const beside = async (h: Harness, overrides: Parameters<typeof stipendexHttpChallenge>[1]) => {
+    const { challenge } = await stipendexHttpChallenge(h.receiver, overrides);
+    return { ...challenge, paymentRequiredHeader: encodeBase64Json(v2PaymentRequired) };
+  };
+
+  it.each([
+    ["expired", { iat: T - 200, exp: T - 60 }],
+    ["for another URL", { resource: { http: { method: "GET", url: `${RECEIVER}/other` } } }],
+  ])(
+    "asks, under a budget that would pay the x402 price alone, when the Quote is %s",
+    async (_what, overrides) => {
+      const h = await makeHarness(autoTestPolicy);
+      const alone = await h.engine.pay(
+        { requestId: "alone", challenge: x402HttpChallenge(2) },
+        CALLER,
+      );
+      expect(alone.header?.name).toBe("PAYMENT-SIGNATURE");
+
+      const paid = h.engine.pay(
+        { requestId: "beside", challenge: await beside(h, overrides) },
+        CALLER,
+      );
+      await until(async () => (await pendingIds(h)).length === 1);
+      const [pending] = await h.approvals.pending();
+      expect(pending?.protocol).toBe("x402-v2");
+      expect(pending?.warnings).toContain("signed-price-refused");
+      await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+      await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+      const key = requestKeyOf(CALLER, "beside");
+      const payment = await h.db.payments.where("requestKey").equals(key).first();
+      expect(payment?.state).toBe("declined");
+      expect(payment?.proof).toBeUndefined();
+    },
+  );
+});
+
 // Any process of the person's user can connect as a desktop app and name the server it forwards
 // to: with a price nobody signed, it names whom to pay too (hostile review: a local process had a
 // proxy budget pay its own address, no window).

@@ -361,3 +361,18 @@ describe("decidePayment: a site framed by another", () => {
     });
   });
 });
+
+describe("decidePayment: an unsigned price beside a refused Quote", () => {
+  it("asks, saying why the Quote was refused, where the budget would pay the price alone", () => {
+    const decision = decidePayment(settings(), input(5000n, { quoteRefused: "Quote expired" }));
+    expect(decision).toMatchObject({ action: "ask", rule: "quote-refused" });
+    expect(decision.reason).toMatch(/signed price was refused \(Quote expired\)/);
+    expect(decidePayment(settings(), input(5000n)).action).toBe("auto");
+  });
+
+  it("still refuses what it refuses", () => {
+    expect(decidePayment(settings(), input(500_001n, { quoteRefused: "forged" })).action).toBe(
+      "refuse",
+    );
+  });
+});

@@ -27,6 +27,7 @@ export type PolicyRule =
   | "insufficient-balance"
   | "origin-framed"
   | "origin-new-payee"
+  | "quote-refused"
   | "origin-auto-approve";
 
 /**
@@ -61,6 +62,11 @@ export interface PolicyInput {
    * not approved it to pay (lib/wallet/approved-payees.ts).
    */
   newPayee?: boolean;
+  /**
+   * Why the receiver's signed price (a Stipendex Quote) beside this unsigned
+   * x402 one was refused (envelope.md §6): then only the person approves it.
+   */
+  quoteRefused?: string;
 }
 
 export interface PolicyDecision {
@@ -135,6 +141,14 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     reason,
     remaining,
   });
+  // A signed price that failed its checks (expired, forged, for another call) beside an unsigned
+  // one: whatever was tampered with or went stale, no budget pays its stand-in unasked.
+  if (input.quoteRefused !== undefined) {
+    return ask(
+      "quote-refused",
+      `the receiver's signed price was refused (${input.quoteRefused}): the unsigned x402 price beside it is paid only when you approve it`,
+    );
+  }
   const siteBudgetUsed = exceededCap(limits, spent, micro);
   if (siteBudgetUsed !== undefined) {
     return ask(siteBudgetUsed.rule, budgetExhaustedReason(siteBudgetUsed, spent, micro));
