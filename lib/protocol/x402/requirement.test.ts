@@ -114,6 +114,19 @@ describe("readRequirement", () => {
     expect(readRequirement(bare, 2, 0, registry).eip712).toEqual({ name: "USDC", version: "2" });
   });
 
+  it("reads a null extra as none, as x402's own schema allows (servers that write unset fields as null)", () => {
+    for (const [requirement, version] of [
+      [{ ...v2Requirement, extra: null }, 2],
+      [{ ...v1Requirement, extra: null }, 1],
+    ] as const) {
+      const option = readRequirement(requirement, version, 0, registry);
+      expect(option.eip712).toEqual({ name: "USDC", version: "2" });
+      expect(option.defaults?.map((d) => d.field)).toEqual(["accepts[0].extra.name/version"]);
+      // Echoed as the server wrote it.
+      expect(option.raw).toBe(requirement);
+    }
+  });
+
   it("takes a payTo in any one letter case, and a mixed-case one only with its checksum", () => {
     const hex = PAY_TO.slice(2);
     for (const payTo of [`0x${hex.toUpperCase()}`, `0x${hex.toLowerCase()}`, getAddress(PAY_TO)]) {

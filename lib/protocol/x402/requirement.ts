@@ -25,7 +25,7 @@ const schemeSchema = z.looseObject({
   scheme: z.literal("exact", { error: 'this wallet pays only "exact"' }),
 });
 
-/** `extra` is optional, but when given an object; the asset must move by EIP-3009. */
+/** `extra` is optional (null too, as x402's own schema has it), else an object; the asset must move by EIP-3009. */
 const transferSchema = z.looseObject({
   extra: z
     .looseObject(
@@ -36,7 +36,7 @@ const transferSchema = z.looseObject({
       },
       { error: "not an object" },
     )
-    .optional(),
+    .nullish(),
 });
 
 const notAnAddress = { error: "not an EVM address" };
