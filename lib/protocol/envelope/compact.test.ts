@@ -39,10 +39,26 @@ describe("readCompactOrBase64url", () => {
     expect(readCompactOrBase64url(WRAPPED)).toBe(COMPACT);
   });
 
+  it("unwraps it padded too (RFC 4648 §5: Python's urlsafe_b64encode, Java's and Go's URL encoders)", () => {
+    expect(readCompactOrBase64url(`${WRAPPED}==`)).toBe(COMPACT);
+    const oneShort = base64url.encode(`${COMPACT}A`);
+    expect(readCompactOrBase64url(`${oneShort}=`)).toBe(`${COMPACT}A`);
+  });
+
   it.each([
     ["a number", 5, /got number/],
     ["a broken compact JWS", "eyJhIjoxfQ.eyJhIjoxfQ.AR", /Segment 3 is not canonical base64url/],
-    ["padding", `${WRAPPED}==`, /"=" at 34, outside the base64url alphabet/],
+    [
+      "padding short of a whole block",
+      `${WRAPPED}=`,
+      /padded to 35 characters, not a multiple of 4/,
+    ],
+    ["padding in the middle", `${WRAPPED.slice(0, 8)}=${WRAPPED.slice(9)}`, /"=" at 8, outside/],
+    [
+      "padding where none is due",
+      `${base64url.encode("eyJhIjoxfQ.eyJhIjoxfQ.AQAB")}==`,
+      /not a multiple of 4/,
+    ],
     ["standard base64", `+${WRAPPED.slice(1)}`, /"\+" at 0, outside the base64url alphabet/],
     ["an impossible length", `${WRAPPED}AAA`, /37 characters, not a whole number of bytes/],
     ["non-canonical trailing bits", `${WRAPPED.slice(0, -1)}R`, /not canonical base64url/],

@@ -11,6 +11,7 @@ const COMPACT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_WRAPPED_LENGTH = Math.ceil((MAX_COMPACT_LENGTH * 4) / 3);
 
 const NOT_BASE64URL = /[^A-Za-z0-9_-]/;
+const PADDING = /={1,2}$/;
 
 function preview(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
@@ -71,13 +72,23 @@ function notWrapped(problem: string, options?: { cause?: unknown }): ProtocolErr
  * the Receipt header as `base64url(Receipt JWS)`, which envelope.md reads as the
  * compact JWS itself; a receiver that encodes it once more is read too. A value
  * with a dot can only be a compact JWS (base64url has no dot); one without must
- * be strict base64url (no padding, canonical) of UTF-8 text that is one.
+ * be canonical base64url of UTF-8 text that is one: unpadded, or padded to a
+ * multiple of 4 (RFC 4648 §5, as Python's, Java's and Go's URL encoders write it).
  */
 export function readCompactOrBase64url(value: unknown): string {
   if (typeof value !== "string" || value.includes(".")) return readCompact(value);
-  if (value.length > MAX_WRAPPED_LENGTH) {
+  if (value.length > MAX_WRAPPED_LENGTH + 2) {
     throw notWrapped(`${value.length} characters, more than ${MAX_WRAPPED_LENGTH}`);
   }
+  const padding = PADDING.exec(value)?.[0] ?? "";
+  if (padding && value.length % 4 !== 0) {
+    throw notWrapped(`padded to ${value.length} characters, not a multiple of 4`);
+  }
+  return unwrap(value.slice(0, value.length - padding.length));
+}
+
+/** The base64url of a compact JWS, its padding taken off. */
+function unwrap(value: string): string {
   const stray = NOT_BASE64URL.exec(value);
   if (stray) {
     throw notWrapped(
