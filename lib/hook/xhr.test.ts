@@ -33,6 +33,19 @@ class FakeProgressEvent extends Event {
   }
 }
 
+/** An event the browser fires (trusted); one a page dispatches is not. */
+class BrowserEvent extends Event {
+  override get isTrusted() {
+    return true;
+  }
+}
+
+class BrowserProgressEvent extends FakeProgressEvent {
+  override get isTrusted() {
+    return true;
+  }
+}
+
 /**
  * An XMLHttpRequest as a browser runs one (async only): state on the prototype's
  * accessors, events readystatechange 2 → 3 (+ progress) → 4, load, loadend,
@@ -95,7 +108,7 @@ function fakeXhrClass(server: Server) {
       this.#headers = new Headers();
       this.#served = undefined;
       this.#state = 1;
-      this.dispatchEvent(new Event("readystatechange"));
+      this.dispatchEvent(new BrowserEvent("readystatechange"));
     }
     setRequestHeader(name: string, value: string) {
       this.#headers.append(name, value);
@@ -114,20 +127,20 @@ function fakeXhrClass(server: Server) {
         await step(() => {
           this.#served = server(this.#method, this.#url, this.#headers, false);
           this.#state = 2;
-          this.dispatchEvent(new Event("readystatechange"));
+          this.dispatchEvent(new BrowserEvent("readystatechange"));
         });
         await step(() => {
           this.#state = 3;
-          this.dispatchEvent(new Event("readystatechange"));
-          this.dispatchEvent(new FakeProgressEvent("progress"));
+          this.dispatchEvent(new BrowserEvent("readystatechange"));
+          this.dispatchEvent(new BrowserProgressEvent("progress"));
         });
         await step(() => {
           this.#state = 4;
-          this.dispatchEvent(new Event("readystatechange"));
+          this.dispatchEvent(new BrowserEvent("readystatechange"));
           // A browser fires load/loadend only if the page did not open the XHR again meanwhile.
           if (!alive()) return;
-          this.dispatchEvent(new FakeProgressEvent("load"));
-          this.dispatchEvent(new FakeProgressEvent("loadend"));
+          this.dispatchEvent(new BrowserProgressEvent("load"));
+          this.dispatchEvent(new BrowserProgressEvent("loadend"));
         });
       })();
     }
@@ -139,7 +152,8 @@ function fakeXhrClass(server: Server) {
   };
 }
 
-function setup(server: Server, loadHalf?: () => Promise<McpHook>) {
+/** The hooked window over `server`; the wallet pays each price once `paying` (if given) resolves. */
+function setup(server: Server, loadHalf?: () => Promise<McpHook>, paying?: Promise<unknown>) {
   const win = {
     location: { href: "https://agent.example/app" },
     document: { baseURI: "https://agent.example/app" },
@@ -149,6 +163,7 @@ function setup(server: Server, loadHalf?: () => Promise<McpHook>) {
   const wallet: WalletLink = {
     pay: async (challenge) => {
       challenges.push(challenge);
+      await paying;
       return pay;
     },
     receipt: () => undefined,
@@ -224,6 +239,31 @@ describe("installXhrHook", () => {
       ["first", 4, 200, "paid-first"],
       ["second", 4, 200, "second"],
     ]);
+  });
+
+  // Red-team review: each loadend a page dispatched at its XHR while the wallet worked paid once more.
+  it("pays an XHR's 402 once, whatever events the page dispatches at it meanwhile", async () => {
+    let release = () => {};
+    const paying = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { win, challenges } = setup(priced, undefined, paying);
+    const xhr = new win.XMLHttpRequest();
+    const loads: number[] = [];
+    xhr.addEventListener("load", () => loads.push(xhr.status));
+    xhr.open("GET", "/first");
+    xhr.send();
+    await until(() => challenges.length === 1);
+    for (const type of ["readystatechange", "load", "loadend", "loadend"]) {
+      xhr.dispatchEvent(new FakeProgressEvent(type));
+    }
+    release();
+    await until(() => xhr.readyState === 4 && xhr.status === 200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(challenges).toHaveLength(1);
+    // The page's own "load" reached its listener; the paid answer's load came after it.
+    expect(loads.at(-1)).toBe(200);
+    expect(xhr.responseText).toBe("paid-first");
   });
 
   // A paid XHR ignored overrideMimeType(): its text was read in the answer's own charset.

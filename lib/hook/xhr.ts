@@ -75,6 +75,8 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
   };
 
   const hear = (event: Event) => {
+    // Only the browser's own events: one the page dispatches (a made-up loadend) settles nothing.
+    if (!event.isTrusted) return;
     const xhr = event.currentTarget as XMLHttpRequest;
     const call = calls.get(xhr);
     if (!call || call.done) return;
