@@ -146,6 +146,10 @@ export function describeHostile(
     let hostileOrigin: string;
     let agentOrigin: string;
     let forged: QuoteJsonForm;
+    /** The demo's x402 v1 price, which the hostile server's `/api/xhr-priced` asks too. */
+    let v1Price: { accepts: Record<string, unknown>[] };
+    /** The X-PAYMENT headers `/api/xhr-priced` was paid with. */
+    const xhrPayments: string[] = [];
     const get = () => {
       assert.ok(browser && server, `${browserName} did not start`);
       return { browser, server };
@@ -208,7 +212,23 @@ export function describeHostile(
       async () => {
         demo = await startDemo();
         const real = await fetchQuote(searchUrl("forged"));
+        const probe = await fetch(`${demo.urls.x402v1}/api/search?q=probe`);
+        assert.equal(probe.status, 402);
+        v1Price = (await probe.json()) as typeof v1Price;
         server = await startServer({
+          // Priced like the demo's x402 v1 API (same-origin for the page: no CORS); counts its payments.
+          "/api/xhr-priced": (req, res, url) => {
+            const payment = req.headers["x-payment"];
+            if (typeof payment === "string") {
+              xhrPayments.push(payment);
+              res.writeHead(200, { "content-type": "text/plain" });
+              res.end("paid");
+              return;
+            }
+            res.writeHead(402, { "content-type": "application/json" });
+            const accepts = v1Price.accepts.map((a) => ({ ...a, resource: url.href }));
+            res.end(JSON.stringify({ ...v1Price, accepts }));
+          },
           // A 402 whose Quote names the demo receiver but is signed by a key it never published.
           "/api/forged": (_req, res) => {
             res.writeHead(402, { "content-type": "application/json" });
@@ -493,6 +513,28 @@ export function describeHostile(
           "no confirmation window for an opaque origin",
         );
         await assertNothingSigned(rig, hostileOrigin, before);
+      }));
+
+    it("an XHR's 402 is paid once, whatever loadend events the page dispatches at it", () =>
+      withAutomaticBudget(hostileOrigin, async () => {
+        const { browser } = get();
+        const before = await snapshot(rig, hostileOrigin);
+        const seen = (await browser.page.evaluate(`(async () => {
+          const url = new URL("/api/xhr-priced?q=once", location.href).href;
+          const xhr = new XMLHttpRequest();
+          xhr.open("GET", url);
+          xhr.send();
+          // The 402 has ended (the hook hides it; resource timing does not): the wallet is at work.
+          while (performance.getEntriesByName(url).length === 0) await new Promise((r) => setTimeout(r, 5));
+          for (let i = 0; i < 3; i++) xhr.dispatchEvent(new ProgressEvent("loadend"));
+          while (xhr.readyState !== 4 || xhr.status !== 200) await new Promise((r) => setTimeout(r, 20));
+          await new Promise((r) => setTimeout(r, 1000));
+          return { status: xhr.status, text: xhr.responseText };
+        })()`)) as { status: number; text: string };
+        assert.deepEqual(seen, { status: 200, text: "paid" });
+        const rows = await newRows(rig, before, 1, "signed");
+        assert.equal(rows.length, 1);
+        assert.equal(xhrPayments.length, 1, `paid ${xhrPayments.length} times`);
       }));
 
     // Leaves the hostile site and tab quiet for a minute (QUIET_AFTER_CLOSE_MS): no later check may need a window for them.
