@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PAGE_LIMITS } from "@/lib/hook/wallet-link";
 import type { PendingApproval, ShownArguments } from "@/lib/messages";
 import { ACTIVATION_DELAY_MS } from "@/lib/ui/activation-delay";
 import { unisolatedBidi } from "@/tests/unit-support/ui/bidi";
@@ -126,13 +127,13 @@ describe("ConfirmApproval", () => {
     renderApproval({});
     const usual = beforeAmount();
     cleanup();
-    // 2,048 characters: the longest URL a page may send (PAGE_LIMITS.url).
-    const url = `https://api.example/search?q=${"a".repeat(2_048 - 29)}`;
+    // The longest URL a page may send.
+    const url = `https://api.example/search?q=${"a".repeat(PAGE_LIMITS.url - 29)}`;
     renderApproval({ resource: { kind: "http", method: "GET", url } });
     expect(beforeAmount() - usual).toBeLessThan(300);
     expect(screen.getByText(url)).toBeTruthy();
     cleanup();
-    const server = `https://mcp.example/${"p".repeat(2_048 - 20)}`;
+    const server = `https://mcp.example/${"p".repeat(PAGE_LIMITS.url - 20)}`;
     renderApproval({ resource: { kind: "mcp", server, tool: "t".repeat(256) } });
     expect(beforeAmount() - usual).toBeLessThan(300);
     expect(screen.getAllByText("Show the whole address")).toHaveLength(1);

@@ -132,13 +132,13 @@ describe("parsePageParams", () => {
 
   it.each<[string, () => unknown, string]>([
     [
-      "a URL over 2048 characters",
+      `a URL over ${PAGE_LIMITS.url} characters`,
       () =>
         parsePageParams("stipendex_pay", {
           requestId: "r",
-          challenge: { ...http, url: `https://a.example/${"x".repeat(2048)}` },
+          challenge: { ...http, url: `https://a.example/${"x".repeat(PAGE_LIMITS.url)}` },
         }),
-      "challenge.url: must be at most 2048 characters",
+      `challenge.url: must be at most ${PAGE_LIMITS.url} characters`,
     ],
     // Red-team review: a method of free words, or a URL with a user part, put its own text
     // before the address in the window ("GET https://api.openai.com/… verified by OpenAI").

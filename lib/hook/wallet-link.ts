@@ -41,7 +41,8 @@ export const MAX_CHALLENGE_BYTES = 64 * 1024;
  * refuses more); the hook keeps within them.
  */
 export const PAGE_LIMITS = {
-  url: 2048,
+  /** As long as servers commonly take (nginx's 8 KB request line): a GET may carry a long prompt. */
+  url: 8 * 1024,
   requestId: 128,
   /** HTTP methods, MCP tool names, payment ids. */
   name: 256,
