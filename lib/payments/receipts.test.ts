@@ -278,12 +278,16 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
     );
   });
 
-  it("says nothing of an answer that came without a receipt", async () => {
+  it.each([
+    ["without a receipt", null],
+    ["with an empty receipt header (none, as x402's client reads it)", " "],
+  ])("says nothing of an answer that came %s", async (_what, receipt) => {
     const { h, payment } = await paidStipendex();
-    await fileReceipt(deps(h), { paymentId: payment.id, status: 200, receipt: null }, AGENT);
+    await fileReceipt(deps(h), { paymentId: payment.id, status: 200, receipt }, AGENT);
     const stored = await h.db.payments.get(payment.id);
     expect(stored?.state).toBe("signed");
     expect(stored?.reason).toBeUndefined();
+    expect(stored?.receipt).toBeUndefined();
   });
 });
 

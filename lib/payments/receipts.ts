@@ -81,7 +81,8 @@ async function fileFirst(
     );
     return { state: updated.state };
   }
-  if (params.receipt === null || params.receipt === undefined) {
+  // An empty header is none (x402's own client reads it so): nothing to check, nothing failed.
+  if (params.receipt === null || params.receipt === undefined || isBlank(params.receipt)) {
     const reason = unansweredReason(params);
     // An answer that came after all (on a stream the page resumed) takes back the earlier report
     // that none had come; an answer with nothing to report, nothing to write.
@@ -363,4 +364,8 @@ function sameNetwork(named: string, network: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isBlank(receipt: unknown): boolean {
+  return typeof receipt === "string" && receipt.trim() === "";
 }
