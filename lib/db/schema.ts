@@ -53,6 +53,11 @@ export interface PaymentRecord {
   /** Compact JWS of the Receipt, or the x402 payment-response header value. */
   receipt?: string;
   /**
+   * The hash of the result the page was served with a Stipendex Receipt, as the page reported
+   * it: what the Receipt's `resultHash` was checked against, and is shown checked against.
+   */
+  servedHash?: string;
+  /**
    * A receipt that arrived while the wallet was locked, kept as received until
    * unlock: its subject and payer can only be checked against the opened keys.
    * Also one whose receiver's descriptor could not be fetched, until `checkAt`.

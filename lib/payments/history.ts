@@ -23,6 +23,7 @@ import { paymentCount } from "../wallet/ledger";
 import { confirmationAudience } from "./confirmation";
 import type { DescriptorSource } from "./descriptors";
 import { unknownPayment } from "./errors";
+import { assertResultServed } from "./receipts";
 import { claimedTransactionOf } from "./settlement-tracker";
 
 /** Newest first (or oldest), through the index that fits the filter best; the rest is filtered in the cursor. */
@@ -315,7 +316,13 @@ export async function paymentDetail(
       if (!descriptor) throw new Error(`descriptor of ${p.receiver} unavailable`);
       // Hashed in here: a Proof that is no compact JWS is this check's problem, not the page's.
       const proofHash = await objectHash(proof);
-      return verifyReceipt(receipt, { descriptor, quoteHash: quote.hash, proofHash, now });
+      const verified = await verifyReceipt(receipt, {
+        descriptor,
+        quoteHash: quote.hash,
+        proofHash,
+        now,
+      });
+      assertResultServed(verified.claims.resultHash, p.servedHash);
     });
   } else if (p.receipt) {
     let claims: Record<string, unknown>;

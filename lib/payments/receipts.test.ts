@@ -21,6 +21,7 @@ import { signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
 import type { DescriptorSource } from "./descriptors";
 import { PaymentError } from "./errors";
+import { paymentDetail } from "./history";
 import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
 
 const TX = RECEIPT_TX;
@@ -144,6 +145,18 @@ describe("fileReceipt, Stipendex", () => {
       `Receipt rejected: the Receipt's resultHash ${served} is not the hash of the result served (${otherServed})`,
     );
     expect(failed?.receipt).toBe(lying);
+
+    // The payment's detail says so of the Receipt itself, as of a wrong qh or ph (black-box review).
+    const receiptIn = async (of: Harness, id: string) =>
+      (await paymentDetail(of.db, of.registry, of.descriptors, id)).objects.find(
+        (o) => o.kind === "receipt",
+      );
+    expect(await receiptIn(h, payment.id)).toMatchObject({ verified: true });
+    const shown = await receiptIn(other.h, other.payment.id);
+    expect(shown).toMatchObject({ verified: false });
+    expect(shown?.problem).toBe(
+      `the Receipt's resultHash ${served} is not the hash of the result served (${otherServed})`,
+    );
   });
 
   it("keeps an 'accepted' Receipt without settling", async () => {

@@ -217,6 +217,10 @@ async function fileReceived(
   if (!wallet) return hold(deps, payment, received, AWAITS_UNLOCK);
   let kept =
     typeof received.receipt === "string" ? received.receipt : JSON.stringify(received.receipt);
+  const served =
+    payment.offer.quote && received.resultHash !== undefined
+      ? { servedHash: received.resultHash }
+      : {};
   try {
     let settled: { settled: boolean; receipt: string };
     if (payment.offer.quote) {
@@ -233,6 +237,7 @@ async function fileReceived(
       // The settlement it claims is looked at on chain next.
       await deps.db.payments.update(payment.id, {
         receipt: settled.receipt,
+        ...served,
         updatedAt: deps.now(),
         checkAt: deps.now(),
       });
@@ -241,7 +246,7 @@ async function fileReceived(
     const updated = await advancePayment(
       deps.db,
       payment.id,
-      { state: "settled", receipt: settled.receipt },
+      { state: "settled", receipt: settled.receipt, ...served },
       deps.now(),
     );
     return { state: updated.state, held: false };
@@ -255,7 +260,7 @@ async function fileReceived(
     const updated = await advancePayment(
       deps.db,
       payment.id,
-      { state: "failed", reason, receipt: kept },
+      { state: "failed", reason, receipt: kept, ...served },
       deps.now(),
     );
     return { state: updated.state, held: false };
@@ -307,16 +312,19 @@ async function checkStipendexReceipt(
     if (!isProtocolError(error, "key-not-in-descriptor")) throw error;
     return verify(true);
   });
-  const claimed = verified.claims.resultHash;
-  const servedHash = received.resultHash;
-  if (claimed !== undefined && servedHash !== undefined && claimed !== servedHash) {
-    throw new PaymentError(
-      "receipt-result-mismatch",
-      `the Receipt's resultHash ${claimed} is not the hash of the result served (${servedHash})`,
-    );
-  }
+  assertResultServed(verified.claims.resultHash, received.resultHash);
   // "accepted": verified, settlement pending — kept as unconfirmed (still "signed").
   return { settled: verified.claims.status === "settled", receipt: jws };
+}
+
+/** A Receipt's `resultHash`, where it gives one, is the hash of the result the page was served. */
+export function assertResultServed(claimed: string | undefined, served: string | undefined): void {
+  if (claimed !== undefined && served !== undefined && claimed !== served) {
+    throw new PaymentError(
+      "receipt-result-mismatch",
+      `the Receipt's resultHash ${claimed} is not the hash of the result served (${served})`,
+    );
+  }
 }
 
 function checkX402Settlement(

@@ -129,8 +129,14 @@ export type PaymentUpdate =
   | { state: "approved"; confirmation?: string; approvedBy?: "person" | "policy" }
   | { state: "declined"; reason: string; confirmation?: string }
   | { state: "refused"; reason: string }
-  | { state: "settled"; receipt: string }
-  | { state: "failed"; reason: string; receipt?: string; receiverSaid?: string }
+  | { state: "settled"; receipt: string; servedHash?: string }
+  | {
+      state: "failed";
+      reason: string;
+      receipt?: string;
+      servedHash?: string;
+      receiverSaid?: string;
+    }
   | { state: "expired"; reason: string };
 
 export async function advancePayment(
