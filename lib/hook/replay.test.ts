@@ -21,6 +21,22 @@ describe("makeReplayable", () => {
     expect(await retry.text()).toBe("q=1");
   });
 
+  // Red-team review: a body whose toString changes was made text again for the paid retry.
+  it("sends the paid retry the text an object body had when fetch was called", async () => {
+    let calls = 0;
+    const body = { toString: () => `call ${++calls}` } as unknown as BodyInit;
+    const replayable = makeReplayable("/a", { method: "POST", body }, "https://agent.example/");
+    expect(replayable.first?.[1]?.body).toBe("call 1");
+    expect(await replayable.replay({}).text()).toBe("call 1");
+    expect(calls).toBe(1);
+    // A Blob is kept as the Blob it is: told by its tag, as one from another frame would be.
+    const foreign = new Blob(["bytes"]);
+    expect(
+      makeReplayable("/a", { method: "POST", body: foreign }, "https://a.example/").first?.[1]
+        ?.body,
+    ).toBe(foreign);
+  });
+
   it("retries the page's own URL when no priced URL is given", () => {
     const retry = makeReplayable("/a", undefined, "https://agent.example/").replay({});
     expect(retry.url).toBe("https://agent.example/a");

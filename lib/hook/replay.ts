@@ -25,19 +25,23 @@ export interface ReplayableRequest {
 
 /**
  * A body as fetch takes it when called: a buffer's bytes copied (into a Blob,
- * which as a body has no type, as a buffer has none) and a form's entries, so
- * that the page reusing or changing them after the call changes neither the
- * request sent nor its paid retry.
+ * which as a body has no type, as a buffer has none), a form's entries, and
+ * any other object's text, so that the page reusing or changing them after the
+ * call changes neither the request sent nor its paid retry.
  */
 export function bodyAsSent(body: BodyInit | null | undefined): BodyInit | null | undefined {
   if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new Blob([body]);
   if (body instanceof URLSearchParams) return new URLSearchParams(body);
-  if (!(body instanceof FormData)) return body;
-  const form = new FormData();
-  body.forEach((value, name) => {
-    form.append(name, value);
-  });
-  return form;
+  if (body instanceof FormData) {
+    const form = new FormData();
+    body.forEach((value, name) => {
+      form.append(name, value);
+    });
+    return form;
+  }
+  // A plain object is text, as fetch and XHR make it once, when called (its toString may change).
+  // Told by its tag, not instanceof: a Blob or stream of another frame of the page is left whole.
+  return Object.prototype.toString.call(body) === "[object Object]" ? String(body) : body;
 }
 
 export function makeReplayable(
