@@ -1,3 +1,4 @@
+import { isLocalhostName } from "../protocol/loopback-host";
 import { proxiedOrigin } from "../wallet/budget-origin";
 
 /**
@@ -33,7 +34,7 @@ export function addressSpaceOf(hostname: string): AddressSpace {
   if (host.startsWith("[")) return ipv6Space(ipv6Pieces(host.slice(1, -1)));
   const v4 = ipv4Bytes(host);
   if (v4) return ipv4Space(v4);
-  if (host === "localhost" || host.endsWith(".localhost")) return "local";
+  if (isLocalhostName(host)) return "local";
   if (host.endsWith(".local") || host.endsWith(".internal")) return "private";
   return "public";
 }

@@ -82,7 +82,7 @@ async function fileFirst(
     return { state: updated.state };
   }
   // An empty header is none (x402's own client reads it so): nothing to check, nothing failed.
-  if (params.receipt === null || params.receipt === undefined || isBlank(params.receipt)) {
+  if (isNoReceipt(params.receipt)) {
     const reason = unansweredReason(params);
     // An answer that came after all (on a stream the page resumed) takes back the earlier report
     // that none had come; an answer with nothing to report, nothing to write.
@@ -374,6 +374,6 @@ function sameNetwork(named: string, network: string): boolean {
   }
 }
 
-function isBlank(receipt: unknown): boolean {
-  return typeof receipt === "string" && receipt.trim() === "";
+function isNoReceipt(receipt: unknown): boolean {
+  return receipt == null || (typeof receipt === "string" && receipt.trim() === "");
 }
