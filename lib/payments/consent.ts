@@ -46,7 +46,8 @@ export async function obtainConsent(
   const option = optionOf(payment);
   const settings = await parts.deps.settings();
   const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-  const decision = await decide(parts, settings, offer, option, caller, server);
+  const outsideCall = kind === "elicitation" && call === undefined;
+  const decision = await decide(parts, settings, offer, option, caller, server, outsideCall);
   if (decision.action === "refuse") {
     parts.endedUnpaid(caller.origin);
     await advancePayment(
@@ -226,6 +227,8 @@ export async function decide(
   option: PaymentOption,
   caller: Caller,
   server: ServerContext,
+  /** An elicitation that came with no tools/call (PolicyInput.outsideCall). */
+  outsideCall = false,
 ): Promise<PolicyDecision> {
   const now = parts.deps.now();
   const { origin, topOrigin } = caller;
@@ -248,6 +251,7 @@ export async function decide(
     ...(balance ? { available: balance.available } : {}),
     ...(payeeApproved ? {} : { newPayee: true }),
     ...(offer.quoteRefused === undefined ? {} : { quoteRefused: offer.quoteRefused }),
+    ...(outsideCall ? { outsideCall } : {}),
   });
 }
 

@@ -88,7 +88,8 @@ async function answerOnce(
   const recorded = await parts.deps.db.payments.where("elicitedBy").equals(elicitedBy).first();
   if (recorded === undefined) {
     const server = await serverContextOf(parts, offer, settings, option, caller.origin);
-    const decision = await decide(parts, settings, offer, option, caller, server);
+    const outsideCall = params.call === undefined;
+    const decision = await decide(parts, settings, offer, option, caller, server, outsideCall);
     if (decision.action !== "auto") parts.assertMayRecord(caller.origin);
   }
   const payment = await recordQuote(

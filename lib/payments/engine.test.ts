@@ -9,6 +9,7 @@ import {
   makeHarness,
   PASSWORD,
   RECEIVER,
+  SEARCH_CALL,
   stipendexHttpChallenge,
   stipendexMcpChallenge,
   TEST_AUTO_BUDGET,
@@ -256,6 +257,7 @@ describe("PaymentEngine.pay, the automatic hot path", () => {
     const elicited = await h.engine.elicit(
       {
         server: MCP_SERVER,
+        call: SEARCH_CALL,
         params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
       },
       CALLER,
@@ -849,6 +851,7 @@ describe("PaymentEngine.elicit", () => {
     const result = await h.engine.elicit(
       {
         server: MCP_SERVER,
+        call: SEARCH_CALL,
         params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
       },
       CALLER,
@@ -867,6 +870,24 @@ describe("PaymentEngine.elicit", () => {
     const answer = await h.engine.pay({ requestId: "after-auto-elicit", challenge }, CALLER);
     expect((await h.db.payments.get(answer.paymentId))?.state).toBe("signed");
     expect(h.windows.opened).toHaveLength(0);
+  });
+
+  it("asks the person about an elicitation that came with no tools/call, whatever the site's budget", async () => {
+    const h = await makeHarness(autoPolicy);
+    const { jws } = await stipendexMcpChallenge(h.receiver);
+    const elicited = h.engine.elicit(
+      {
+        server: MCP_SERVER,
+        params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
+      },
+      CALLER,
+    );
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.resource).toMatchObject({ kind: "mcp", argumentsUnknown: true });
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    expect(await elicited).toEqual({ action: "decline" });
+    expect([...(await readAllSums(h.db)).values()].every((sum) => sum === 0n)).toBe(true);
   });
 
   it("checks an elicited Quote against the tools/call in flight that carried it", async () => {
@@ -906,6 +927,7 @@ describe("PaymentEngine.elicit", () => {
     const refused = await h.engine.elicit(
       {
         server: MCP_SERVER,
+        call: SEARCH_CALL,
         params: {
           _meta: meta,
           requestedSchema: schema({ type: "string" }, ["confirmation", "email"]),
@@ -926,6 +948,7 @@ describe("PaymentEngine.elicit", () => {
     const tooShort = await h.engine.elicit(
       {
         server: MCP_SERVER,
+        call: { tool: "search", arguments: { q: "short" } },
         params: {
           _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws: second } },
           requestedSchema: schema({ type: "string", maxLength: 40 }),
@@ -947,6 +970,7 @@ describe("PaymentEngine.elicit", () => {
     const fits = await h.engine.elicit(
       {
         server: MCP_SERVER,
+        call: { tool: "search", arguments: { q: "fits" } },
         params: {
           _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws: third } },
           requestedSchema: schema({ type: "string", description: "Confirmation JWS" }),
@@ -986,6 +1010,7 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
   const OTHER: Caller = { origin: "https://other.example", tabId: 9, frameId: 0 };
   const elicitParams = (jws: string) => ({
     server: MCP_SERVER,
+    call: SEARCH_CALL,
     params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
   });
 
@@ -1428,6 +1453,7 @@ describe("PaymentEngine: a site inside another site's page", () => {
   const FRAMED: Caller = { ...CALLER, frameId: 7, topOrigin: FRAMER };
   const elicitParams = (jws: string) => ({
     server: MCP_SERVER,
+    call: SEARCH_CALL,
     params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
   });
 

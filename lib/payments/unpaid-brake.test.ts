@@ -6,6 +6,7 @@ import {
   type Harness,
   MCP_SERVER,
   makeHarness,
+  SEARCH_CALL,
   stipendexHttpChallenge,
   stipendexMcpChallenge,
   until,
@@ -16,6 +17,7 @@ import { UNPAID_ENDS } from "./engine-parts";
 const autoPolicy = { policy: { origins: { [AGENT]: AUTO_BUDGET } } };
 const elicitParams = (jws: string) => ({
   server: MCP_SERVER,
+  call: SEARCH_CALL,
   params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
 });
 

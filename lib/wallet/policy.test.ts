@@ -376,3 +376,16 @@ describe("decidePayment: an unsigned price beside a refused Quote", () => {
     );
   });
 });
+
+describe("decidePayment: a confirmation asked outside any tool call", () => {
+  it("asks, where the budget would answer one asked during a call", () => {
+    const decision = decidePayment(settings(), input(5000n, { outsideCall: true }));
+    expect(decision).toMatchObject({ action: "ask", rule: "elicitation-outside-call" });
+    expect(decision.reason).toMatch(/outside any tool call/);
+    expect(decidePayment(settings(), input(5000n, { outsideCall: false })).action).toBe("auto");
+  });
+
+  it("still refuses what it refuses", () => {
+    expect(decidePayment(settings(), input(500_001n, { outsideCall: true })).action).toBe("refuse");
+  });
+});

@@ -28,6 +28,7 @@ export type PolicyRule =
   | "origin-framed"
   | "origin-new-payee"
   | "quote-refused"
+  | "elicitation-outside-call"
   | "origin-auto-approve";
 
 /**
@@ -67,6 +68,11 @@ export interface PolicyInput {
    * x402 one was refused (envelope.md §6): then only the person approves it.
    */
   quoteRefused?: string;
+  /**
+   * A confirmation an MCP server asked for (elicitation) on no tools/call the
+   * page made, or none the wallet was told of: nothing binds it to a call.
+   */
+  outsideCall?: boolean;
 }
 
 export interface PolicyDecision {
@@ -147,6 +153,14 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     return ask(
       "quote-refused",
       `the receiver's signed price was refused (${input.quoteRefused}): the unsigned x402 price beside it is paid only when you approve it`,
+    );
+  }
+  // envelope.md §3 asks for one "during a tools/call": one outside any can be asked again and
+  // again for calls never made (red-team review: it drained a site's budget, no window).
+  if (input.outsideCall === true) {
+    return ask(
+      "elicitation-outside-call",
+      `the server asks you to confirm a price outside any tool call ${origin} made: only you can confirm it`,
     );
   }
   const siteBudgetUsed = exceededCap(limits, spent, micro);

@@ -267,6 +267,9 @@ export async function stipendexHttpChallenge(
 }
 
 /** A Stipendex MCP -32402 for tool `search` with `args`. */
+/** The tools/call a default `stipendexMcpChallenge` prices: an elicitation of its Quote comes during it. */
+export const SEARCH_CALL = { tool: "search", arguments: { q: "x" } };
+
 export async function stipendexMcpChallenge(
   receiver: TestReceiver,
   args: unknown = { q: "x" },
