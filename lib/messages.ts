@@ -256,6 +256,8 @@ export type ApprovalWarning =
   | "server-did-not-declare-payments"
   /** The server's signed Quote did not read or verify: what is asked is its unsigned x402 price. */
   | "signed-price-refused"
+  /** An x402 MCP price found only as text in the tool's answer, which may be another site's text. */
+  | "price-in-tool-text"
   | "testnet"
   | "mainnet"
   /** The paying address does not hold enough of the token for this payment (never auto-approved). */

@@ -8,6 +8,7 @@ const TEXT: Record<ApprovalWarning, () => string> = {
   "above-price-hint": () => t("confirm.warning.aboveHint"),
   "server-did-not-declare-payments": () => t("confirm.warning.undeclared"),
   "signed-price-refused": () => t("confirm.warning.signedPriceRefused"),
+  "price-in-tool-text": () => t("confirm.warning.priceInToolText"),
   testnet: () => t("confirm.warning.testnet"),
   mainnet: () => t("confirm.warning.mainnet"),
   "insufficient-balance": () => t("confirm.warning.insufficient"),

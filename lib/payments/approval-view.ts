@@ -164,6 +164,7 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
 function serverWarnings(offer: Offer, server: ServerContext): ApprovalWarning[] {
   const warnings: ApprovalWarning[] = [];
   if (offer.quoteRefused !== undefined) warnings.push("signed-price-refused");
+  if (offer.priceInToolText) warnings.push("price-in-tool-text");
   if (server.againstHint === "above") warnings.push("above-price-hint");
   if (offer.protocol === "stipendex" && server.mcp && !server.report?.stipendexPayments) {
     warnings.push("server-did-not-declare-payments");

@@ -252,6 +252,7 @@ export async function decide(
     ...(payeeApproved ? {} : { newPayee: true }),
     ...(offer.quoteRefused === undefined ? {} : { quoteRefused: offer.quoteRefused }),
     ...(outsideCall ? { outsideCall } : {}),
+    ...(offer.priceInToolText ? { priceInToolText: true } : {}),
   });
 }
 

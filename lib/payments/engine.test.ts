@@ -203,15 +203,22 @@ describe("PaymentEngine.pay, auto-approved", () => {
     expect(proof.claims.qh).toBe(quote.hash);
   });
 
+  /** A tools/call of an x402 MCP server on 127.0.0.1:4021 answered with `result`. */
+  const x402ToolCall = (result: unknown): PaymentChallenge => ({
+    transport: "mcp",
+    server: "http://127.0.0.1:4021/mcp",
+    tool: "weather",
+    arguments: { city: "Oslo" },
+    result,
+  });
+
   it("answers an x402 MCP isError result with the x402/payment _meta entry", async () => {
     const h = await makeHarness(autoTestPolicy);
-    const challenge: PaymentChallenge = {
-      transport: "mcp",
-      server: "http://127.0.0.1:4021/mcp",
-      tool: "weather",
-      arguments: { city: "Oslo" },
-      result: { isError: true, structuredContent: v2PaymentRequired, content: [] },
-    };
+    const challenge = x402ToolCall({
+      isError: true,
+      structuredContent: v2PaymentRequired,
+      content: [],
+    });
     const answer = await h.engine.pay({ requestId: "xm", challenge }, CALLER);
     expect(answer.meta?.key).toBe("x402/payment");
     expect(answer.meta?.value).toMatchObject({ x402Version: 2, accepted: v2Requirement });
@@ -219,6 +226,22 @@ describe("PaymentEngine.pay, auto-approved", () => {
     const payment = await onlyPayment(h);
     expect(payment.receiver).toBe(`eip155:84532:${PAY_TO.toLowerCase()}`);
     expect(payment.offer.claimedBy).toBe("http://127.0.0.1:4021");
+  });
+
+  it("asks the person, budget or not, about an x402 MCP price found only in the tool answer's text", async () => {
+    const h = await makeHarness(autoTestPolicy);
+    // A tool that passes on another site's answer (a fetched page, a relayed 402) as its text.
+    const challenge = x402ToolCall({
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(v2PaymentRequired) }],
+    });
+    const paid = h.engine.pay({ requestId: "relayed", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [pending] = await h.approvals.pending();
+    expect(pending?.warnings).toContain("price-in-tool-text");
+    await h.approvals.decide({ approvalId: pending?.id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ code: "user-declined" });
+    expect((await onlyPayment(h)).state).toBe("declined");
   });
 });
 

@@ -60,6 +60,11 @@ export interface Offer {
    * read or verify), so this unsigned price is the one paid.
    */
   quoteRefused?: string;
+  /**
+   * x402 over MCP only: the price came as the text of a tool's answer alone (no
+   * structuredContent, no `_meta`), where a tool may pass on text from anywhere.
+   */
+  priceInToolText?: true;
   /** Stipendex only: the name the receiver's descriptor gives it (the Quote verified under it). */
   receiverName?: string;
   resource: OfferResource;

@@ -389,3 +389,17 @@ describe("decidePayment: a confirmation asked outside any tool call", () => {
     expect(decidePayment(settings(), input(500_001n, { outsideCall: true })).action).toBe("refuse");
   });
 });
+
+describe("decidePayment: an x402 price found only in a tool answer's text", () => {
+  it("asks, where the budget would pay the same price the server put in structuredContent", () => {
+    const decision = decidePayment(settings(), input(5000n, { priceInToolText: true }));
+    expect(decision).toMatchObject({ action: "ask", rule: "price-in-tool-text" });
+    expect(decision.reason).toMatch(/passed on from another site/);
+    expect(decidePayment(settings(), input(5000n)).action).toBe("auto");
+  });
+
+  it("still refuses what it refuses", () => {
+    const decision = decidePayment(settings(), input(500_001n, { priceInToolText: true }));
+    expect(decision.action).toBe("refuse");
+  });
+});

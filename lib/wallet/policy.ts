@@ -29,6 +29,7 @@ export type PolicyRule =
   | "origin-new-payee"
   | "quote-refused"
   | "elicitation-outside-call"
+  | "price-in-tool-text"
   | "origin-auto-approve";
 
 /**
@@ -73,6 +74,8 @@ export interface PolicyInput {
    * page made, or none the wallet was told of: nothing binds it to a call.
    */
   outsideCall?: boolean;
+  /** An x402 MCP price read from a tool answer's text alone (Offer.priceInToolText). */
+  priceInToolText?: boolean;
 }
 
 export interface PolicyDecision {
@@ -161,6 +164,14 @@ export function decidePayment(settings: PolicySettings, input: PolicyInput): Pol
     return ask(
       "elicitation-outside-call",
       `the server asks you to confirm a price outside any tool call ${origin} made: only you can confirm it`,
+    );
+  }
+  // The text a tool answers with may be another site's (a fetched page, a relayed 402): read as
+  // this server's price, it would pay whoever that text names (red-team review).
+  if (input.priceInToolText === true) {
+    return ask(
+      "price-in-tool-text",
+      "this price came as text in the tool's answer, which may be text the tool passed on from another site: only you can approve whom it pays",
     );
   }
   const siteBudgetUsed = exceededCap(limits, spent, micro);

@@ -24,12 +24,28 @@ describe("readMcpPaymentRequired", () => {
     expect(offer?.options[0]?.raw).toBe(v2Requirement);
   });
 
-  it("falls back to JSON in content[0].text", () => {
+  it("falls back to JSON in content[0].text, marked as a price found in the tool's text", () => {
     const offer = readMcpPaymentRequired(
       { isError: true, content: text(v2PaymentRequired) },
       readContext(),
     );
     expect(offer?.options[0]?.amount).toBe(10000n);
+    expect(offer?.priceInToolText).toBe(true);
+  });
+
+  it.each([
+    ["structuredContent", { isError: true, structuredContent: v2PaymentRequired }],
+    ["_meta x402/error", { isError: true, _meta: { "x402/error": wrapper }, content: text("x") }],
+    [
+      "the extension binding",
+      { resultType: "payment_required", paymentRequired: v2PaymentRequired },
+    ],
+  ])("does not mark a price the server put in %s as found in text", (_name, result) => {
+    const offer = readMcpPaymentRequired(
+      { ...result, content: text(v2PaymentRequired) },
+      readContext(),
+    );
+    expect(offer?.priceInToolText).toBeUndefined();
   });
 
   it.each([

@@ -49,17 +49,23 @@ const settledResultSchema = z.looseObject({
   _meta: z.looseObject({ [MCP_PAYMENT_RESPONSE_META]: z.unknown() }),
 });
 
+/** A PaymentRequired found in a tools/call result; `inText` when only its first text block held it. */
+interface FoundPaymentRequired {
+  value: unknown;
+  inText?: true;
+}
+
 /**
  * Find the PaymentRequired in a tools/call result, wherever servers put it: the transport
  * spec's structuredContent, or the first text block as JSON (the official server's), each
  * bare or in its `x402/error` wrapper; or `_meta["x402/error"]`.
  */
-function findPaymentRequired(result: unknown): unknown {
+function findPaymentRequired(result: unknown): FoundPaymentRequired | undefined {
   const binding = paymentRequiredResultSchema.safeParse(result);
   if (binding.success) {
     const value = binding.data.paymentRequired ?? null;
     assertInputSize(JSON.stringify(value), "MCP paymentRequired");
-    return value;
+    return { value };
   }
   const toolError = toolErrorSchema.safeParse(result);
   if (!toolError.success) return undefined;
@@ -71,13 +77,14 @@ function findPaymentRequired(result: unknown): unknown {
     const found = unwrapped(value);
     if (found !== undefined) {
       assertInputSize(JSON.stringify(found), where);
-      return found;
+      return { value: found };
     }
   }
   const text = textFirstSchema.safeParse(content).data?.[0].text;
   // Other tool errors pass through; only text that names x402Version is read (and capped).
   if (text === undefined || !text.includes("x402Version")) return undefined;
-  return unwrapped(parseJsonText(text, "MCP content[0].text"));
+  const found = unwrapped(parseJsonText(text, "MCP content[0].text"));
+  return found === undefined ? undefined : { value: found, inText: true };
 }
 
 /**
@@ -85,9 +92,10 @@ function findPaymentRequired(result: unknown): unknown {
  * that are not one (successes, ordinary tool errors); throws a named error for a bad one.
  */
 export function readMcpPaymentRequired(result: unknown, context: ReadContext): Offer | undefined {
-  const paymentRequired = findPaymentRequired(result);
-  if (paymentRequired === undefined) return undefined;
-  return readPaymentRequired(paymentRequired, "mcp", context);
+  const found = findPaymentRequired(result);
+  if (found === undefined) return undefined;
+  const offer = readPaymentRequired(found.value, "mcp", context);
+  return found.inText ? { ...offer, priceInToolText: true } : offer;
 }
 
 /** The settle result in `result._meta["x402/payment-response"]`, or undefined when absent. */
