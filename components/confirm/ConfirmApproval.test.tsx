@@ -357,6 +357,24 @@ describe("ConfirmApproval", () => {
     expect(screen.queryByTestId("unsigned-tool")).toBeNull();
   });
 
+  it("writes out the invisible characters of a tool name, a description and an argument", () => {
+    renderApproval({
+      resource: { kind: "mcp", server: "https://mcp.example/mcp", tool: "\u202Ehcraes_bew" },
+      description: "Web search by OpenAI\u200B — verified",
+    });
+    expect(screen.getByTestId("resource").textContent).toBe(
+      "MCP tool ⟨U+202E⟩hcraes_bew on https://mcp.example/mcp",
+    );
+    expect(screen.getByTestId("description").textContent).toBe(
+      "Web search by OpenAI⟨U+200B⟩ — verified",
+    );
+    cleanup();
+    renderApproval(
+      callWith({ listed: [{ name: text("to\u2066"), value: text('"x"') }], unlisted: 0 }),
+    );
+    expect(document.body.textContent).toContain("to⟨U+2066⟩");
+  });
+
   it("says an unsigned price's tool call is the site's word, or the desktop app's", () => {
     const unsigned = {
       kind: "mcp",

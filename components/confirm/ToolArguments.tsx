@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { ShownArguments, ShownText } from "@/lib/messages";
+import { formattingShown } from "@/lib/ui/bidi";
 import { t } from "@/lib/ui/i18n";
 import { formatCount } from "@/lib/ui/locale-format";
 import { Clipped, VALUE_SHOWN } from "../shared/Clipped";
@@ -15,7 +16,8 @@ export function Cut({ omitted }: { omitted: number }) {
 function Name({ name }: { name: ShownText | undefined }) {
   // No name: the page's arguments are not an object, shown whole as one value.
   if (name === undefined) return <>{t("confirm.argumentsValue")}</>;
-  return <bdi>{name.omitted > 0 ? `${name.text}…` : name.text}</bdi>;
+  const plain = formattingShown(name.text);
+  return <bdi>{name.omitted > 0 ? `${plain}…` : plain}</bdi>;
 }
 
 /**

@@ -95,7 +95,7 @@ describe("PaymentDetailView", () => {
     };
     render(<PaymentDetailView detail={detail} onClose={() => undefined} />);
     expect(screen.getByTestId("described-tool").textContent).toMatch(
-      /^\u2068verify\u202Eagent\u2069, as the site said: the price names only the address$/,
+      /^\u2068verify⟨U\+202E⟩agent\u2069, as the site said: the price names only the address$/,
     );
     expect(unisolatedBidi(document.body)).toEqual([]);
     cleanup();

@@ -123,7 +123,7 @@ describe("PopupView", () => {
     ).toBeTruthy();
     const recent = screen.getByTestId("recent");
     expect(recent.textContent).toBe(
-      "\u2068api.weather.example\u2069 · \u2068/api/q?x=a b\u202E\u2069failed: the server refused0.005 USDC",
+      "\u2068api.weather.example\u2069 · \u2068/api/q?x=a b⟨U+202E⟩\u2069failed: the server refused0.005 USDC",
     );
     expect(unisolatedBidi(document.body)).toEqual([]);
     expect(within(recent).getByTitle("the server refused")).toBeTruthy();

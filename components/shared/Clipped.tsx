@@ -1,3 +1,5 @@
+import { formattingShown } from "@/lib/ui/bidi";
+
 /** Characters of a description, and of a URL or tool name, shown at first. */
 export const DESCRIPTION_SHOWN = 200;
 export const NAME_SHOWN = 120;
@@ -6,8 +8,10 @@ export const VALUE_SHOWN = 120;
 
 /**
  * Page- and receiver-supplied text: its start only (so that it cannot push
- * the amount out of view), the rest when asked, and isolated as <bdi> (so
- * that a bidi override in it cannot reorder what is shown after it).
+ * the amount out of view), the rest when asked, isolated as <bdi> (so that a
+ * bidi override in it cannot reorder what is shown after it), and with its
+ * invisible formatting characters written out (so that it cannot reorder
+ * or hide what it says itself).
  */
 export function Clipped({
   text,
@@ -20,14 +24,15 @@ export function Clipped({
   more: string;
   testId?: string;
 }) {
-  const characters = Array.from(text);
-  if (characters.length <= shown) return <bdi data-testid={testId}>{text}</bdi>;
+  const plain = formattingShown(text);
+  const characters = Array.from(plain);
+  if (characters.length <= shown) return <bdi data-testid={testId}>{plain}</bdi>;
   return (
     <>
       <bdi data-testid={testId}>{characters.slice(0, shown).join("")}…</bdi>
       <details>
         <summary className="cursor-pointer text-xs">{more}</summary>
-        <bdi className="block break-words text-xs">{text}</bdi>
+        <bdi className="block break-words text-xs">{plain}</bdi>
       </details>
     </>
   );

@@ -1,5 +1,6 @@
 import type { OriginBudgetView, PaymentRow } from "../messages";
 import { proxiedOrigin } from "../wallet/budget-origin";
+import { formattingShown } from "./bidi";
 import { t } from "./i18n";
 
 /**
@@ -54,13 +55,16 @@ export function siteWords(origin: string): string {
   }
 }
 
-/** What was paid for: a tool's name as it is, an HTTP call as its path (decoded). */
+/**
+ * What was paid for: a tool's name as it is, an HTTP call as its path (decoded),
+ * each with its invisible formatting characters written out (bidi.ts).
+ */
 export function whatWords(what: string): string {
   try {
     const url = new URL(what);
-    return safeDecode(url.pathname + url.search);
+    return formattingShown(safeDecode(url.pathname + url.search));
   } catch {
-    return what;
+    return formattingShown(what);
   }
 }
 
@@ -72,7 +76,7 @@ export function paidForWords(row: Pick<PaymentRow, "origin" | "what" | "describe
   const what = whatWords(row.what);
   if (row.describedTool === undefined) return what;
   const key = isDesktopApp(row.origin) ? "history.describedToolByApp" : "history.describedTool";
-  return t(key, [row.describedTool, what]);
+  return t(key, [formattingShown(row.describedTool), what]);
 }
 
 /** Who was paid and for what, in words. */
