@@ -43,6 +43,8 @@ export interface PaidPath {
   button: string;
   resultId: string;
   price: bigint;
+  /** Asked in the window even under a budget: a confirmation elicited on no call. */
+  asksUnderBudget?: true;
   assertPaid(result: unknown): void;
   assertUnpaid(result: unknown): void;
 }
@@ -150,12 +152,15 @@ export const PAID_PATHS: PaidPath[] = [
       assert.equal(seen, 0, "the page's client received an elicitation it never declared");
     },
   },
-  mcpPath(
-    "elicitation on the session stream",
-    "Call confirmed tool (JSON, asks on the session stream)",
-    "result-mcp-confirmed-json",
-    10_000n,
-  ),
+  {
+    ...mcpPath(
+      "elicitation on the session stream",
+      "Call confirmed tool (JSON, asks on the session stream)",
+      "result-mcp-confirmed-json",
+      10_000n,
+    ),
+    asksUnderBudget: true,
+  },
   // Profile L2: the receiver refuses a Proof that does not embed the Confirmation.
   mcpPath("MCP L2", "Call deep_research (L2)", "result-mcp-l2", 4_000n),
   {
@@ -585,8 +590,13 @@ export function describePayments(
       );
 
       for (const path of PAID_PATHS) {
-        it(`${path.name}: auto-approved, paid and settled`, () =>
-          payAutoApproved(get().rig, get().origin, path));
+        if (path.asksUnderBudget) {
+          it(`${path.name}: asked all the same (no call binds it), paid once approved`, () =>
+            payThroughWindow(get().rig, get().origin, path));
+        } else {
+          it(`${path.name}: auto-approved, paid and settled`, () =>
+            payAutoApproved(get().rig, get().origin, path));
+        }
       }
     });
   });
