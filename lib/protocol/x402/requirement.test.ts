@@ -79,6 +79,15 @@ describe("readRequirement", () => {
     }
   });
 
+  it.each([86_401, 172_800, 31_536_000])(
+    "takes a server's maxTimeoutSeconds of %j, signing for a day at most",
+    (maxTimeoutSeconds) => {
+      const option = readRequirement({ ...v2Requirement, maxTimeoutSeconds }, 2, 0, registry);
+      expect(option.maxTimeoutSeconds).toBe(86_400);
+      expect(option.raw).toMatchObject({ maxTimeoutSeconds });
+    },
+  );
+
   it("lists the default timeout it applies to a missing or null maxTimeoutSeconds", () => {
     const { maxTimeoutSeconds: _left, ...missing } = v2Requirement;
     for (const requirement of [missing, { ...v2Requirement, maxTimeoutSeconds: null }]) {

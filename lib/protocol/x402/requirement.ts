@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ProtocolErrorCode } from "../errors";
 import type { AppliedDefault, PaymentOption } from "../offer";
 import { assertSaneAmount, parseAtomicAmount } from "../rails/amount";
-import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, TIMEOUT_BOUNDS } from "../rails/eip3009";
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "../rails/eip3009";
 import { assertTokenDomain, type Registry } from "../rails/registry";
 import { jsonObjectSchema, readX402 } from "./schema";
 
@@ -40,7 +40,9 @@ const transferSchema = z.looseObject({
 });
 
 const notAnAddress = { error: "not an EVM address" };
-const badTimeout = { error: `not ${TIMEOUT_BOUNDS}` };
+const badTimeout = {
+  error: `not a whole number of seconds from ${MIN_TIMEOUT_SECONDS} (a receiver refuses an authorization with less than 6 s left)`,
+};
 
 /** Who is paid, and how long the signature may be used (a null timeout takes the default). */
 const payeeSchema = z.looseObject({
@@ -49,11 +51,8 @@ const payeeSchema = z.looseObject({
   payTo: z
     .string(notAnAddress)
     .refine((payTo) => isAddress(payTo) || /^0x[0-9A-F]{40}$/.test(payTo), notAnAddress),
-  maxTimeoutSeconds: z
-    .int(badTimeout)
-    .min(MIN_TIMEOUT_SECONDS, badTimeout)
-    .max(MAX_TIMEOUT_SECONDS, badTimeout)
-    .nullish(),
+  // No upper bound in x402: a longer one is signed for MAX_TIMEOUT_SECONDS (see readRequirement).
+  maxTimeoutSeconds: z.int(badTimeout).min(MIN_TIMEOUT_SECONDS, badTimeout).nullish(),
 });
 
 const domainMissing = { error: "the EIP-712 domain needs a non-empty name and version" };
@@ -118,7 +117,13 @@ export function readRequirement(
     decimals: token.decimals,
     symbol: token.symbol,
     payTo: getAddress(payee.payTo),
-    maxTimeoutSeconds: payee.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    // A server that allows more than a day to settle gets a day: a verifier asks only that the
+    // authorization still holds when it settles, and a charge is held no longer than it may be
+    // collected (black-box review: a 2-day x402 price went unpaid).
+    maxTimeoutSeconds: Math.min(
+      payee.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+      MAX_TIMEOUT_SECONDS,
+    ),
     eip712: { name: eip712.name, version: eip712.version },
     raw: requirement,
     ...(defaults.length > 0 ? { defaults } : {}),
