@@ -141,10 +141,14 @@ describe("readHttp402", () => {
     ],
     ["accepts empty", JSON.stringify({ x402Version: 1, accepts: [] }), {}, "no-payable-option"],
     [
-      "accepts too long",
-      JSON.stringify({ x402Version: 1, accepts: Array(33).fill(v1Requirement) }),
+      "accepts with none payable in its first 32",
+      JSON.stringify({
+        x402Version: 1,
+        accepts: [...Array(32).fill({ ...v1Requirement, scheme: "upto" }), v1Requirement],
+      }),
       {},
-      "malformed-payment-required",
+      "no-payable-option",
+      "unsupported-scheme",
     ],
     [
       "requirement is a string",

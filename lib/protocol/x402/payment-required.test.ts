@@ -51,6 +51,18 @@ describe("readPaymentRequired", () => {
     expect(offer.options.map((o) => o.amount)).toEqual([20000n, 10000n]);
   });
 
+  it("reads the first 32 of a longer list of options, and says the rest were not read", () => {
+    const many = (first: unknown) => ({
+      ...v2PaymentRequired,
+      accepts: [first, ...Array(39).fill({ ...v2Requirement, scheme: "upto" }), v2Requirement],
+    });
+    const offer = readPaymentRequired(many(v2Requirement), "http", readContext());
+    expect(offer.options).toHaveLength(1);
+    expect(() =>
+      readPaymentRequired(many({ ...v2Requirement, scheme: "upto" }), "http", readContext()),
+    ).toThrow(/accepts\[32\] and after: not read \(the first 32 are\)/);
+  });
+
   it("lists why each option was skipped when none is payable", () => {
     const value = {
       ...v2PaymentRequired,

@@ -13,14 +13,15 @@ export interface ReadContext {
   registry: Registry;
 }
 
-/** A server listing hundreds of options is not one the wallet needs to read. */
-const MAX_ACCEPTS = 32;
+/**
+ * How many of a server's options the wallet reads, in its order: x402 sets no bound, and a
+ * longer list (the price's bytes are capped) only has its first ones read (black-box review: 40
+ * options, the payable one first, went unpaid).
+ */
+const MAX_ACCEPTS_READ = 32;
 
 /** The entries are read one by one, so that one the wallet cannot pay does not hide the rest. */
-const acceptsSchema = z.array(z.unknown(), { error: "not an array" }).max(MAX_ACCEPTS, {
-  error: (issue) =>
-    `${Array.isArray(issue.input) ? issue.input.length : "too many"} entries, more than ${MAX_ACCEPTS}`,
-});
+const acceptsSchema = z.array(z.unknown(), { error: "not an array" });
 
 /** A decoded PaymentRequired by version; members it does not name are kept. */
 const paymentRequiredSchema = z.discriminatedUnion(
@@ -63,7 +64,7 @@ export function readPaymentRequired(
   const version = parsed.x402Version ?? 1;
   const options: PaymentOption[] = [];
   const skipped: string[] = [];
-  parsed.accepts.forEach((entry, index) => {
+  parsed.accepts.slice(0, MAX_ACCEPTS_READ).forEach((entry, index) => {
     try {
       options.push(readRequirement(entry, version, index, context.registry));
     } catch (error) {
@@ -71,6 +72,11 @@ export function readPaymentRequired(
       skipped.push(`accepts[${index}]: ${error.code}: ${error.message}`);
     }
   });
+  if (parsed.accepts.length > MAX_ACCEPTS_READ) {
+    skipped.push(
+      `accepts[${MAX_ACCEPTS_READ}] and after: not read (the first ${MAX_ACCEPTS_READ} are)`,
+    );
+  }
   const first = options[0];
   if (!first) {
     throw new ProtocolError(
