@@ -15,7 +15,7 @@ import {
   SOLANA_RAIL,
   T,
 } from "../../tests/unit-support/protocol/envelope/test-fixtures";
-import { v2PaymentRequired } from "../../tests/unit-support/protocol/x402/test-fixtures";
+import { v1Body, v2PaymentRequired } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import type { PaymentChallenge } from "../messages";
 import { createRegistry } from "../protocol/rails/registry";
 import { encodeBase64Json } from "../protocol/x402/wire";
@@ -130,6 +130,20 @@ describe("readChallenge", () => {
       expect(offer.quoteRefused).toMatch(/not canonical base64url/);
       // Alone, the same Quote is refused with its own error.
       await expect(readChallenge({ ...challenge, body: broken }, ctx)).rejects.toThrow();
+    });
+
+    it("pays x402 v1's accepts in the same body when the Quote beside them cannot be read", async () => {
+      const { receiver, context: ctx } = await context();
+      const { challenge } = await stipendexHttpChallenge(receiver);
+      if (challenge.transport !== "http") return expect.unreachable(challenge.transport);
+      const { quote } = JSON.parse(challenge.body) as { quote: unknown };
+      const body = (q: unknown) => JSON.stringify({ ...v1Body, quote: q });
+      const { offer } = await readChallenge({ ...challenge, body: body("not a quote") }, ctx);
+      expect(offer.protocol).toBe("x402-v1");
+      expect(offer.quoteRefused).toBeDefined();
+      // A Quote that reads is still the one paid.
+      const signed = await readChallenge({ ...challenge, body: body(quote) }, ctx);
+      expect(signed.offer.protocol).toBe("stipendex");
     });
   });
 

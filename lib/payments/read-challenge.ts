@@ -50,11 +50,12 @@ export async function readChallenge(
     const request: ResourceRequest = { kind: "http", method, url };
     const body = jsonOrUndefined(challenge.body);
     // A receiver may offer both bindings (seed 000): its signed Quote is the one paid, the
-    // unsigned x402 price only when the Quote cannot be read.
+    // unsigned x402 price (v2's header, or v1's accepts in the same body) only when the
+    // Quote cannot be read.
     let quoteRefused: string | undefined;
     if (isRecord(body) && "quote" in body) {
       const quoted = readQuote(body.quote, request, "http", context, requesterOrigin);
-      if (!challenge.paymentRequiredHeader?.trim()) return quoted;
+      if (!challenge.paymentRequiredHeader?.trim() && !("accepts" in body)) return quoted;
       const read = await quoted.catch((error: unknown) => {
         quoteRefused = errorText(error).slice(0, MAX_REFUSAL_CHARS);
         return undefined;
