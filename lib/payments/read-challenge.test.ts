@@ -87,6 +87,24 @@ describe("readChallenge", () => {
     expect(offer.quote).toBeUndefined();
   });
 
+  it("retries seed 004's binding with X-PAYMENT, also when its 402 body says x402Version 2", async () => {
+    const { context: ctx } = await context();
+    const call = { tool: "verify_agent", arguments: { agent: "a" } };
+    const post = {
+      transport: "http" as const,
+      url: "http://127.0.0.1:4021/mcp",
+      method: "POST",
+      body: JSON.stringify(v2PaymentRequired),
+      paymentRequiredHeader: null,
+    };
+    const seed004 = await readChallenge({ ...post, call }, ctx);
+    expect(seed004.offer.x402).toMatchObject({ version: 2, retryHeader: "X-PAYMENT" });
+    // A plain API's body-only price, or a price in the v2 header, keeps v2's own header.
+    expect((await readChallenge(post, ctx)).offer.x402?.retryHeader).toBeUndefined();
+    const header = { ...post, call, paymentRequiredHeader: encodeBase64Json(v2PaymentRequired) };
+    expect((await readChallenge(header, ctx)).offer.x402?.retryHeader).toBeUndefined();
+  });
+
   describe("a 402 that offers both bindings (seed 000: a receiver MAY support both)", () => {
     const solanaOnly = {
       ...v2PaymentRequired,

@@ -72,7 +72,8 @@ export async function readChallenge(
       },
       { receiver: originOf(url), resource: request, registry: context.registry },
     );
-    return { offer: quoteRefused === undefined ? offer : { ...offer, quoteRefused } };
+    const read = seed004Binding(offer, challenge);
+    return { offer: quoteRefused === undefined ? read : { ...read, quoteRefused } };
   }
   const { server, tool } = challenge;
   const request: ResourceRequest = { kind: "mcp", server, tool, arguments: challenge.arguments };
@@ -122,6 +123,18 @@ export async function readQuote(
   }
   const offer = knownOptions(quoteToOffer(quote, transport), context.registry);
   return { offer: { ...offer, receiverName: descriptor.name }, descriptor };
+}
+
+/**
+ * Seed 004's binding: a 402 to a POST that carries an MCP tools/call, its price in the body,
+ * is retried with X-PAYMENT ("retries the same POST with header X-PAYMENT"), also when the
+ * body says x402Version 2 (a v2 price is otherwise sent in the PAYMENT-REQUIRED header, and
+ * answered with PAYMENT-SIGNATURE). Black-box review: such a server went unpaid, "payment_parse".
+ */
+function seed004Binding(offer: Offer, challenge: PaymentChallenge & { transport: "http" }): Offer {
+  const inBody = !challenge.paymentRequiredHeader?.trim();
+  if (challenge.call === undefined || !inBody || offer.x402?.version !== 2) return offer;
+  return { ...offer, x402: { ...offer.x402, retryHeader: "X-PAYMENT" } };
 }
 
 /** Only to know whose descriptor to fetch; every claim is verified after. */

@@ -109,6 +109,19 @@ describe("signPayment", () => {
     },
   );
 
+  it("sends a v2 payload in X-PAYMENT where the price asks for it (seed 004's binding)", async () => {
+    const plain = x402(2);
+    const offer = {
+      ...plain,
+      x402: { ...(plain.x402 ?? expect.unreachable("x402")), retryHeader: "X-PAYMENT" as const },
+    };
+    const option = offer.options[0] ?? expect.unreachable("no option");
+    const signed = await signPayment(offer, option, "", account, await makeWallet("EdDSA"), T);
+    expect(signed.answer.header?.name).toBe("X-PAYMENT");
+    expect(answerFor(offer, signed.proof)).toEqual(signed.answer);
+    expect(decodeBase64Json(signed.proof, "proof")).toMatchObject({ x402Version: 2 });
+  });
+
   it("keeps x402 MCP payments as JSON and answers with the x402/payment _meta", async () => {
     const offer = x402(2, "mcp");
     const option = offer.options[0] ?? expect.unreachable("no option");

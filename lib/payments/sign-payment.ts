@@ -79,6 +79,9 @@ export function answerFor(offer: Offer, proof: string): Omit<PaymentAnswer, "pay
     const payload = JSON.parse(proof) as X402PaymentPayload;
     return { meta: { key: MCP_PAYMENT_META, value: mcpPaymentMeta(payload)[MCP_PAYMENT_META] } };
   }
-  const name = offer.x402?.version === 1 ? X402_HEADERS.xPayment : X402_HEADERS.paymentSignature;
+  const name =
+    offer.x402?.version === 1
+      ? X402_HEADERS.xPayment
+      : (offer.x402?.retryHeader ?? X402_HEADERS.paymentSignature);
   return { header: { name, value: proof } };
 }

@@ -84,5 +84,13 @@ export interface Offer {
   /** Fields of the price as a whole the wallet filled in (e.g. a missing x402Version). */
   defaults?: readonly AppliedDefault[];
   /** x402 only: the decoded PaymentRequired object, kept for the answer. */
-  x402?: { version: 1 | 2; paymentRequired: Readonly<Record<string, unknown>> };
+  x402?: {
+    version: 1 | 2;
+    paymentRequired: Readonly<Record<string, unknown>>;
+    /**
+     * The retry's header when it is not the version's own: seed 004's binding (an HTTP 402
+     * on an MCP JSON-RPC POST) is retried with X-PAYMENT, whatever x402Version its body states.
+     */
+    retryHeader?: "X-PAYMENT";
+  };
 }
