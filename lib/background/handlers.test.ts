@@ -6,6 +6,7 @@ import {
   MCP_SERVER,
   makeHarness,
   PASSWORD,
+  SEARCH_CALL,
   stipendexHttpChallenge,
   stipendexMcpChallenge,
   TEST_AUTO_BUDGET,
@@ -272,6 +273,7 @@ describe("ui handlers", () => {
     const answer = await pageApi.stipendex_elicit(
       {
         server: MCP_SERVER,
+        call: SEARCH_CALL,
         params: { _meta: { "stipendex/quote": { stipendex: "quote/0.1", jws } } },
       },
       page(AGENT),
