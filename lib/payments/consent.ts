@@ -3,8 +3,8 @@ import type { PendingApproval } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { canHoldBudget, proxiedOrigin } from "../wallet/budget-origin";
 import { advancePayment } from "../wallet/ledger";
-import { resolveCharge } from "../wallet/limits";
-import { decidePayment, type PolicyDecision } from "../wallet/policy";
+import { type ChargeRefusalRule, resolveCharge } from "../wallet/limits";
+import { decidePayment, type PolicyDecision, type PolicyRule } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { receiverNames } from "../wallet/receiver-names";
 import { type ApprovalView, approvalView } from "./approval-view";
@@ -49,14 +49,10 @@ export async function obtainConsent(
   const outsideCall = kind === "elicitation" && call === undefined;
   const decision = await decide(parts, settings, offer, option, caller, server, outsideCall);
   if (decision.action === "refuse") {
+    const reason = withUnreadOptions(decision, offer);
     parts.endedUnpaid(caller.origin);
-    await advancePayment(
-      parts.deps.db,
-      payment.id,
-      { state: "refused", reason: decision.reason },
-      parts.deps.now(),
-    );
-    return { outcome: "refused", rule: decision.rule, reason: decision.reason };
+    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason }, parts.deps.now());
+    return { outcome: "refused", rule: decision.rule, reason };
   }
   const remaining = describeRemaining(decision.remaining);
   const mode = kind === "elicitation" ? "elicitation" : "popup";
@@ -140,6 +136,23 @@ export async function obtainConsent(
   if (approvedBy === "person") await parts.deps.approvals.consume(payment.id);
   else await parts.deps.approvals.drop(payment.id);
   return { outcome: "approved", confirmation, approvedBy };
+}
+
+/** Refusals of the chosen option itself, which another option of the price might have avoided. */
+const OPTION_REFUSALS: ReadonlySet<PolicyRule> = new Set<ChargeRefusalRule>([
+  "network-not-allowed",
+  "asset-not-allowed",
+  "asset-decimals-mismatch",
+]);
+
+/**
+ * A refusal's reason, with why the price's other options could not be read when the one
+ * chosen is refused for what it is (black-box review: a 2-day timeout on the payable option
+ * read as "network eip155:1 is not among the allowed networks" alone).
+ */
+function withUnreadOptions(decision: PolicyDecision, offer: Offer): string {
+  if (!offer.unread?.length || !OPTION_REFUSALS.has(decision.rule)) return decision.reason;
+  return `${decision.reason}; the price's other options could not be read: ${offer.unread.join("; ")}`;
 }
 
 /**

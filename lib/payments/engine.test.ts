@@ -228,6 +228,30 @@ describe("PaymentEngine.pay, auto-approved", () => {
     expect(payment.offer.claimedBy).toBe("http://127.0.0.1:4021");
   });
 
+  it("says why the price's other options went unread when the one it could read is refused", async () => {
+    const h = await makeHarness({ policy: { networks: ["eip155:84532"] } });
+    const mainnet = {
+      ...v2Requirement,
+      network: "eip155:1",
+      asset: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+      extra: { name: "USD Coin", version: "2" },
+    };
+    const paymentRequired = {
+      ...v2PaymentRequired,
+      accepts: [mainnet, { ...v2Requirement, maxTimeoutSeconds: 5 }],
+    };
+    const challenge = {
+      ...x402HttpChallenge(2),
+      paymentRequiredHeader: encodeBase64Json(paymentRequired),
+    };
+    await expect(h.engine.pay({ requestId: "unread", challenge }, CALLER)).rejects.toMatchObject({
+      code: "policy-refused",
+    });
+    const { reason } = await onlyPayment(h);
+    expect(reason).toMatch(/eip155:1 is not among the allowed networks/);
+    expect(reason).toMatch(/other options could not be read: accepts\[1\]: invalid-timeout/);
+  });
+
   it("asks the person, budget or not, about an x402 MCP price found only in the tool answer's text", async () => {
     const h = await makeHarness(autoTestPolicy);
     // A tool that passes on another site's answer (a fetched page, a relayed 402) as its text.

@@ -61,6 +61,11 @@ export interface Offer {
    */
   quoteRefused?: string;
   /**
+   * x402 only: why the server's other options could not be read (the first few), said when
+   * none of those read may be paid: the refusal then names every option's reason.
+   */
+  unread?: readonly string[];
+  /**
    * x402 over MCP only: the price came as the text of a tool's answer alone (no
    * structuredContent, no `_meta`), where a tool may pass on text from anywhere.
    */

@@ -20,6 +20,9 @@ export interface ReadContext {
  */
 const MAX_ACCEPTS_READ = 32;
 
+/** How many of the reasons options went unread an Offer keeps (each is one short line). */
+const MAX_UNREAD_KEPT = 4;
+
 /** The entries are read one by one, so that one the wallet cannot pay does not hide the rest. */
 const acceptsSchema = z.array(z.unknown(), { error: "not an array" });
 
@@ -88,6 +91,7 @@ export function readPaymentRequired(
     protocol: version === 1 ? "x402-v1" : "x402-v2",
     transport,
     receiver: context.receiver,
+    ...(skipped.length > 0 ? { unread: skipped.slice(0, MAX_UNREAD_KEPT) } : {}),
     resource: context.resource,
     description: describedBy(parsed.x402Version === 2 ? parsed.resource : first.raw),
     options,
