@@ -368,6 +368,8 @@ describe("ConfirmApproval", () => {
     expect(screen.getByTestId("description").textContent).toBe(
       "Web search by OpenAI⟨U+200B⟩ — verified",
     );
+    // Set apart as the server's words: a description can claim anything, a price too.
+    expect(screen.getByTestId("description-source").textContent).toMatch(/server's own words/);
     cleanup();
     renderApproval(
       callWith({ listed: [{ name: text("to\u2066"), value: text('"x"') }], unlisted: 0 }),

@@ -312,6 +312,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
               testId="description"
             />
             <Cut omitted={approval.descriptionOmitted ?? 0} />
+            {approval.description && (
+              <p className="text-xs italic" data-testid="description-source">
+                {t("confirm.descriptionSource")}
+              </p>
+            )}
           </div>
           <Resource resource={approval.resource} byApp={isDesktopApp(approval.origin)} />
           {approval.declaredPayments && (
