@@ -90,13 +90,25 @@ function upstreamSession(json: boolean): Server {
   return server;
 }
 
+/** The test upstream: what it saw of its sessions, and a way to forget them all. */
+interface Upstream extends Listening {
+  /** Sessions a client ended with a DELETE. */
+  ended: string[];
+  /** How many sessions were started (`initialize`). */
+  started: () => number;
+  /** Forgets every session, as a server whose sessions expire does: their ids then get 404. */
+  expireSessions: () => void;
+}
+
 /**
  * Serves a session per `initialize` on 127.0.0.1, answering POSTs with JSON or
- * SSE; `ended` lists the sessions a client ended with a DELETE.
+ * SSE, and a request in a session it does not know (any more) with 404, as
+ * MCP's session management says.
  */
-async function startUpstream(json: boolean): Promise<Listening & { ended: string[] }> {
+async function startUpstream(json: boolean): Promise<Upstream> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const ended: string[] = [];
+  let started = 0;
   const app = express();
   app.use(express.json());
   app.all("/mcp", async (req, res) => {
@@ -104,6 +116,13 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
     const known = sessions.get(id);
     if (known && req.method === "DELETE") ended.push(id);
     if (known) return known.handleRequest(req, res, req.body);
+    if (id) {
+      res
+        .status(404)
+        .json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      return;
+    }
+    started++;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: json,
@@ -114,7 +133,12 @@ async function startUpstream(json: boolean): Promise<Listening & { ended: string
     await upstreamSession(json).connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
-  return { ...(await listen(app, 0)), ended };
+  return {
+    ...(await listen(app, 0)),
+    ended,
+    started: () => started,
+    expireSessions: () => sessions.clear(),
+  };
 }
 
 /** The payments the host's wallet was asked for, and why those withdrawn were. */
@@ -281,6 +305,21 @@ describe.each([
     expect(elicited[0]?.server).toBe(`${upstream.url}/mcp`);
     // A server answering in JSON sends it on the session's stream: no call to bind it to.
     expect(elicited[0]?.call).toEqual(json ? undefined : { tool: "buy", arguments: { q: "mcp" } });
+  });
+
+  it("starts a new upstream session when the server has forgotten the host's, and sends the call again there", async () => {
+    const host = await hostThroughProxy(`${upstream.url}/mcp`, {}, []);
+    closers.push(host.close);
+    await host.client.listTools();
+    upstream.expireSessions();
+    const [listed, called] = await Promise.all([
+      host.client.listTools(),
+      host.client.callTool({ name: "search", arguments: {} }),
+    ]);
+    expect(listed.tools.map((tool) => tool.name)).toEqual(["search"]);
+    expect(called.content).toEqual([{ type: "text", text: "results" }]);
+    // Both calls met the 404 at once: one new session for both.
+    expect(upstream.started()).toBe(2);
   });
 
   it("ends the upstream session with a DELETE once the host goes, and only then settles `ended`", async () => {

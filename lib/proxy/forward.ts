@@ -35,11 +35,10 @@ import {
   type ProxyWallet,
   type ToolCallParams,
 } from "./paid-call";
+import { type Connected, UpstreamSession } from "./upstream-session";
 
 /** A forwarded request may run as long as the host lets it (paid tools, a person approving). */
 const FORWARD_TIMEOUT_MS = 30 * 60_000;
-/** How long the proxy waits, once the host has gone, for the server to take the session's end. */
-const SESSION_END_TIMEOUT_MS = 5_000;
 
 export interface ForwardingServer {
   /** The MCP server the host talks to. */
@@ -75,8 +74,7 @@ export interface ForwardOptions {
 export function createForwardingServer(options: ForwardOptions): ForwardingServer {
   const upstreamUrl = options.upstream.href;
   const server = new Server({ name: "stipendex-proxy", version: options.version });
-  let client: Client | undefined;
-  let transport: StreamableHTTPClientTransport | undefined;
+  let session: UpstreamSession | undefined;
   const wallet = options.wallet;
   const resumptions = new Resumptions();
   const streams = new CallStreams(
@@ -91,7 +89,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   };
 
   server.setRequestHandler(InitializeRequestSchema, async (request): Promise<InitializeResult> => {
-    if (client) {
+    if (session) {
       throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Already initialized" });
     }
     const { params } = request;
@@ -104,29 +102,42 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     const capabilities = declared.body
       ? (JSON.parse(declared.body) as { params: typeof params }).params.capabilities
       : params.capabilities;
-    const upstream = new Client(params.clientInfo, { capabilities });
-    upstream.fallbackNotificationHandler = toHost;
-    upstream.setNotificationHandler(ProgressNotificationSchema, toHost);
-    upstream.fallbackRequestHandler = async (asked, extra) => {
-      const answer = await walletElicitation(asked, streams.callOf(extra.requestId), extra.signal);
-      if (answer) return answer;
-      return asHostError(() =>
-        server.request({ method: asked.method, params: asked.params }, ResultSchema, {
-          signal: extra.signal,
-          timeout: FORWARD_TIMEOUT_MS,
-        }),
-      );
-    };
-    try {
-      transport = new StreamableHTTPClientTransport(options.upstream, { fetch: streams.fetch });
+    // A session the server forgets is started again with the same (upstream-session.ts).
+    const connect = async (): Promise<Connected> => {
+      const upstream = new Client(params.clientInfo, { capabilities });
+      upstream.fallbackNotificationHandler = toHost;
+      upstream.setNotificationHandler(ProgressNotificationSchema, toHost);
+      upstream.fallbackRequestHandler = async (asked, extra) => {
+        const answer = await walletElicitation(
+          asked,
+          streams.callOf(extra.requestId),
+          extra.signal,
+        );
+        if (answer) return answer;
+        return asHostError(() =>
+          server.request({ method: asked.method, params: asked.params }, ResultSchema, {
+            signal: extra.signal,
+            timeout: FORWARD_TIMEOUT_MS,
+          }),
+        );
+      };
+      const transport = new StreamableHTTPClientTransport(options.upstream, {
+        fetch: streams.fetch,
+      });
       await upstream.connect(transport);
+      return { client: upstream, transport };
+    };
+    let first: Connected;
+    try {
+      first = await connect();
     } catch (error) {
       throw rpcFailure({
         code: ErrorCode.InternalError,
         message: `stipendex-proxy could not reach the MCP server at ${upstreamUrl}: ${errorText(error)}`,
       });
     }
-    client = upstream;
+    session = new UpstreamSession(first, connect, upstreamUrl);
+    const upstream = first.client;
     const serverCapabilities = upstream.getServerCapabilities() ?? {};
     const declaredPayments = field(serverCapabilities.experimental, "stipendex/payments");
     if (declaredPayments !== undefined) {
@@ -173,20 +184,22 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   };
 
   server.fallbackNotificationHandler = async (notification) => {
-    await client?.notification(notification);
+    await session?.run((client) => client.notification(notification));
   };
 
   server.fallbackRequestHandler = async (request, extra) => {
-    if (!client) {
+    if (!session) {
       throw rpcFailure({ code: ErrorCode.InvalidRequest, message: "Initialize the session first" });
     }
-    const upstream = client;
+    const upstream = session;
     const send = async (params: Request["params"]): Promise<CallOutcome> => {
       try {
-        const result = await upstream.request({ method: request.method, params }, ResultSchema, {
-          signal: extra.signal,
-          timeout: FORWARD_TIMEOUT_MS,
-        });
+        const result = await upstream.run((client) =>
+          client.request({ method: request.method, params }, ResultSchema, {
+            signal: extra.signal,
+            timeout: FORWARD_TIMEOUT_MS,
+          }),
+        );
         return { result };
       } catch (error) {
         if (error instanceof McpError) {
@@ -259,27 +272,10 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
   const ended = new Promise<void>((resolve) => {
     server.onclose = () => {
       resumptions.giveUp();
-      void endSession(transport, client).finally(resolve);
+      void (session?.end() ?? Promise.resolve()).finally(resolve);
     };
   });
   return { server, ended };
-}
-
-/**
- * MCP's Streamable HTTP: a client done with its session says so with a DELETE
- * (a server that keeps none answers 405), so the server can let it go.
- */
-async function endSession(
-  transport: StreamableHTTPClientTransport | undefined,
-  client: Client | undefined,
-): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const givenUp = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS);
-  });
-  await Promise.race([transport?.terminateSession().catch(() => undefined), givenUp]);
-  clearTimeout(timer);
-  await client?.close();
 }
 
 function isToolCall(params: unknown): params is ToolCallParams {
