@@ -86,3 +86,20 @@ export class PaidRetryError extends ProxyError {
     super("paid-retry-failed", message, options);
   }
 }
+
+/**
+ * A tool call priced with HTTP 402 (seed 004) that the wallet did not pay:
+ * the message is the wallet's reason (declined, locked, not running), `price`
+ * what the server's 402 said.
+ */
+export class UnpaidHttp402Error extends ProxyError {
+  override name = "UnpaidHttp402Error";
+
+  constructor(
+    readonly price: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("payment-not-made", message, options);
+  }
+}

@@ -25,7 +25,7 @@ import { MAX_REPORTED_TOOLS } from "../hook/wallet-link";
 import type { ElicitParams } from "../messages";
 import { answeringCalls, noAnswerIn, Resumptions } from "./call-answers";
 import { CallStreams } from "./call-streams";
-import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
+import { failureText, PaidRetryError, UnpaidHttp402Error, UpstreamAnswerError } from "./errors";
 import { asForwardedCall } from "./forwarded-call";
 import { payingHttp402 } from "./http-402";
 import {
@@ -225,6 +225,10 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
           : await send(params);
     } catch (error) {
       if (error instanceof PaidRetryError) throw rpcFailure(paidRetryFailure(params, error).error);
+      if (error instanceof UnpaidHttp402Error) {
+        const tool = isToolCall(params) ? params.name : "the tool";
+        throw rpcFailure(notPaid(tool, error.message, error.price).error);
+      }
       if (!(error instanceof UpstreamAnswerError)) throw failedUpstream(failureText(error));
       // An HTTP 402 still there: the wallet did not pay it (http-402.ts asked it).
       if (error.status !== 402) throw failedUpstream(error.message);

@@ -198,14 +198,18 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       .toEqual([{ paymentId: "p1", status: 200, receipt: "settled" }]);
   });
 
-  it("tells the host the call needs a payment the wallet did not make, when it declines", async () => {
+  it("tells the host the call needs a payment the wallet did not make, and why, when it declines", async () => {
     const server = await startPaidServer();
     const { wallet, asked } = payingWallet(true);
     const host = await hostThroughProxy(`${server.url}/mcp`, wallet);
     open.push(host, server);
     await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
       code: -32402,
-      message: expect.stringContaining("the Stipendex wallet did not make it"),
+      message: expect.stringContaining(
+        "verify_agent needs a payment and the Stipendex wallet did not make it: You declined the payment",
+      ),
+      // The server's price, as its 402 said it.
+      data: { upstream: expect.stringContaining('"accepts"') },
     });
     expect(asked).toHaveLength(1);
     expect(server.payments).toEqual([]);

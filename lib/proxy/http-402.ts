@@ -1,3 +1,4 @@
+import { errorText } from "../errors";
 import { holdReceipt } from "../hook/held-receipt";
 import { type HttpPayer, payHttp402, pricedUrl } from "../hook/http-payment";
 import { type JsonRpcId, type JsonRpcRequest, readJsonRpcRequest } from "../hook/jsonrpc";
@@ -6,7 +7,7 @@ import { answerReceipt, isMcpPriceAnswer, toolCallOf, withCall } from "../hook/m
 import { McpSessions } from "../hook/mcp-session";
 import { makeReplayable } from "../hook/replay";
 import { answerToCall, type PaidOutcome, type Resumptions } from "./call-answers";
-import { failureText, PaidRetryError, UpstreamAnswerError } from "./errors";
+import { failureText, PaidRetryError, UnpaidHttp402Error, UpstreamAnswerError } from "./errors";
 import { notePaidAtHttp } from "./forwarded-call";
 import type { ProxyWallet } from "./paid-call";
 
@@ -90,7 +91,12 @@ export function payingHttp402(
     if (paid !== response || made.paymentId !== undefined) {
       await response.body?.cancel().catch(() => undefined);
     }
-    if (made.paymentId === undefined) return paid;
+    if (made.paymentId === undefined) {
+      // Not paid: the host is told why (declined, locked, ...), as for a price in MCP.
+      if (paid !== response || made.unpaid === undefined) return paid;
+      const price = await response.text().catch(() => "");
+      throw new UnpaidHttp402Error(price, errorText(made.unpaid), { cause: made.unpaid });
+    }
     if (paid.status === 402) {
       // The server's refusal of the payment (seed 004: its reason verbatim in the 402).
       await paid.body?.cancel().catch(() => undefined);
@@ -144,7 +150,7 @@ function paymentOf(
   request: JsonRpcRequest & { id: JsonRpcId },
 ) {
   let refused: (said: string) => void = () => undefined;
-  const made: { paymentId?: string; refused: Promise<string> } = {
+  const made: { paymentId?: string; unpaid?: unknown; refused: Promise<string> } = {
     refused: new Promise((resolve) => {
       refused = resolve;
     }),
@@ -154,7 +160,12 @@ function paymentOf(
     {
       pay: async (challenge, signal) => {
         // The price names the address: the window is also told the call the host says it is.
-        const answer = await wallet.pay(withCall(challenge, call), signal);
+        const answer = await wallet
+          .pay(withCall(challenge, call), signal)
+          .catch((error: unknown) => {
+            made.unpaid = error;
+            throw error;
+          });
         if (answer.header) {
           made.paymentId = answer.paymentId;
           notePaidAtHttp(answer.paymentId);
