@@ -109,14 +109,17 @@ export interface ReceiptParams {
  * connection failed or was cut), an answer that is not the call's result (a
  * body that is no JSON-RPC answer, an HTTP error other than a 402), a stream
  * that ended before the result, a signed payment never sent (a paywalled
- * page that loaded something else first), a JSON-RPC error other than a
- * refusal (see `answerError`), or a redirect (which a paid request never follows).
+ * page that loaded something else first), a paid retry its caller gave up
+ * once it was sent (the page aborted it, the desktop host cancelled the
+ * call), a JSON-RPC error other than a refusal (see `answerError`), or a
+ * redirect (which a paid request never follows).
  */
 export const UNANSWERED = [
   "no-response",
   "not-an-answer",
   "stream-ended",
   "not-sent",
+  "given-up",
   "error-answer",
   "redirected",
 ] as const;

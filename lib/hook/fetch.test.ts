@@ -467,6 +467,23 @@ describe("installFetchHook: HTTP 402", () => {
       ]);
     });
 
+    it("reports a paid retry the page gave up once it was sent as given up by its caller", async () => {
+      const abort = new AbortController();
+      const { win, receipts } = setup(
+        pricing(() => {
+          abort.abort(new DOMException("timed out", "TimeoutError"));
+          throw abort.signal.reason;
+        }),
+        () => pay,
+      );
+      await expect(win.fetch("/x", { signal: abort.signal })).rejects.toMatchObject({
+        name: "TimeoutError",
+      });
+      expect(receipts).toEqual([
+        { paymentId: "p1", status: 0, receipt: null, unanswered: "given-up" },
+      ]);
+    });
+
     // Red-team review: history said the server gave no answer, though it had the payment and
     // answered it with a redirect.
     it("reports a redirect as such: the retry never follows it, and the page's fetch fails", async () => {

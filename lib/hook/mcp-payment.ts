@@ -214,8 +214,9 @@ async function payAndRetry(
   try {
     retry = await nativeFetch(call.replayable.replay({}, body));
   } catch (failure) {
-    // No HTTP answer (connection refused or reset): the server may have taken the paid call all the same.
-    wallet.receipt({ paymentId, status: 0, receipt: null, unanswered: "no-response" });
+    // No HTTP answer (given up, connection refused or reset): the server may have taken the paid call all the same.
+    const unanswered = call.signal?.aborted ? "given-up" : "no-response";
+    wallet.receipt({ paymentId, status: 0, receipt: null, unanswered });
     throw failure;
   }
   const keptFromPage = refusalKeptFromPage(answer);

@@ -57,7 +57,13 @@ export async function sendPaidRetry(
       status: 0,
       receipt: null,
       // The server had the payment, and answered: with a redirect the retry does not follow.
-      unanswered: redirected ? "redirected" : sent ? "no-response" : "not-sent",
+      unanswered: redirected
+        ? "redirected"
+        : !sent
+          ? "not-sent"
+          : request.signal?.aborted
+            ? "given-up"
+            : "no-response",
     });
     throw error;
   }

@@ -53,7 +53,9 @@ async function paidStipendex() {
 }
 
 describe("fileReceipt, Stipendex", () => {
-  it("settles a payment on a valid Receipt (JSON form) and keeps it", async () => {
+  // README: a claimed settlement the chain does not show is flagged, not trusted; the
+  // Receipt is the receiver's word, so the payment reads settled once the chain shows it.
+  it("keeps a valid Receipt (JSON form), the payment signed and due for its chain check at once", async () => {
     const { h, payment, claims } = await paidStipendex();
     const jws = await signReceipt(claims, h.receiver.key);
     const filed = await fileReceipt(
@@ -61,10 +63,12 @@ describe("fileReceipt, Stipendex", () => {
       { paymentId: payment.id, status: 200, receipt: toJsonForm("receipt", jws) },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
+    expect(filed).toEqual({ state: "signed" });
     const stored = await h.db.payments.get(payment.id);
-    expect(stored?.state).toBe("settled");
+    expect(stored?.state).toBe("signed");
     expect(stored?.receipt).toBe(jws);
+    expect(stored?.reason).toBeUndefined();
+    expect(stored?.checkAt).toBe(h.clock.ms);
   });
 
   // The seed's HTTP binding writes `base64url(Receipt JWS)`; envelope.md reads it as the compact JWS.
@@ -75,7 +79,7 @@ describe("fileReceipt, Stipendex", () => {
       (jws: string) => ({ stipendex: "receipt/0.1", jws: base64url.encode(jws) }),
     ],
   ])(
-    "settles on a Receipt wrapped once more in base64url (%s), keeping the compact JWS",
+    "accepts a Receipt wrapped once more in base64url (%s), keeping the compact JWS",
     async (_where, wrap) => {
       const { h, payment, claims } = await paidStipendex();
       const jws = await signReceipt(claims, h.receiver.key);
@@ -84,7 +88,7 @@ describe("fileReceipt, Stipendex", () => {
         { paymentId: payment.id, status: 200, receipt: wrap(jws) },
         AGENT,
       );
-      expect(filed).toEqual({ state: "settled" });
+      expect(filed).toEqual({ state: "signed" });
       expect((await h.db.payments.get(payment.id))?.receipt).toBe(jws);
     },
   );
@@ -119,7 +123,7 @@ describe("fileReceipt, Stipendex", () => {
     );
   });
 
-  it("checks the Receipt's resultHash against the result served: a match settles, a mismatch is kept as failed", async () => {
+  it("checks the Receipt's resultHash against the result served: a match is accepted, a mismatch is kept as failed", async () => {
     const served = await sha256Base64url(canonicalize([{ type: "text", text: "results" }]));
     const { h, payment, claims } = await paidStipendex();
     const jws = await signReceipt({ ...claims, resultHash: served }, h.receiver.key);
@@ -128,7 +132,7 @@ describe("fileReceipt, Stipendex", () => {
       { paymentId: payment.id, status: 200, receipt: jws, resultHash: served },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
+    expect(filed).toEqual({ state: "signed" });
 
     const other = await paidStipendex();
     const lying = await signReceipt({ ...other.claims, resultHash: served }, other.h.receiver.key);
@@ -238,6 +242,10 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
     [{ status: 200, unanswered: "stream-ended" }, /stream ended before it sent the result/],
     [{ status: 0, unanswered: "not-sent" }, /never sent/],
     [
+      { status: 0, unanswered: "given-up" },
+      /given up by its caller after the paid request went out/,
+    ],
+    [
       { status: 0, unanswered: "redirected" },
       /answered the paid request with a redirect, which the wallet never follows with a payment/,
     ],
@@ -283,7 +291,7 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
       },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
+    expect(filed).toEqual({ state: "signed" });
     const stored = await h.db.payments.get(payment.id);
     expect(stored?.receipt).toBe(jws);
     expect(stored?.reason).toMatch(
@@ -306,7 +314,7 @@ describe("a paid retry that brought neither a receipt nor a refusal", () => {
 
 describe("a Receipt signed with a key the cached descriptor does not list yet", () => {
   // envelope.md section 7: a wallet fetches the descriptor again once on an unknown kid.
-  it("fetches the descriptor again, once, and settles on the rotated key", async () => {
+  it("fetches the descriptor again, once, and accepts the rotated key", async () => {
     const { h, payment, claims } = await paidStipendex();
     const rotated = await makeReceiver(RECEIVER, "r2");
     const asked: (boolean | undefined)[] = [];
@@ -324,7 +332,7 @@ describe("a Receipt signed with a key the cached descriptor does not list yet", 
       { paymentId: payment.id, status: 200, receipt: jws },
       AGENT,
     );
-    expect(filed).toEqual({ state: "settled" });
+    expect(filed).toEqual({ state: "signed" });
     expect(asked).toEqual([undefined, true]);
   });
 
@@ -367,7 +375,7 @@ describe("receipts that arrive while the wallet is locked", () => {
     wallet.state.open = true;
     expect(await fileHeldReceipts(wallet.deps)).toBe(1);
     const filed = await h.db.payments.get(payment.id);
-    expect(filed?.state).toBe("settled");
+    expect(filed?.state).toBe("signed");
     expect(filed?.receipt).toBe(jws);
     expect(filed?.heldReceipt).toBeUndefined();
     expect(filed?.checkAt).toBeGreaterThanOrEqual(0);
@@ -410,7 +418,7 @@ describe("receipts that arrive while the wallet is locked", () => {
   });
 
   // envelope §6 refuses a Receipt for what it says, not for how long the wallet stayed locked.
-  it("settles a valid Receipt that arrived while locked, however long the wallet stayed locked", async () => {
+  it("accepts a valid Receipt that arrived while locked, however long the wallet stayed locked", async () => {
     const { h, payment, claims } = await paidStipendex();
     const jws = await signReceipt(claims, h.receiver.key);
     const wallet = lockable(h);
@@ -420,12 +428,12 @@ describe("receipts that arrive while the wallet is locked", () => {
     await fileHeldReceipts(wallet.deps);
     const filed = await h.db.payments.get(payment.id);
     expect(filed?.reason).toBeUndefined();
-    expect(filed?.state).toBe("settled");
+    expect(filed?.state).toBe("signed");
   });
 
   // An older version kept no arrival time; the payment's updatedAt is when the Receipt was held.
   it.each([
-    ["settles one that was fresh when held", 2, "settled", undefined],
+    ["accepts one that was fresh when held", 2, "signed", undefined],
     [
       "refuses one that was over a day old when held",
       25,
@@ -502,7 +510,7 @@ describe("receipts that arrive while the wallet is locked", () => {
       },
     };
     await fileHeldReceipts({ ...wallet.deps, descriptors });
-    expect(await h.db.payments.get(good.payment.id)).toMatchObject({ state: "settled" });
+    expect(await h.db.payments.get(good.payment.id)).toMatchObject({ state: "signed" });
     expect((await h.db.payments.get(good.payment.id))?.heldReceipt).toBeUndefined();
     expect((await h.db.payments.get(bad.payment.id))?.state).toBe("failed");
     // The next pass once it is due again (its refusal made it due for the settlement tracker).
@@ -573,7 +581,7 @@ describe("a Receipt whose receiver's descriptor cannot be fetched when it arrive
     h.clock.ms = held?.checkAt ?? 0;
     expect(await fileHeldReceipts(receiver.deps)).toBe(1);
     const filed = await h.db.payments.get(payment.id);
-    expect(filed?.state).toBe("settled");
+    expect(filed?.state).toBe("signed");
     expect(filed?.receipt).toBe(jws);
     expect(filed?.heldReceipt).toBeUndefined();
   });
@@ -615,7 +623,7 @@ describe("a Receipt whose receiver's descriptor cannot be fetched when it arrive
     receiver.state.down = false;
     h.clock.ms += 48 * HOUR;
     await fileHeldReceipts(receiver.deps);
-    expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
+    expect((await h.db.payments.get(payment.id))?.state).toBe("signed");
   });
 });
 

@@ -12,7 +12,6 @@ import { advancePayment } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { isPaymentError, PaymentError, unknownPayment } from "./errors";
 import { readRefusal } from "./refusal";
-import { claimedTransactionOf } from "./settlement-tracker";
 
 /** Why a refused payment still counts against the limits, as history says it. */
 export const STAYS_CHARGED =
@@ -136,6 +135,9 @@ export function unansweredReason({
   if (unanswered === "redirected") {
     return "The server answered the paid request with a redirect, which the wallet never follows with a payment: the result that was paid for did not come.";
   }
+  if (unanswered === "given-up") {
+    return "The call was given up by its caller after the paid request went out: the server may still have taken it, and the payment with it.";
+  }
   if (unanswered === "not-sent") {
     return "Signed but never sent: the request was given up before the paid retry went out.";
   }
@@ -222,34 +224,24 @@ async function fileReceived(
       ? { servedHash: received.resultHash }
       : {};
   try {
-    let settled: { settled: boolean; receipt: string };
+    // Checked now; the settlement it claims is not trusted on its own word (a Stipendex
+    // Receipt's is the receiver's, an x402 settle response's nobody's): the payment stays
+    // signed, its amount pending, until the chain shows it collected.
+    let receipt: string;
     if (payment.offer.quote) {
       // Kept unwrapped once readable, refused or not, so history shows it like any other.
       kept = readReceiptValue(received.receipt);
-      settled = await checkStipendexReceipt(deps, wallet, payment, kept, received);
+      receipt = await checkStipendexReceipt(deps, wallet, payment, kept, received);
     } else {
-      // Signed by nobody (a page can write any, with any transaction): a claim the chain is asked about.
-      settled = { settled: false, receipt: checkX402Settlement(wallet, payment, received.receipt) };
+      receipt = checkX402Settlement(wallet, payment, received.receipt);
     }
-    // "Settled" without a transaction to look up is a claim only too: the payment stays
-    // signed, its amount pending, until the chain shows it.
-    if (!settled.settled || !claimedTransactionOf({ ...payment, receipt: settled.receipt })) {
-      // The settlement it claims is looked at on chain next.
-      await deps.db.payments.update(payment.id, {
-        receipt: settled.receipt,
-        ...served,
-        updatedAt: deps.now(),
-        checkAt: deps.now(),
-      });
-      return { state: payment.state, held: false };
-    }
-    const updated = await advancePayment(
-      deps.db,
-      payment.id,
-      { state: "settled", receipt: settled.receipt, ...served },
-      deps.now(),
-    );
-    return { state: updated.state, held: false };
+    await deps.db.payments.update(payment.id, {
+      receipt,
+      ...served,
+      updatedAt: deps.now(),
+      checkAt: deps.now(),
+    });
+    return { state: payment.state, held: false };
   } catch (error) {
     const waited = deps.now() - received.receivedAt;
     if (isPaymentError(error, "descriptor-unavailable") && waited < DESCRIPTOR_WAIT_MS) {
@@ -288,7 +280,7 @@ async function checkStipendexReceipt(
   payment: PaymentRecord,
   jws: string,
   received: Received,
-): Promise<{ settled: boolean; receipt: string }> {
+): Promise<string> {
   const quote = payment.offer.quote;
   if (!quote || !payment.proof) throw unknownPayment(payment.id);
   const proofHash = await objectHash(payment.proof);
@@ -313,8 +305,8 @@ async function checkStipendexReceipt(
     return verify(true);
   });
   assertResultServed(verified.claims.resultHash, received.resultHash);
-  // "accepted": verified, settlement pending — kept as unconfirmed (still "signed").
-  return { settled: verified.claims.status === "settled", receipt: jws };
+  // "settled" or "accepted" (settlement pending): the chain says which it is.
+  return jws;
 }
 
 /** A Receipt's `resultHash`, where it gives one, is the hash of the result the page was served. */

@@ -202,6 +202,8 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
         );
         return { result };
       } catch (error) {
+        // The host's own cancellation (notifications/cancelled), not an answer of the server's.
+        if (extra.signal.aborted) throw error;
         if (error instanceof McpError) {
           const wire = wireErrorOf(error);
           // The proxy's own, for a call its SSE answer left unanswered (call-answers.ts), is a failure.

@@ -204,6 +204,22 @@ describe("callPaying", () => {
     ]);
   });
 
+  it("reports a paid retry the host gave up once it was sent as given up, not as the server's answer", async () => {
+    const server = upstream({ error: QUOTE_ERROR });
+    const cancel = new AbortController();
+    const send = async (params: ToolCallParams) => {
+      if (!server.sent.length) return server.send(params);
+      // The host's notifications/cancelled while the paid retry is on its way.
+      cancel.abort("host cancels");
+      throw cancel.signal.reason;
+    };
+    const w = wallet();
+    await callPaying(SERVER, call, send, w.proxyWallet, cancel.signal);
+    expect(w.receipts).toEqual([
+      { paymentId: "pay-1", status: 0, receipt: null, unanswered: "given-up" },
+    ]);
+  });
+
   it("reports a paid retry answered 2xx with no JSON-RPC answer without a refusal, and tells the host the wallet paid", async () => {
     const server = upstream({ error: QUOTE_ERROR });
     const send = async (params: ToolCallParams) => {

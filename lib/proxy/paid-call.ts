@@ -95,7 +95,7 @@ export async function callPaying(
       _meta: { ...meta, [answer.meta.key]: answer.meta.value },
     });
   } catch (error) {
-    const paid = { paymentId: answer.paymentId, sent };
+    const paid = { paymentId: answer.paymentId, sent, givenUp: signal?.aborted === true && sent };
     return noAnswerToPaidCall(error, server, params.name, paid, wallet, asked ?? first);
   }
   const report = await withResultHash(answerReceipt(retried, answer.paymentId, 200), retried);
@@ -125,7 +125,7 @@ async function noAnswerToPaidCall(
   error: unknown,
   server: string,
   tool: string,
-  { paymentId, sent }: { paymentId: string; sent: boolean },
+  { paymentId, sent, givenUp }: { paymentId: string; sent: boolean; givenUp: boolean },
   wallet: ProxyWallet,
   original: unknown,
 ): Promise<CallOutcome> {
@@ -144,7 +144,13 @@ async function noAnswerToPaidCall(
       original,
     );
   }
-  const unanswered = answered ? answered.unanswered : sent ? "no-response" : "not-sent";
+  const unanswered = answered
+    ? answered.unanswered
+    : !sent
+      ? "not-sent"
+      : givenUp
+        ? "given-up"
+        : "no-response";
   await wallet.receipt({ paymentId, status, receipt: null, unanswered }).catch(() => undefined);
   return {
     error: paidButUnanswered(tool, server, answered ? answered.message : failureText(error)),
