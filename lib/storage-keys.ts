@@ -22,6 +22,8 @@ export const STORAGE_KEYS = {
   quietOrigins: "stipendex.quietOrigins",
   /** storage.session: what MCP servers declared and hinted, as pages reported it. */
   pricing: "stipendex.pricing",
+  /** storage.session: when this browser session's first worker started (ms), lib/payments/abandoned-asks.ts. */
+  browserSessionStart: "stipendex.browserSessionStart",
   /** storage.session: paywalled pages offered per tab, and their paid loads. */
   pageOffers: "stipendex.pageOffers",
   /** Settings table: the payees the person approved for each desktop app (lib/wallet/approved-payees.ts). */

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import { readBalances } from "../chain/balances";
 import { rpcEndpointFor } from "../chain/rpc-endpoints";
 import type { WalletDb } from "../db/schema";
-import { endAbandonedAsks } from "../payments/abandoned-asks";
+import { browserSessionStartedAt, endAbandonedAsks } from "../payments/abandoned-asks";
 import { ApprovalQueue, type ApprovalWindow } from "../payments/approvals";
 import { BalanceBook } from "../payments/balance-book";
 import { pendingAmounts, tokenKey } from "../payments/balance-view";
@@ -98,10 +98,13 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
     now,
   };
   const nodeBackoff = new NodeBackoff();
+  // Read as the worker starts: the first of a browser session marks when it began.
+  // Unreadable: only the hour's rule ends asks.
+  const sessionStart = browserSessionStartedAt(session, now()).catch(() => 0);
   const settlements = new SettlementSchedule({
     track: async () => {
       await fileHeldReceipts(receipts);
-      await endAbandonedAsks(db, () => approvals.pending(), now());
+      await endAbandonedAsks(db, () => approvals.pending(), now(), await sessionStart);
       return trackSettlements({
         db,
         endpointFor,

@@ -7,7 +7,7 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { STORAGE_KEYS } from "../storage-keys";
 import { deleteHistory } from "../wallet/ledger";
-import { ABANDONED_AFTER_MS, ABANDONED_REASON } from "./abandoned-asks";
+import { ABANDONED_AFTER_MS, ABANDONED_REASON, UNSIGNED_APPROVAL_REASON } from "./abandoned-asks";
 
 async function asked() {
   const h = await makeHarness();
@@ -42,5 +42,42 @@ describe("a payment the person was asked about when nobody waits for it any more
     young.clock.ms += ABANDONED_AFTER_MS - 1;
     await young.settlements.run();
     expect((await young.db.payments.toArray())[0]?.state).toBe("quoted");
+  });
+});
+
+describe("payments asked about in an earlier browser session", () => {
+  /** The browser closed and started again: storage.session emptied, a new worker. */
+  function browserRestarted(h: Awaited<ReturnType<typeof asked>>) {
+    return (async () => {
+      for (const key of Object.values(STORAGE_KEYS)) await h.session.remove(key);
+      h.clock.ms += 1;
+      h.restart();
+    })();
+  }
+
+  // Black-box review: after the browser was killed with its window open, the requests read
+  // "waiting" for an hour though no page was left to wait for them.
+  it("are declined by the first pass of the next session, however young", async () => {
+    const h = await asked();
+    await browserRestarted(h);
+    await h.settlements.run();
+    const [payment] = await h.db.payments.toArray();
+    expect(payment).toMatchObject({ state: "declined", reason: ABANDONED_REASON });
+  });
+
+  it("expire when approved but never signed nor charged, and stay asked in a worker's restart", async () => {
+    const h = await asked();
+    const [quoted] = await h.db.payments.toArray();
+    if (!quoted) throw new Error("no payment asked");
+    // Approved, and the browser gone before the signature: nothing charged, nothing signed.
+    await h.db.payments.put({ ...quoted, state: "approved", approvedBy: "person" });
+    h.restart();
+    await h.settlements.run();
+    expect((await h.db.payments.toArray())[0]?.state).toBe("approved");
+    await browserRestarted(h);
+    await h.settlements.run();
+    const [payment] = await h.db.payments.toArray();
+    expect(payment).toMatchObject({ state: "expired", reason: UNSIGNED_APPROVAL_REASON });
+    expect(payment?.charge).toBeUndefined();
   });
 });
