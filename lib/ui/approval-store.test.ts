@@ -4,7 +4,7 @@ import { installFakeBackground } from "../../tests/unit-support/ui/fake-backgrou
 import { APPROVAL } from "../../tests/unit-support/ui/fixtures";
 import type { DecideParams, PendingApproval } from "../messages";
 import { STORAGE_KEYS } from "../storage-keys";
-import { createApprovalStore, followApprovals } from "./approval-store";
+import { createApprovalStore, followApprovals, LISTING_PATIENCE_MS } from "./approval-store";
 
 describe("approval store", () => {
   let queue: PendingApproval[];
@@ -68,6 +68,55 @@ describe("approval store", () => {
     open();
     await Promise.all([first, second]);
     expect(store.getState().approvals.map((a) => a.id)).toEqual(["a", "b", "c"]);
+  });
+
+  // Black-box review (Chromium): the worker stopped as Approve was clicked; asked again, the
+  // request was approved and paid, and the window kept showing it, refusing every click with
+  // 'No payment … for this page', while the requests behind it waited.
+  it("lists again after a decision the background refused, with no error for an approval that left the queue", async () => {
+    const store = createApprovalStore();
+    await store.getState().refresh();
+    fakeBrowser.reset();
+    installFakeBackground({
+      ui_listPending: () => queue,
+      ui_decide: ({ approvalId }) => {
+        throw new Error(`No payment "${approvalId}" for this page`);
+      },
+    });
+    // Answered elsewhere meanwhile: the window has not heard of it yet.
+    queue = queue.filter((a) => a.id !== "a");
+    await store.getState().decide("approve");
+    expect(store.getState().approvals.map((a) => a.id)).toEqual(["b"]);
+    expect(store.getState().error).toBeUndefined();
+    expect(store.getState().busy).toBe(false);
+    // One still listed keeps the refusal on screen.
+    await store.getState().decide("approve");
+    expect(store.getState().error).toBe('No payment "b" for this page');
+  });
+
+  it("does not wait for ever on a listing the background never answers", async () => {
+    vi.useFakeTimers();
+    try {
+      let answered = false;
+      fakeBrowser.reset();
+      installFakeBackground({
+        ui_listPending: () => {
+          if (!answered) {
+            answered = true;
+            return new Promise<never>(() => {});
+          }
+          return queue;
+        },
+      });
+      const store = createApprovalStore();
+      const hung = store.getState().refresh();
+      await vi.advanceTimersByTimeAsync(LISTING_PATIENCE_MS);
+      await hung;
+      await store.getState().refresh();
+      expect(store.getState().approvals.map((a) => a.id)).toEqual(["a", "b"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps showing the same approval when the queue grows in front of it", async () => {

@@ -17,30 +17,54 @@ export interface ApprovalStore {
   decide(decision: DecideParams["decision"], alwaysAllowPerDay?: string): Promise<void>;
 }
 
+/**
+ * How long a listing is waited for before the next one may start: a request
+ * to a worker stopped while it answered may never be answered (seen in
+ * Chromium), and the window must not stay behind the queue for good.
+ */
+export const LISTING_PATIENCE_MS = 3_000;
+
 /** The confirmation window's queue of approvals waiting for the person. */
 export function createApprovalStore() {
   let inFlight: Promise<void> | undefined;
   let stale = false;
+  /** Listings started; only the latest one's answer is shown (one waited out may answer late). */
+  let listings = 0;
   return createStore<ApprovalStore>()((set, get) => {
     const load = async () => {
+      const listing = ++listings;
       const approvals = await callWallet({ method: "ui_listPending", params: undefined });
+      if (listing !== listings) return;
       // Stay on the approval the person is reading even when the queue reorders.
       const shownId = get().approvals[get().index]?.id;
       const kept = approvals.findIndex((a) => a.id === shownId);
       const index = kept >= 0 ? kept : Math.min(get().index, Math.max(0, approvals.length - 1));
       set({ approvals, index, loaded: true });
     };
-    const act = async (action: () => Promise<unknown>) => {
+    /** Lists once, waiting LISTING_PATIENCE_MS at most. */
+    const listPatiently = () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waitedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, LISTING_PATIENCE_MS);
+      });
+      const listed = load().catch((error: unknown) => set({ error: errorText(error) }));
+      return Promise.race([listed, waitedOut]).finally(() => clearTimeout(timer));
+    };
+    /** Runs `action` on the approval `about`, then lists again, whether it worked or not. */
+    const act = async (action: () => Promise<unknown>, about?: string) => {
       if (get().busy) return;
       set({ busy: true, error: undefined });
+      let failure: string | undefined;
       try {
         await action();
-        await load();
       } catch (error) {
-        set({ error: errorText(error) });
-      } finally {
-        set({ busy: false });
+        failure = errorText(error);
       }
+      await listPatiently();
+      // An approval answered meanwhile (a restarted worker asked again, and it was decided
+      // there) leaves the queue: the refusal to decide it twice is no news to the person.
+      const gone = about !== undefined && !get().approvals.some((a) => a.id === about);
+      set({ busy: false, error: gone ? undefined : (failure ?? get().error) });
     };
     return {
       approvals: [],
@@ -57,7 +81,7 @@ export function createApprovalStore() {
         inFlight = (async () => {
           do {
             stale = false;
-            await load().catch((error: unknown) => set({ error: errorText(error) }));
+            await listPatiently();
           } while (stale);
         })().finally(() => {
           inFlight = undefined;
@@ -73,7 +97,7 @@ export function createApprovalStore() {
         if (!approval) return Promise.resolve();
         const params: DecideParams = { approvalId: approval.id, decision };
         if (alwaysAllowPerDay !== undefined) params.alwaysAllowPerDay = alwaysAllowPerDay;
-        return act(() => callWallet({ method: "ui_decide", params }));
+        return act(() => callWallet({ method: "ui_decide", params }), approval.id);
       },
     };
   });
