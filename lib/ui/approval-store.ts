@@ -41,13 +41,19 @@ export function createApprovalStore() {
       const index = kept >= 0 ? kept : Math.min(get().index, Math.max(0, approvals.length - 1));
       set({ approvals, index, loaded: true });
     };
-    /** Lists once, waiting LISTING_PATIENCE_MS at most. */
+    /** Lists once, waiting LISTING_PATIENCE_MS at most; false when it was waited out. */
     const listPatiently = () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const waitedOut = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, LISTING_PATIENCE_MS);
+      const waitedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), LISTING_PATIENCE_MS);
       });
-      const listed = load().catch((error: unknown) => set({ error: errorText(error) }));
+      const listed = load().then(
+        () => true,
+        (error: unknown) => {
+          set({ error: errorText(error) });
+          return true;
+        },
+      );
       return Promise.race([listed, waitedOut]).finally(() => clearTimeout(timer));
     };
     /** Runs `action` on the approval `about`, then lists again, whether it worked or not. */
@@ -60,7 +66,8 @@ export function createApprovalStore() {
       } catch (error) {
         failure = errorText(error);
       }
-      await listPatiently();
+      // One waited out is listed again, as a change is: the queue may have moved meanwhile.
+      if (!(await listPatiently())) void get().refresh();
       // An approval answered meanwhile (a restarted worker asked again, and it was decided
       // there) leaves the queue: the refusal to decide it twice is no news to the person.
       const gone = about !== undefined && !get().approvals.some((a) => a.id === about);
@@ -81,7 +88,7 @@ export function createApprovalStore() {
         inFlight = (async () => {
           do {
             stale = false;
-            await listPatiently();
+            if (!(await listPatiently())) stale = true;
           } while (stale);
         })().finally(() => {
           inFlight = undefined;
