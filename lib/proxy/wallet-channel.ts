@@ -149,7 +149,7 @@ export class WalletChannel {
     if (!(await this.options.installed())) {
       return new ProxyError(
         "link-not-installed",
-        "The Stipendex wallet's link to desktop apps is not installed: run `npx stipendex-proxy install`, then restart the browser",
+        "The Stipendex wallet's link to desktop apps is not installed in any browser found in your home directory: run `npx stipendex-proxy install`, then restart the browser (for a browser started with its own --user-data-dir, `npx stipendex-proxy install --browser-dir <dir>`, then start that browser)",
       );
     }
     return new ProxyError(
