@@ -33,6 +33,7 @@ import {
   callPaying,
   notPaid,
   type ProxyWallet,
+  refusedPayment,
   type ToolCallParams,
 } from "./paid-call";
 import { type Connected, UpstreamSession } from "./upstream-session";
@@ -250,11 +251,7 @@ export function createForwardingServer(options: ForwardOptions): ForwardingServe
     const tool = isToolCall(params) ? params.name : "the tool";
     return error.refusal === undefined
       ? { error: paidButUnanswered(tool, upstreamUrl, error.message) }
-      : notPaid(
-          tool,
-          `the server refused the payment the wallet made (${error.message})`,
-          error.refusal,
-        );
+      : refusedPayment(tool, error.message, error.refusal);
   };
 
   const failedUpstream = (why: string) =>

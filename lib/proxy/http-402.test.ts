@@ -236,7 +236,9 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
     open.push(host, server);
     await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
       code: -32402,
-      message: expect.stringContaining("the server refused the payment the wallet made"),
+      message: expect.stringContaining(
+        "The MCP server refused the payment the Stipendex wallet made for verify_agent",
+      ),
       data: { upstream: { code: -32402, message: "Payment required", data: { quote: "q" } } },
     });
     expect(receipts).toEqual([
@@ -263,7 +265,7 @@ describe("the proxy, with a server that answers a tools/call with HTTP 402", () 
       open.push(host, server);
       await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
         code: -32402,
-        message: expect.stringContaining("refused the payment the wallet made"),
+        message: expect.stringContaining("refused the payment the Stipendex wallet made"),
       });
       expect(asked.map((challenge) => challenge.transport)).toEqual(["http"]);
       expect(server.payments).toEqual(["signed-x402"]);
@@ -384,7 +386,7 @@ describe("the proxy, with seed 004's server: a paid retry of its HTTP 402 that f
     await expect(host.callTool({ name: "verify_agent", arguments: {} })).rejects.toMatchObject({
       code: -32402,
       message: expect.stringContaining(
-        `the server refused the payment the wallet made (HTTP 402: ${said})`,
+        `The MCP server refused the payment the Stipendex wallet made for verify_agent: HTTP 402: ${said}`,
       ),
     });
     expect(receipts).toEqual([

@@ -63,8 +63,7 @@ export async function callPaying(
   if (paidAtHttp() !== undefined) {
     // A price answering the payment its HTTP 402 took: the server's refusal of it (filed so by
     // http-402.ts), never paid again in the same call without a new decision (envelope.md section 7).
-    const why = "the server refused the payment the wallet made (it answered with another price)";
-    return notPaid(params.name, why, asked ?? first);
+    return refusedPayment(params.name, "it answered with another price", asked ?? first);
   }
   let answer: PaymentAnswer;
   try {
@@ -102,11 +101,7 @@ export async function callPaying(
   // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
   await wallet.receipt(report).catch(() => undefined);
   if (report.error) {
-    return notPaid(
-      params.name,
-      `the server refused the payment the wallet made (${report.error.message})`,
-      retried,
-    );
+    return refusedPayment(params.name, report.error.message, retried);
   }
   return retried;
 }
@@ -138,11 +133,7 @@ async function noAnswerToPaidCall(
     await wallet
       .receipt({ paymentId, status, receipt: null, error: { code: status, message: said } })
       .catch(() => undefined);
-    return notPaid(
-      tool,
-      `the server refused the payment the wallet made (HTTP ${status}: ${message})`,
-      original,
-    );
+    return refusedPayment(tool, `HTTP ${status}: ${message}`, original);
   }
   const unanswered = answered
     ? answered.unanswered
@@ -164,6 +155,21 @@ export function notPaid(tool: string, why: string, original: unknown): { error: 
       code: PAYMENT_REQUIRED,
       message: `${tool} needs a payment and the Stipendex wallet did not make it: ${why}`,
       data: { upstream: isObject(original) && "error" in original ? original.error : original },
+    },
+  };
+}
+
+/** The server refused the payment the wallet made (`why`, in its words): as notPaid, the server's request in `data`. */
+export function refusedPayment(
+  tool: string,
+  why: string,
+  original: unknown,
+): { error: JsonRpcError } {
+  const { error } = notPaid(tool, why, original);
+  return {
+    error: {
+      ...error,
+      message: `The MCP server refused the payment the Stipendex wallet made for ${tool}: ${why}`,
     },
   };
 }
