@@ -1,7 +1,7 @@
 import { createBridge } from "@/lib/hook/bridge";
 import { installFetchHook } from "@/lib/hook/fetch";
 import { mcpLoader } from "@/lib/hook/mcp-loader";
-import { installProvider } from "@/lib/hook/provider";
+import { hookInstalled, installProvider } from "@/lib/hook/provider";
 import { createWalletLink } from "@/lib/hook/wallet-link";
 import { installXhrHook } from "@/lib/hook/xhr";
 
@@ -13,6 +13,7 @@ export default defineContentScript({
   // A named IIFE would declare a global in the page (and break a page's own `let hook`).
   globalName: false,
   main() {
+    if (hookInstalled(window)) return;
     const { request, notify } = createBridge(window);
     const wallet = createWalletLink(request, notify);
     const mcp = mcpLoader(window, () =>

@@ -8,7 +8,7 @@ import {
   TO_RELAY,
 } from "../messages";
 import { createBridge } from "./bridge";
-import { installProvider } from "./provider";
+import { hookInstalled, installProvider } from "./provider";
 import { createWalletLink } from "./wallet-link";
 
 type Win = Window & typeof globalThis;
@@ -40,6 +40,14 @@ describe("installProvider", () => {
     expect(() => Object.defineProperty(win, "stipendex", { value: 1 })).toThrow(TypeError);
     expect(Reflect.deleteProperty(win, "stipendex")).toBe(false);
     expect(target.stipendex).toBe(provider);
+  });
+
+  // Black-box review (Firefox): after the extension was reloaded, one fetch was asked about twice.
+  it("tells a second hook that one is already at work in the window", () => {
+    const win = freshWindow();
+    expect(hookInstalled(win)).toBe(false);
+    install(win);
+    expect(hookInstalled(win)).toBe(true);
   });
 
   it("announces itself at install and again on request", () => {

@@ -41,6 +41,20 @@ export interface StipendexProvider {
   getPricing(server: string): Promise<McpServerReport | null>;
 }
 
+/** The provider's name on the page's window. */
+const PROVIDER_PROPERTY = "stipendex";
+
+/**
+ * Whether a hook is already at work in `win`: Firefox injects an updated or
+ * reloaded extension's content scripts into the tabs already open, where the
+ * previous hook stays (its window.stipendex cannot be replaced) and goes on
+ * working with the new relay. A second would wrap fetch again and ask twice
+ * for one price.
+ */
+export function hookInstalled(win: Window): boolean {
+  return PROVIDER_PROPERTY in win;
+}
+
 const INFO: ProviderInfo = Object.freeze({
   name: "Stipendex Wallet",
   rdns: "dev.stipendex.wallet",
@@ -77,7 +91,7 @@ export function installProvider(
       wallet.elicit({ server: server ?? win.location.origin, params }),
     getPricing: (server: string) => request({ method: "stipendex_getPricing", params: { server } }),
   });
-  Object.defineProperty(win, "stipendex", {
+  Object.defineProperty(win, PROVIDER_PROPERTY, {
     value: provider,
     writable: false,
     configurable: false,
