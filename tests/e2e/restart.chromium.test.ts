@@ -6,6 +6,7 @@ import type { PaymentDetail } from "../../lib/messages";
 import { type ChromiumSession, launchChromium, stopServiceWorkers } from "./support/chromium";
 import { type HeldReceiver, startHeldReceiver } from "./support/restart-held-receiver";
 import { allowOrigin, callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-chromium";
+import { useDemoChain } from "./support/wallet-setup";
 
 const TIMEOUT = { timeout: 90_000 };
 const PRICE = HTTP_PRICES.stipendex;
@@ -50,6 +51,8 @@ describe("Wallet core in Chromium: the worker stopped mid-payment", TIMEOUT, () 
     payer = account.address;
     browser = await launchChromium({ withWallet: true });
     wallet = await setUpWallet(browser, account.privateKey);
+    // The chain the demo settles on: a Receipt's settlement is checked there.
+    await useDemoChain((request) => callWallet(wallet, request), demo.chain);
     page = await browser.context.newPage();
     await page.goto(`${held.origin}/`);
   }, TIMEOUT);

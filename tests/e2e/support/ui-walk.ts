@@ -245,6 +245,10 @@ export function describeUiWalk(browserName: string, open: () => Promise<UiBrowse
       await look(session(), window, "confirmation-window");
       await window.click("button", "Approve");
       assert.equal(await paid, 200);
+      // Signed and collected: until the chain check finds its transaction (a moment after the
+      // receipt) the popup counts it as signed, not yet collected, beside the chain's balance.
+      const [payment] = await settled(ledger, (rows) => rows[0]?.state === "settled");
+      assert.equal(payment?.state, "settled");
 
       await popup.reload();
       const afterPaying = await popupTokenBalance(popup, symbol);
