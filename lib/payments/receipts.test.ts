@@ -19,10 +19,11 @@ import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
 import { toJsonForm } from "../protocol/envelope/json-form";
 import { signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
+import { STAYS_CHARGED } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { PaymentError } from "./errors";
 import { paymentDetail } from "./history";
-import { fileHeldReceipts, fileReceipt, type ReceiptDeps, STAYS_CHARGED } from "./receipts";
+import { fileHeldReceipts, fileReceipt, type ReceiptDeps } from "./receipts";
 
 const TX = RECEIPT_TX;
 const HOUR = 3_600_000;

@@ -8,14 +8,10 @@ import { isProtocolError } from "../protocol/errors";
 import { resolveNetwork } from "../protocol/rails/networks";
 import { readSettleResponse } from "../protocol/x402/settlement";
 import { decodeBase64Json } from "../protocol/x402/wire";
-import { advancePayment } from "../wallet/ledger";
+import { advancePayment, STAYS_CHARGED } from "../wallet/ledger";
 import type { DescriptorSource } from "./descriptors";
 import { isPaymentError, PaymentError, unknownPayment } from "./errors";
 import { readRefusal } from "./refusal";
-
-/** Why a refused payment still counts against the limits, as history says it. */
-export const STAYS_CHARGED =
-  "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
 
 /** How long after a Receipt arrived its receiver's descriptor is waited for, before the Receipt is refused for want of it. */
 const DESCRIPTOR_WAIT_MS = 24 * 3_600_000;

@@ -16,6 +16,7 @@ import {
 import { readAllSums, readSums } from "./budget-sums";
 import {
   advancePayment,
+  COLLECTED_AFTER_ALL,
   chargeAndSign,
   deleteHistory,
   type NewPayment,
@@ -24,6 +25,7 @@ import {
   recordRefusal,
   recordSettlement,
   releaseUncollectable,
+  STAYS_CHARGED,
   scheduleSettlementChecks,
   settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
@@ -1129,6 +1131,29 @@ describe("releaseUncollectable", () => {
     const sums = await readAllSums(db);
     for (const key of sumKeys) expect(sums.get(key), key).toBe(1_000n);
     expect(sums.get("daily:USD:2026-11-30:day:2026-11-30")).toBe(1_000n);
+  });
+
+  // Black-box review: a refused payment collected after all read "paid" beside "It stays charged
+  // until its authorization expires unused".
+  it("says a refused payment the chain shows collected was collected all the same", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
+    if (signed.kind !== "signed") return expect.unreachable(signed.kind);
+    const refusal = "The receiver refused the payment: settlement failed.";
+    await advancePayment(
+      wdb,
+      signed.payment.id,
+      { state: "failed", reason: `${refusal} ${STAYS_CHARGED}` },
+      NOW,
+    );
+    const collected = await recordSettlement(wdb, signed.payment.id, {
+      status: "used",
+      checkedAt: NOW + 1,
+    });
+    expect(collected).toMatchObject({
+      state: "settled",
+      reason: `${refusal} ${COLLECTED_AFTER_ALL}`,
+    });
   });
 
   it("releases a payment the receiver refused after signing, and nothing that was never charged", async () => {

@@ -382,6 +382,14 @@ async function giveBack(
 }
 
 /**
+/** Why a refused payment still counts against the limits, as history says it. */
+export const STAYS_CHARGED =
+  "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
+
+/** What history says, after its refusal, of a refused payment the receiver then collected. */
+export const COLLECTED_AFTER_ALL = "The receiver collected it all the same.";
+
+/**
  * Files what the chain says about a payment's settlement. A confirmed or used
  * authorization settles a signed or failed payment (the receiver collected
  * after all); other findings are kept beside the state. A payment already
@@ -400,9 +408,15 @@ export async function recordSettlement(
     const state = collected ? "settled" : payment.state;
     if (state !== payment.state) assertTransition(id, payment.state, state);
     const { checkAt: _scheduled, ...rest } = payment;
+    // A refusal that said it stays charged until its expiry: now it says it was collected.
+    const refused =
+      payment.state === "failed" && collected && payment.reason?.endsWith(STAYS_CHARGED);
     const updated: PaymentRecord = {
       // When to look again is the tracker's to say (scheduleSettlementChecks); once collected, never.
       ...(collected ? rest : payment),
+      ...(refused && payment.reason
+        ? { reason: `${payment.reason.slice(0, -STAYS_CHARGED.length)}${COLLECTED_AFTER_ALL}` }
+        : {}),
       state,
       settlement,
       updatedAt: settlement.checkedAt,
