@@ -35,10 +35,6 @@ export class UpstreamSession {
     this.current = first;
   }
 
-  get client(): Client {
-    return this.current.client;
-  }
-
   /** Runs `send` on the session's client; once more on a new session when the server forgot this one. */
   async run<T>(send: (client: Client) => Promise<T>): Promise<T> {
     const used = this.current;

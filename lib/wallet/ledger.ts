@@ -381,7 +381,6 @@ async function giveBack(
   await db.budgetSums.bulkPut(rowsWith(rows, current, left, now));
 }
 
-/**
 /** Why a refused payment still counts against the limits, as history says it. */
 export const STAYS_CHARGED =
   "It stays charged until its authorization expires unused: the receiver could still collect it until then.";
