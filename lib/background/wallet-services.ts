@@ -104,7 +104,13 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
   const settlements = new SettlementSchedule({
     track: async () => {
       await fileHeldReceipts(receipts);
-      await endAbandonedAsks(db, () => approvals.pending(), now(), await sessionStart);
+      await endAbandonedAsks(
+        db,
+        () => approvals.pending(),
+        now(),
+        await sessionStart,
+        (payment) => engine.inHand(payment),
+      );
       return trackSettlements({
         db,
         endpointFor,

@@ -7,14 +7,20 @@ import {
 } from "../../tests/unit-support/payments/test-support";
 import { STORAGE_KEYS } from "../storage-keys";
 import { deleteHistory } from "../wallet/ledger";
-import { ABANDONED_AFTER_MS, ABANDONED_REASON, UNSIGNED_APPROVAL_REASON } from "./abandoned-asks";
+import { saveSession } from "../wallet/vault-store";
+import {
+  ABANDONED_AFTER_MS,
+  ABANDONED_REASON,
+  endAbandonedAsks,
+  UNSIGNED_APPROVAL_REASON,
+} from "./abandoned-asks";
 
 async function asked() {
   const h = await makeHarness();
   const { challenge } = await stipendexHttpChallenge(h.receiver);
   void h.engine.pay({ requestId: "asked", challenge }, CALLER).catch(() => undefined);
   await until(async () => (await h.approvals.pending()).length === 1);
-  return h;
+  return Object.assign(h, { challenge });
 }
 
 describe("a payment the person was asked about when nobody waits for it any more", () => {
@@ -79,5 +85,32 @@ describe("payments asked about in an earlier browser session", () => {
     const [payment] = await h.db.payments.toArray();
     expect(payment).toMatchObject({ state: "expired", reason: UNSIGNED_APPROVAL_REASON });
     expect(payment?.charge).toBeUndefined();
+  });
+
+  // Black-box review (Firefox, the extension reloaded with the window open): the new relay
+  // sent the page's request again, the person was asked again, and the first pass, which had
+  // read the queue a moment before, declined the payment under the new ask.
+  it("are asked again, not declined, when their page sends the request again", async () => {
+    const h = await asked();
+    await browserRestarted(h);
+    await saveSession(h.session, h.unlocked);
+    const again = h.engine.pay({ requestId: "asked", challenge: h.challenge }, CALLER);
+    // The pass looks at the queue before the ask is back in it.
+    await endAbandonedAsks(
+      h.db,
+      async () => [],
+      h.clock.ms,
+      h.clock.ms,
+      (payment) => h.engine.inHand(payment),
+    );
+    expect((await h.db.payments.toArray())[0]?.state).toBe("quoted");
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const [approval] = await h.approvals.pending();
+    await h.approvals.decide({ approvalId: approval?.id ?? "", decision: "approve" });
+    expect((await again).paymentId).toBe(approval?.id);
+    expect((await h.db.payments.toArray())[0]?.state).toBe("signed");
+    expect(h.engine.inHand({ requestKey: (await h.db.payments.toArray())[0]?.requestKey })).toBe(
+      false,
+    );
   });
 });

@@ -41,7 +41,8 @@ export async function browserSessionStartedAt(
 /**
  * Ends the payments left asked about that nobody waits for any more: made in
  * an earlier browser session (`sessionStartedAt`) or over ABANDONED_AFTER_MS
- * ago, and not among the approvals still shown (`waiting`, by payment id).
+ * ago, and not among the approvals still shown (`waiting`, by payment id) nor
+ * in the engine's hands (`inHand`: its page asked again).
  * What the browser forgot when it closed (the approvals live in
  * storage.session) would otherwise read "waiting" for ever, and never leave
  * the history. One still asked ("quoted") is declined, as a closed window
@@ -53,6 +54,7 @@ export async function endAbandonedAsks(
   waiting: () => Promise<readonly { id: string }[]>,
   now: number,
   sessionStartedAt: number,
+  inHand: (payment: PaymentRecord) => boolean,
 ): Promise<void> {
   // The last instant abandoned: an hour ago, or just before this browser session began.
   const until = Math.max(now - ABANDONED_AFTER_MS, sessionStartedAt - 1);
@@ -67,7 +69,9 @@ export async function endAbandonedAsks(
   const ended = asked.filter((id) => !shown.has(id));
   await db.transaction("rw", db.payments, async () => {
     for (const payment of await db.payments.bulkGet(ended)) {
-      const end = payment && endOf(payment);
+      // Asked again meanwhile: the page is there after all (looked at here, where no ask can
+      // slip in between the look and the write).
+      const end = payment && !inHand(payment) && endOf(payment);
       if (end) await db.payments.put(unpaidRecord({ ...payment, ...end, updatedAt: now }));
     }
   });

@@ -191,6 +191,14 @@ export class PaymentEngine {
     );
   }
 
+  /**
+   * Whether a request for `payment` is being worked on now: its page is still
+   * there, waiting (a relay that sends it again after an extension update, say).
+   */
+  inHand(payment: Pick<PaymentRecord, "requestKey">): boolean {
+    return payment.requestKey !== undefined && this.withdrawn.working(payment.requestKey);
+  }
+
   /** Charges changed outside the engine (one was given back): the sums it keeps in memory are stale. */
   chargesChanged(): void {
     this.parts.spend.forget();

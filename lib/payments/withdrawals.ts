@@ -43,4 +43,9 @@ export class Withdrawals {
   has(requestKey: string): boolean {
     return this.inFlight.get(requestKey)?.withdrawn === true || this.recent.has(requestKey);
   }
+
+  /** Whether a call for `requestKey` is being worked on now. */
+  working(requestKey: string): boolean {
+    return this.inFlight.has(requestKey);
+  }
 }
