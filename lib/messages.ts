@@ -14,9 +14,17 @@ import type { PaymentState } from "./payment-states";
 
 export const PROVIDER_VERSION = "0.1.0";
 
-/** Tags on `window.postMessage` traffic between the page hook and the relay. */
+/** The events the page hook and the relay talk by, on the page's window (lib/hook/bridge.ts). */
 export const TO_RELAY = "stipendex:to-relay";
 export const TO_PAGE = "stipendex:to-page";
+
+/**
+ * What a relay sends the hook when it starts. Firefox gives the open tabs a
+ * reloaded or updated extension's new relay, while the old one, and every
+ * request it carried, is gone: the hook sends the requests it still waits on
+ * again (a restarted background resumes a payment by its requestId).
+ */
+export const RELAY_STARTED = 0;
 
 export const ANNOUNCE_EVENT = "stipendex:announceProvider";
 export const REQUEST_PROVIDER_EVENT = "stipendex:requestProvider";

@@ -3,6 +3,7 @@ import {
   type PageMethods,
   type PageRequest,
   ProviderRpcError,
+  RELAY_STARTED,
   type RelayToHook,
   TO_PAGE,
   TO_RELAY,
@@ -32,11 +33,21 @@ export function createBridge(win: Window & typeof globalThis): {
   const { parse, stringify } = win.JSON;
   const post = (message: HookToRelay) =>
     dispatch(new CustomEvent(TO_RELAY, { detail: stringify(message) }));
-  const pending = new Map<string, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  const pending = new Map<
+    string,
+    { resolve(v: unknown): void; reject(e: unknown): void; message: HookToRelay }
+  >();
 
   win.addEventListener(TO_PAGE, (event) => {
     // The relay sends JSON text; whatever else the page dispatches fails here, in its own world.
-    const data = parse((event as CustomEvent<string>).detail) as Partial<RelayToHook> | null;
+    const data = parse((event as CustomEvent<string>).detail) as
+      | Partial<RelayToHook>
+      | typeof RELAY_STARTED
+      | null;
+    if (data === RELAY_STARTED) {
+      for (const { message } of pending.values()) post(message);
+      return;
+    }
     if (typeof data?.id !== "string") return;
     const waiter = pending.get(data.id);
     if (!waiter || !data.response) return;
@@ -47,9 +58,9 @@ export function createBridge(win: Window & typeof globalThis): {
 
   const request = ((request: PageRequest) =>
     new Promise((resolve, reject) => {
-      const id = randomId();
-      pending.set(id, { resolve, reject });
-      post({ id, request } satisfies HookToRelay);
+      const message: HookToRelay = { id: randomId(), request };
+      pending.set(message.id, { resolve, reject, message });
+      post(message);
     })) as Requester;
   const notify: Notifier = (request) =>
     post({ id: randomId(), request, noAnswer: true } satisfies HookToRelay);

@@ -1,4 +1,5 @@
 import type { PaymentChallenge } from "../messages";
+import { carriesNoBody } from "./http-method";
 import type { McpHook } from "./mcp-hook";
 import type { PricedRequest } from "./paid-retry";
 import { readCapped } from "./read-capped";
@@ -49,7 +50,7 @@ export function pricedUrl(
   if (!url) return request.url;
   // An answer's URL has no fragment.
   if (!answer.redirected && url === request.url.split("#")[0]) return url;
-  return /^(GET|HEAD)$/.test(request.method) && new URL(url).origin === new URL(request.url).origin
+  return carriesNoBody(request.method) && new URL(url).origin === new URL(request.url).origin
     ? url
     : undefined;
 }

@@ -17,6 +17,9 @@ export async function readCapped(
   // Bytes as sent: a decoded body's length is not the one declared.
   const whole = response.headers.has("content-encoding") ? 0 : declared;
   const reader = response.body.getReader();
+  const stop = () => {
+    reader.cancel().catch(() => undefined);
+  };
   const decoder = new TextDecoder();
   let text = "";
   let size = 0;
@@ -27,7 +30,7 @@ export async function readCapped(
       : setTimeout(() => {
           late = true;
           // Answers the read waiting below at once, as done: taken as unread.
-          reader.cancel().catch(() => undefined);
+          stop();
         }, patienceMs);
   try {
     for (;;) {
@@ -36,14 +39,14 @@ export async function readCapped(
       if (done) return text + decoder.decode();
       size += value.byteLength;
       if (size > limit) {
-        reader.cancel().catch(() => undefined);
+        stop();
         return undefined;
       }
       // Streaming: a character split between chunks is decoded once its last byte arrives.
       text += decoder.decode(value, { stream: true });
       // Every declared byte is in: the stream's end would only add the wait for its close.
       if (whole > 0 && size === whole) {
-        reader.cancel().catch(() => undefined);
+        stop();
         return text + decoder.decode();
       }
     }

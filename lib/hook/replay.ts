@@ -1,3 +1,5 @@
+import { carriesNoBody } from "./http-method";
+
 /**
  * Keeps what is needed to send a request a second time (the paid retry)
  * without consuming a body the page or the first attempt will read. Only
@@ -73,7 +75,7 @@ export function makeReplayable(
   }
   // A Request's body cannot be moved to another URL without reading it (Firefox has no
   // Request.body to tell whether there is one): only a GET or HEAD, which has none, is moved.
-  const retargetable = !(spareInput instanceof Request) || /^(GET|HEAD)$/.test(spareInput.method);
+  const retargetable = !(spareInput instanceof Request) || carriesNoBody(spareInput.method);
   return {
     first,
     replay(extraHeaders, body, url) {

@@ -1,3 +1,4 @@
+import { carriesNoBody } from "./http-method";
 import type { HttpPayer } from "./http-payment";
 import { bodyAsSent } from "./replay";
 import { change, progress, type Shown, type Step, type XhrCall, type XhrStage } from "./xhr-call";
@@ -127,7 +128,7 @@ export function installXhrHook(win: Window & typeof globalThis, payer: HttpPayer
     const call = calls.get(this);
     const body = args[0];
     if (body instanceof Document && call) call.payable = false;
-    else if (call && body != null && !/^(GET|HEAD)$/.test(call.method))
+    else if (call && body != null && !carriesNoBody(call.method))
       call.body = bodyAsSent(body as BodyInit) as BodyInit;
     return undefined;
   });

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from "vitest";
-import { TO_PAGE, TO_RELAY, type WireResponse } from "../messages";
+import { createBridge } from "../hook/bridge";
+import { RELAY_STARTED, TO_PAGE, TO_RELAY, type WireResponse } from "../messages";
 import { PortClosedError } from "./port-sender";
 import { type SendToBackground, sendWithRetry, startRelay } from "./relay";
 
@@ -137,6 +138,64 @@ describe("startRelay", () => {
     });
     const expected = { channel: "page", method: "stipendex_pay", params };
     expect(sent).toEqual([expected, expected, expected]);
+  });
+});
+
+describe("startRelay, in a page whose hook is already waiting", () => {
+  it("says it started, and the hook sends what it still waits on again, answered once", async () => {
+    const win = freshWindow();
+    const hook = createBridge(win as Window & typeof globalThis);
+    const toGone: unknown[] = [];
+    // The old relay: its extension was reloaded, and nothing it carried is ever answered.
+    startRelay(win, (message) => {
+      toGone.push(message);
+      return new Promise<WireResponse>(() => undefined);
+    });
+    let answers = 0;
+    const params = {
+      requestId: "r1",
+      challenge: {
+        transport: "http" as const,
+        url: "https://a.example/",
+        method: "GET",
+        body: "{}",
+        paymentRequiredHeader: null,
+      },
+    };
+    const paid = hook.request({ method: "stipendex_pay", params });
+    void paid.then(() => answers++);
+    const status = hook.request({ method: "stipendex_status", params: undefined });
+    hook.notify({
+      method: "stipendex_receipt",
+      params: { paymentId: "p0", status: 200, receipt: null },
+    });
+    expect(toGone).toHaveLength(3);
+
+    const toNew: unknown[] = [];
+    const announced = pageMessages(win);
+    startRelay(win, async (message) => {
+      toNew.push(message);
+      return { ok: true, result: "answered" } satisfies WireResponse;
+    });
+    expect(announced).toEqual([RELAY_STARTED]);
+    expect(await paid).toBe("answered");
+    expect(await status).toBe("answered");
+    // Both waiting requests, by their own ids (the background resumes a payment by requestId);
+    // not the notification, which nobody waits on.
+    expect(toNew.map((message) => (message as { method: string }).method).sort()).toEqual([
+      "stipendex_pay",
+      "stipendex_status",
+    ]);
+    expect(toNew).toContainEqual({ channel: "page", method: "stipendex_pay", params });
+
+    // Answered requests are not sent again when another relay starts.
+    startRelay(win, async (message) => {
+      toNew.push(message);
+      return { ok: true, result: "again" } satisfies WireResponse;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(toNew).toHaveLength(2);
+    expect(answers).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@ import { errorText } from "../errors";
 import {
   ErrorCode,
   type HookToRelay,
+  RELAY_STARTED,
   type RelayToHook,
   TO_PAGE,
   TO_RELAY,
@@ -49,7 +50,9 @@ const PERMANENT = /Extension context invalidated/i;
  * The background answers its own failures as data, so a rejected send is the
  * transport failing, typically the worker being stopped mid-request. The
  * relay then sends the very same message again: a restarted worker resumes a
- * payment by its requestId instead of paying twice.
+ * payment by its requestId instead of paying twice. A relay that starts in a
+ * page whose hook is already waiting (Firefox hands open tabs an updated
+ * extension's scripts) tells it, and the hook sends its requests again.
  */
 export function startRelay(
   win: Window,
@@ -83,6 +86,7 @@ export function startRelay(
       }),
     );
   });
+  win.dispatchEvent(new CustomEvent(TO_PAGE, { detail: JSON.stringify(RELAY_STARTED) }));
 }
 
 /**
