@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { type Demo, HTTP_PRICES, startDemo } from "../../demo/server";
+import { type Demo, HTTP_PRICES } from "../../demo/server";
 import type { PaymentDetail } from "../../lib/messages";
 import { type ChromiumSession, launchChromium, stopServiceWorkers } from "./support/chromium";
-import { type HeldReceiver, startHeldReceiver } from "./support/restart-held-receiver";
+import { type HeldDemo, type HeldReceiver, startHeldDemo } from "./support/restart-held-receiver";
 import { allowOrigin, callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-chromium";
 import { useDemoChain } from "./support/wallet-setup";
 
@@ -36,21 +36,18 @@ function paidFetchResult(page: Page, name: string): Promise<PaidFetch> {
 }
 
 describe("Wallet core in Chromium: the worker stopped mid-payment", TIMEOUT, () => {
+  let rig: HeldDemo | undefined;
   let demo: Demo;
   let held: HeldReceiver;
   let browser: ChromiumSession | undefined;
   let wallet: Page;
   let page: Page;
-  let payer: `0x${string}`;
 
   before(async () => {
-    demo = await startDemo();
-    held = await startHeldReceiver(demo.chain, demo.rail, PRICE);
-    const account = demo.chain.accounts.payers[0];
-    assert.ok(account);
-    payer = account.address;
+    rig = await startHeldDemo();
+    ({ demo, held } = rig);
     browser = await launchChromium({ withWallet: true });
-    wallet = await setUpWallet(browser, account.privateKey);
+    wallet = await setUpWallet(browser, rig.payer.privateKey);
     // The chain the demo settles on: a Receipt's settlement is checked there.
     await useDemoChain((request) => callWallet(wallet, request), demo.chain);
     page = await browser.context.newPage();
@@ -58,8 +55,8 @@ describe("Wallet core in Chromium: the worker stopped mid-payment", TIMEOUT, () 
   }, TIMEOUT);
 
   after(async () => {
-    await Promise.allSettled([browser?.close(), held?.close()]);
-    await demo?.stop();
+    await browser?.close();
+    await rig?.stop();
   });
 
   const paymentsHere = async () =>
@@ -73,14 +70,8 @@ describe("Wallet core in Chromium: the worker stopped mid-payment", TIMEOUT, () 
     callWallet(wallet, { method: "ui_getPayment", params: { id } });
   const claimsOf = (payment: PaymentDetail, kind: "quote" | "proof") =>
     payment.objects.find((o) => o.kind === kind);
-  const transfersFromPayer = async (fromBlock: bigint) =>
-    demo.chain.publicClient.getContractEvents({
-      address: demo.chain.token.address,
-      abi: demo.chain.token.abi,
-      eventName: "Transfer",
-      args: { from: payer },
-      fromBlock,
-    });
+  const transfersFromPayer = (fromBlock: bigint) =>
+    rig?.transfersFromPayer(fromBlock) ?? assert.fail("no demo");
   const settledRow = async (id: string) => {
     const deadline = Date.now() + 15_000;
     for (;;) {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "puppeteer-core";
-import { type Demo, HTTP_PRICES, startDemo } from "../../demo/server";
+import { type Demo, HTTP_PRICES } from "../../demo/server";
 import { type FirefoxSession, launchFirefox } from "./support/firefox";
-import { type HeldReceiver, startHeldReceiver } from "./support/restart-held-receiver";
+import { type HeldDemo, type HeldReceiver, startHeldDemo } from "./support/restart-held-receiver";
 import { firefoxTab } from "./support/tabs";
 import { pollFor } from "./support/wait";
 import { callWallet, nextConfirmWindow, setUpWallet } from "./support/wallet-firefox";
@@ -13,28 +13,25 @@ const TIMEOUT = { timeout: 120_000 };
 const PRICE = HTTP_PRICES.stipendex;
 
 describe("Wallet core in Firefox: the add-on updated mid-payment", TIMEOUT, () => {
+  let rig: HeldDemo | undefined;
   let demo: Demo;
   let held: HeldReceiver;
   let session: FirefoxSession | undefined;
   let page: Page;
-  let payer: `0x${string}`;
 
   before(async () => {
-    demo = await startDemo();
-    held = await startHeldReceiver(demo.chain, demo.rail, PRICE);
-    const account = demo.chain.accounts.payers[0];
-    assert.ok(account);
-    payer = account.address;
+    rig = await startHeldDemo();
+    ({ demo, held } = rig);
     session = await launchFirefox({ withWallet: true });
-    const wallet = await setUpWallet(session, account.privateKey);
+    const wallet = await setUpWallet(session, rig.payer.privateKey);
     await useDemoChain((request) => callWallet(wallet, request), demo.chain);
     page = await session.browser.newPage();
     await page.goto(`${held.origin}/`);
   }, TIMEOUT);
 
   after(async () => {
-    await Promise.allSettled([session?.close(), held?.close()]);
-    await demo?.stop();
+    await session?.close();
+    await rig?.stop();
   });
 
   // Black-box review: Firefox hands the open tabs the updated add-on's scripts, and the old
@@ -83,13 +80,6 @@ describe("Wallet core in Firefox: the add-on updated mid-payment", TIMEOUT, () =
     assert.equal(rows.length, 1, JSON.stringify(rows));
     assert.equal(rows[0]?.amount.atomic, PRICE.toString());
     assert.equal((await demo.chain.balanceOf(demo.rail.payTo)) - payeeBefore, PRICE);
-    const transfers = await demo.chain.publicClient.getContractEvents({
-      address: demo.chain.token.address,
-      abi: demo.chain.token.abi,
-      eventName: "Transfer",
-      args: { from: payer },
-      fromBlock: block + 1n,
-    });
-    assert.equal(transfers.length, 1);
+    assert.equal((await rig?.transfersFromPayer(block + 1n))?.length, 1);
   });
 });

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import express from "express";
 import type { LocalChain } from "../../../demo/chain";
 import { type Listening, listen } from "../../../demo/listen";
@@ -5,6 +6,7 @@ import { PAYMENT_HEADER, stipendexHttpRouter } from "../../../demo/receiver/http
 import { createReceiverIdentity } from "../../../demo/receiver/identity";
 import type { RailTemplate } from "../../../demo/receiver/rail";
 import { StipendexReceiver } from "../../../demo/receiver/receiver";
+import { type Demo, HTTP_PRICES, startDemo } from "../../../demo/server";
 
 /** A paid retry the receiver has received and not answered yet. */
 export interface HeldPayment {
@@ -76,5 +78,39 @@ export async function startHeldReceiver(
     },
     paidCount: () => paid,
     close: () => listening.close(),
+  };
+}
+
+/** The demo (its chain), a held receiver before it at the demo's Stipendex price, and the payer. */
+export interface HeldDemo {
+  demo: Demo;
+  held: HeldReceiver;
+  payer: { address: `0x${string}`; privateKey: `0x${string}` };
+  /** The token transfers from the payer since `fromBlock`: one per payment collected. */
+  transfersFromPayer(fromBlock: bigint): Promise<unknown[]>;
+  stop(): Promise<void>;
+}
+
+export async function startHeldDemo(): Promise<HeldDemo> {
+  const demo = await startDemo();
+  const held = await startHeldReceiver(demo.chain, demo.rail, HTTP_PRICES.stipendex);
+  const payer = demo.chain.accounts.payers[0];
+  assert.ok(payer, "the demo chain has a payer");
+  return {
+    demo,
+    held,
+    payer,
+    transfersFromPayer: (fromBlock) =>
+      demo.chain.publicClient.getContractEvents({
+        address: demo.chain.token.address,
+        abi: demo.chain.token.abi,
+        eventName: "Transfer",
+        args: { from: payer.address },
+        fromBlock,
+      }),
+    stop: async () => {
+      await held.close();
+      await demo.stop();
+    },
   };
 }
