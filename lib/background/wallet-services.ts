@@ -120,6 +120,8 @@ export function createWalletServices(platform: WalletPlatform): WalletServices {
           engine.chargesChanged();
           balances.forget();
         },
+        // A settlement undone: the payment is pending again (its charge never left the sums).
+        unsettled: () => balances.forget(),
       });
     },
     schedule: platform.scheduleSettlementCheck,

@@ -1153,6 +1153,7 @@ describe("PaymentEngine: a hostile page cannot borrow consent", () => {
         released: () => {
           released++;
         },
+        unsettled: () => undefined,
       });
     // The server may still ask for the payment until the Quote expires: the charge stands.
     expect(await track()).toBe(expiresAt);

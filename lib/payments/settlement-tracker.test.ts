@@ -12,9 +12,15 @@ import {
   TEST_AUTO_BUDGET,
   x402HttpChallenge,
 } from "../../tests/unit-support/payments/test-support";
+import type { PaymentRecord } from "../db/schema";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { readAllSums } from "../wallet/budget-sums";
-import { advancePayment, settlementChecksDueNow, UNCOLLECTABLE_REASON } from "../wallet/ledger";
+import {
+  advancePayment,
+  SETTLEMENT_UNDONE,
+  settlementChecksDueNow,
+  UNCOLLECTABLE_REASON,
+} from "../wallet/ledger";
 import {
   claimedTransactionOf,
   NodeBackoff,
@@ -38,6 +44,8 @@ describe("trackSettlements, against a local chain", () => {
     // Authorizations are valid by the chain's clock, which is the real one.
     h.clock.ms = Date.now();
     await mintTo(chain, h.unlocked.address, 1_000_000n);
+    /** How often the tracker said a settlement was undone, over every pass. */
+    const seen = { unsettled: 0 };
     const track = ({
       withEndpoint = true,
       laterMs = 0,
@@ -61,6 +69,9 @@ describe("trackSettlements, against a local chain", () => {
         released: () => {
           released++;
         },
+        unsettled: () => {
+          seen.unsettled++;
+        },
       }).then((next) => ({ next, released }));
     };
     const pay = async (requestId: string) => {
@@ -69,30 +80,67 @@ describe("trackSettlements, against a local chain", () => {
       if (!payment) throw new Error("the payment was not recorded");
       return payment;
     };
-    return { h, track, pay };
+    /** The facilitator settles the payment's authorization on chain: its transaction. */
+    const collect = async (payment: PaymentRecord) => {
+      const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
+      const payload = JSON.parse(atob(payment.proof ?? "")) as {
+        payload: Parameters<typeof settleAuthorization>[2];
+      };
+      const { transaction } = await settleAuthorization(
+        facilitator,
+        chain.token.address,
+        payload.payload,
+      );
+      return transaction;
+    };
+    return { h, track, pay, seen, collect };
   }
 
   it("settles a payment the chain shows collected, with its transaction, though no receipt came", async () => {
-    const { h, track, pay } = await paying();
+    const { h, track, pay, collect } = await paying();
     const payment = await pay("collected");
-    const transfer = signedAuthorizationOf(payment);
-    if (!transfer) return expect.unreachable("no authorization");
-    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
-    const payload = JSON.parse(atob(payment.proof ?? "")) as {
-      payload: Parameters<typeof settleAuthorization>[2];
-    };
-    const { transaction } = await settleAuthorization(
-      facilitator,
-      chain.token.address,
-      payload.payload,
-    );
+    const transaction = await collect(payment);
     const { next } = await track();
-    expect(next).toBeUndefined();
+    // In the head block, not final yet: a reorganization could still drop it, so it is looked at again.
+    expect(next).toBeGreaterThan(Date.now());
     expect(await h.db.payments.get(payment.id)).toMatchObject({
       state: "settled",
       settlement: { status: "confirmed", transaction },
       charge: { micro: "10000" },
+      checkAt: next,
     });
+  });
+
+  // Black-box review (finality, scenario D): a settlement found in the head block was filed for
+  // good; one a reorganization moved to another block kept the block that no longer holds it.
+  it("looks again at a settlement until its block is final, following it to the block a reorganization moved it to", async () => {
+    const { h, track, pay, seen, collect } = await paying();
+    const payment = await pay("moved");
+    const beforeSettlement = await chain.testClient.snapshot();
+    await collect(payment);
+    await track();
+    // A reorganization drops the block; the transaction comes back one block later.
+    await chain.testClient.revert({ id: beforeSettlement });
+    await chain.testClient.mine({ blocks: 1 });
+    const transaction = await collect(payment);
+    const { blockNumber } = await chain.publicClient.getTransactionReceipt({ hash: transaction });
+    const again = await track({ laterMs: 3_600_000 });
+    expect(again.released).toBe(0);
+    expect(await h.db.payments.get(payment.id)).toMatchObject({
+      state: "settled",
+      settlement: { status: "confirmed", transaction, blockNumber: String(blockNumber) },
+    });
+    expect(again.next).toBeGreaterThan(Date.now() + 3_600_000);
+    // Its block final (two behind the head): settled for good, never looked at again.
+    await chain.testClient.mine({ blocks: 2 });
+    const final = await track({ laterMs: 2 * 3_600_000 });
+    expect(final.next).toBeUndefined();
+    expect((await h.db.payments.get(payment.id))?.checkAt).toBeUndefined();
+    expect(await h.db.payments.get(payment.id)).toMatchObject({
+      state: "settled",
+      settlement: { blockNumber: String(blockNumber) },
+    });
+    expect(seen.unsettled).toBeLessThanOrEqual(1);
   });
 
   /** A fetch to `chain` that answers a request for the finalized block with `answer`'s result instead. */
@@ -116,13 +164,9 @@ describe("trackSettlements, against a local chain", () => {
   // has no "finalized" tag now fails every look, so a payment collected on chain with no
   // receipt is never settled, and its node is backed off as if it were down.
   it("settles a payment the chain shows collected, on a node that knows no finalized block", async () => {
-    const { h, track, pay } = await paying();
+    const { h, track, pay, collect } = await paying();
     const payment = await pay("collected-no-finality");
-    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
-    const payload = JSON.parse(atob(payment.proof ?? "")) as {
-      payload: Parameters<typeof settleAuthorization>[2];
-    };
-    await settleAuthorization(facilitator, chain.token.address, payload.payload);
+    await collect(payment);
     const noFinality = finalizedAs(() => ({
       error: { code: -32602, message: "invalid block tag: finalized" },
     }));
@@ -206,13 +250,9 @@ describe("trackSettlements, against a local chain", () => {
   });
 
   it("leaves a payment whose receipt is held for unlock to that check, collected or not", async () => {
-    const { h, track, pay } = await paying();
+    const { h, track, pay, collect } = await paying();
     const payment = await pay("held");
-    const facilitator = chain.walletClient(chain.accounts.facilitator).extend(publicActions);
-    const payload = JSON.parse(atob(payment.proof ?? "")) as {
-      payload: Parameters<typeof settleAuthorization>[2];
-    };
-    await settleAuthorization(facilitator, chain.token.address, payload.payload);
+    await collect(payment);
     await h.db.payments.update(payment.id, {
       heldReceipt: { status: 200, receipt: "held" },
       checkAt: AWAITS_UNLOCK,
@@ -356,6 +396,7 @@ describe("trackSettlements, against a local chain", () => {
       },
       now: () => Date.now(),
       released: () => undefined,
+      unsettled: () => undefined,
     });
     expect(next).toBeGreaterThanOrEqual(before + 30_000);
     expect((await h.db.payments.get(payment.id))?.checkAt).toBeGreaterThanOrEqual(before + 30_000);
@@ -377,6 +418,46 @@ describe("trackSettlements, against a local chain", () => {
     expect(next).toBeGreaterThanOrEqual(before + 5_000);
     expect(next).toBeLessThan(Date.now() + 30_000);
   });
+
+  // Black-box review (finality, scenario D): a settlement found in the head block was filed for
+  // good; once a reorganization dropped it, the payment stayed settled and charged for ever,
+  // though the money never moved.
+  it("signs a settled payment again when its settlement's block is undone, keeps it charged, and gives the charge back once a final block is past its expiry", async () => {
+    const { h, track, pay, seen, collect } = await paying();
+    // Earlier tests moved the chain's clock ahead: the wallet signs by it, so the token takes it.
+    const aheadMs = Number((await chain.publicClient.getBlock()).timestamp) * 1000 - Date.now();
+    h.clock.ms = Date.now() + aheadMs;
+    const payment = await pay("undone");
+    const beforeSettlement = await chain.testClient.snapshot();
+    const transaction = await collect(payment);
+    await track({ laterMs: aheadMs });
+    expect((await h.db.payments.get(payment.id))?.state).toBe("settled");
+    await chain.testClient.revert({ id: beforeSettlement });
+    await expect(chain.publicClient.getTransactionReceipt({ hash: transaction })).rejects.toThrow();
+
+    const undone = await track({ laterMs: aheadMs + 3_600_000 });
+    expect([undone.released, seen.unsettled]).toEqual([0, 1]);
+    const signed = await h.db.payments.get(payment.id);
+    expect(signed).toMatchObject({
+      state: "signed",
+      reason: SETTLEMENT_UNDONE,
+      charge: { micro: "10000" },
+    });
+    expect(signed?.settlement).toBeUndefined();
+    // Still collectable until its authorization expires: looked at again, charged meanwhile.
+    expect(signed?.checkAt).toBe(undone.next);
+    expect((await everySum(h)).every((sum) => sum === 10_000n)).toBe(true);
+
+    await chain.testClient.increaseTime({ seconds: 3_600 });
+    await chain.testClient.mine({ blocks: 3 });
+    const passed = await track({ laterMs: aheadMs + 3 * 3_600_000 });
+    expect(passed).toEqual({ next: undefined, released: 1 });
+    expect(await h.db.payments.get(payment.id)).toMatchObject({
+      state: "expired",
+      reason: UNCOLLECTABLE_REASON,
+    });
+    expect((await everySum(h)).every((sum) => sum === 0n)).toBe(true);
+  });
 });
 
 describe("trackSettlements, without a chain", () => {
@@ -394,6 +475,7 @@ describe("trackSettlements, without a chain", () => {
       endpointFor: async () => undefined,
       now: () => later,
       released: () => undefined,
+      unsettled: () => undefined,
     });
     expect(idle).toBe(later + DAY);
     expect((await h.db.payments.get(paymentId))?.checkAt).toBe(later + DAY);
@@ -409,6 +491,7 @@ describe("trackSettlements, without a chain", () => {
         throw new Error("offline");
       },
       released: () => undefined,
+      unsettled: () => undefined,
     });
     expect(asked).toBeGreaterThan(0);
     // Still signed and charged: only the chain can say it was never collected.
@@ -430,6 +513,7 @@ describe("trackSettlements, without a chain", () => {
       endpointFor: async () => undefined,
       now: () => later,
       released: () => undefined,
+      unsettled: () => undefined,
     });
     expect((await h.db.payments.get(paymentId))?.checkAt).toBe(later + DAY);
   });

@@ -11,6 +11,7 @@ import {
   releaseUnusedApproval,
   type ScheduledCheck,
   scheduleSettlementChecks,
+  undoSettlement,
 } from "../wallet/ledger";
 import { optionOf } from "./engine-parts";
 import { type SignedAuthorization, signedAuthorizationOf } from "./signed-transfer";
@@ -23,6 +24,12 @@ export interface SettlementTrackerDeps {
   fetchFn?: typeof fetch;
   /** Called after a charge was given back: running sums kept in memory are stale. */
   released(): void;
+  /**
+   * Called after a settlement was undone (its block dropped by a
+   * reorganization): the payment is pending again, so balances kept in
+   * memory less what is pending are stale. Its charge still counts.
+   */
+  unsettled(): void;
   /** Kept across passes by the caller, so a node that keeps failing is asked less and less often. */
   backoff?: NodeBackoff;
 }
@@ -35,6 +42,12 @@ const AFTER_VALID_BEFORE_MS = 5_000;
 const RECHECK_OPEN_MS = 30_000;
 /** The latest: a final block that lags far (finality stalled, a node still syncing) may catch up any minute. */
 const MAX_RECHECK_OPEN_MS = 3_600_000;
+/**
+ * The soonest a settlement in a block not final yet is looked at again, and
+ * the latest: about when the final block should have reached it.
+ */
+const RECHECK_UNFINAL_MS = 30_000;
+const MAX_RECHECK_UNFINAL_MS = 3_600_000;
 /** A network the wallet has no RPC endpoint for is looked at again this much later (one may be set meanwhile). */
 const NO_ENDPOINT_RECHECK_MS = 3_600_000;
 /** A payment this old, still without an endpoint, is looked at less often... */
@@ -165,11 +178,18 @@ async function askChain(
   view: ChainView,
 ): Promise<number | undefined> {
   const options = fetchOf(deps);
+  const confirmed = unfinalTransactionOf(payment);
+  if (confirmed) {
+    const check = await checkSettlement(url, confirmed, transfer, options);
+    if (check.kind === "confirmed") return settled(deps, payment, check, confirmed, view);
+    // The chain dropped it: signed again, and tracked as any signed payment below.
+    if (await undoSettlement(deps.db, payment.id, deps.now())) deps.unsettled();
+  }
   const claimed = claimedTransactionOf(payment);
   if (claimed) {
     const check = await checkSettlement(url, claimed, transfer, options);
+    if (check.kind === "confirmed") return settled(deps, payment, check, claimed, view);
     await recordSettlement(deps.db, payment.id, settlementOf(check, claimed, deps.now()));
-    if (check.kind === "confirmed") return undefined;
   }
   const fate = await authorizationFate(
     url,
@@ -181,24 +201,49 @@ async function askChain(
     return undefined;
   }
   if (fate.kind === "used") {
-    const found = fate.transaction
-      ? settlementOf(
-          await checkSettlement(url, fate.transaction, transfer, options),
-          fate.transaction,
-          deps.now(),
-        )
+    const check = fate.transaction
+      ? await checkSettlement(url, fate.transaction, transfer, options)
       : undefined;
-    await recordSettlement(
-      deps.db,
-      payment.id,
-      found?.status === "confirmed" ? found : { status: "used", checkedAt: deps.now() },
-    );
+    if (fate.transaction && check?.kind === "confirmed") {
+      return settled(deps, payment, check, fate.transaction, view);
+    }
+    await recordSettlement(deps.db, payment.id, { status: "used", checkedAt: deps.now() });
     return undefined;
   }
   // By the chain's clock, not the local one (which may run ahead): the token compares validBefore with it.
   const untilExpiry = Number(transfer.validBefore - fate.chainTime) * 1000 + AFTER_VALID_BEFORE_MS;
   const wait = Math.min(Math.max(untilExpiry, RECHECK_OPEN_MS), MAX_RECHECK_OPEN_MS);
   return deps.now() + (claimed ? RECHECK_CLAIM_MS : wait);
+}
+
+/**
+ * Files a settlement the chain confirms. In a block at or below the final
+ * one it is never looked at again; above it, a reorganization may still drop
+ * it, so it is looked at again about when the final block should have
+ * reached it (the final block's lag behind the clock, within bounds).
+ */
+async function settled(
+  deps: SettlementTrackerDeps,
+  payment: PaymentRecord,
+  check: SettlementCheck & { kind: "confirmed" },
+  transaction: Hex,
+  view: ChainView,
+): Promise<number | undefined> {
+  const final = check.blockNumber <= view.final.number;
+  await recordSettlement(deps.db, payment.id, settlementOf(check, transaction, deps.now()), {
+    final,
+  });
+  if (final) return undefined;
+  const lag = deps.now() - Number(view.final.timestamp) * 1000;
+  return deps.now() + Math.min(Math.max(lag, RECHECK_UNFINAL_MS), MAX_RECHECK_UNFINAL_MS);
+}
+
+/** The transaction of a settlement filed as confirmed, looked at again while its block may not be final. */
+function unfinalTransactionOf(payment: PaymentRecord): Hex | undefined {
+  const { settlement } = payment;
+  return payment.state === "settled" && settlement?.status === "confirmed"
+    ? settlement.transaction
+    : undefined;
 }
 
 const fetchOf = (deps: SettlementTrackerDeps) => (deps.fetchFn ? { fetchFn: deps.fetchFn } : {});

@@ -7,7 +7,7 @@ import type { Offer, PaymentOption } from "../protocol/offer";
 import { countedCharge, historyInCountedDay, readRows, rowsWith, sumsIn } from "./budget-sums";
 import { chargedSlots, chargeTarget, planCharge } from "./charge";
 import { WalletError } from "./errors";
-import { assertTransition } from "./payment-state";
+import { assertSettlementUndone, assertTransition } from "./payment-state";
 import type { PolicySettings } from "./policy-settings";
 import { unpaidRecord } from "./unpaid-record";
 
@@ -389,15 +389,25 @@ export const STAYS_CHARGED =
 export const COLLECTED_AFTER_ALL = "The receiver collected it all the same.";
 
 /**
+ * What history adds to a payment whose settlement's block a reorganization
+ * undid: it is signed again, and still charged, until the chain says more.
+ */
+export const SETTLEMENT_UNDONE =
+  "The block that held its settlement was undone; waiting for the chain again.";
+
+/**
  * Files what the chain says about a payment's settlement. A confirmed or used
  * authorization settles a signed or failed payment (the receiver collected
  * after all); other findings are kept beside the state. A payment already
  * released stays expired: the chain said unused past its last valid second.
+ * A confirmation in a block not final yet (`final: false`) keeps the
+ * payment's `checkAt`, so the tracker can look again until it is final.
  */
 export async function recordSettlement(
   db: WalletDb,
   id: string,
   settlement: SettlementRecord,
+  { final = true }: { final?: boolean } = {},
 ): Promise<PaymentRecord> {
   return db.transaction("rw", db.payments, async () => {
     const payment = await db.payments.get(id);
@@ -406,22 +416,65 @@ export async function recordSettlement(
     const collected = settlement.status === "confirmed" || settlement.status === "used";
     const state = collected ? "settled" : payment.state;
     if (state !== payment.state) assertTransition(id, payment.state, state);
-    const { checkAt: _scheduled, ...rest } = payment;
-    // A refusal that said it stays charged until its expiry: now it says it was collected.
-    const refused =
-      payment.state === "failed" && collected && payment.reason?.endsWith(STAYS_CHARGED);
+    const { checkAt, reason: _said, ...rest } = payment;
+    const reason = collected ? reasonOnceCollected(payment) : payment.reason;
     const updated: PaymentRecord = {
-      // When to look again is the tracker's to say (scheduleSettlementChecks); once collected, never.
-      ...(collected ? rest : payment),
-      ...(refused && payment.reason
-        ? { reason: `${payment.reason.slice(0, -STAYS_CHARGED.length)}${COLLECTED_AFTER_ALL}` }
-        : {}),
+      ...rest,
+      // When to look again is the tracker's to say (scheduleSettlementChecks); once collected
+      // in a final block, never: a reorganization may still undo one that is not final.
+      ...(checkAt === undefined || (collected && final) ? {} : { checkAt }),
+      ...(reason === undefined ? {} : { reason }),
       state,
       settlement,
       updatedAt: settlement.checkedAt,
     };
     await db.payments.put(updated);
     return updated;
+  });
+}
+
+/** What history says of a payment once the chain shows it collected. */
+function reasonOnceCollected(payment: PaymentRecord): string | undefined {
+  // Collected again after its block was undone: the undoing is over.
+  const said = payment.reason?.endsWith(SETTLEMENT_UNDONE)
+    ? payment.reason.slice(0, -SETTLEMENT_UNDONE.length).trimEnd() || undefined
+    : payment.reason;
+  // A refusal that said it stays charged until its expiry: now it says it was collected.
+  return payment.state === "failed" && said?.endsWith(STAYS_CHARGED)
+    ? `${said.slice(0, -STAYS_CHARGED.length)}${COLLECTED_AFTER_ALL}`
+    : said;
+}
+
+/**
+ * A settled payment whose settlement the chain no longer shows (the block
+ * that held it was undone before it was final) is signed again, its
+ * settlement forgotten and history told why. Its charge stays: the
+ * authorization can still be collected until the chain says otherwise (the
+ * tracker's expired-unused rule gives it back). Its `checkAt` is kept for the
+ * tracker to set. Undefined when there was nothing to undo (not settled, or
+ * settled without a confirmed transaction).
+ */
+export async function undoSettlement(
+  db: WalletDb,
+  id: string,
+  now: number,
+): Promise<PaymentRecord | undefined> {
+  return db.transaction("rw", db.payments, async () => {
+    const payment = await db.payments.get(id);
+    if (payment === undefined) throw paymentNotFound(id);
+    if (payment.state !== "settled" || payment.settlement?.status !== "confirmed") return undefined;
+    assertSettlementUndone(id, payment.state);
+    const { settlement: _undone, ...rest } = payment;
+    const signed: PaymentRecord = {
+      ...rest,
+      state: "signed",
+      reason: payment.reason ? `${payment.reason} ${SETTLEMENT_UNDONE}` : SETTLEMENT_UNDONE,
+      updatedAt: now,
+    };
+    // Unscheduled (undone outside a tracker's pass): due at once, as any signed payment.
+    const undone = signed.checkAt === undefined ? withSettlementCheck(signed, now) : signed;
+    await db.payments.put(undone);
+    return undone;
   });
 }
 
