@@ -25,10 +25,12 @@ import {
   recordRefusal,
   recordSettlement,
   releaseUncollectable,
+  SETTLEMENT_UNDONE,
   STAYS_CHARGED,
   scheduleSettlementChecks,
   settlementChecksDueNow,
   UNCOLLECTABLE_REASON,
+  undoSettlement,
 } from "./ledger";
 import { dailySlot, sumKeysToCharge, sumSlotsToCharge } from "./limits";
 import type { BudgetPeriod } from "./periods";
@@ -1154,6 +1156,74 @@ describe("releaseUncollectable", () => {
       state: "settled",
       reason: `${refusal} ${COLLECTED_AFTER_ALL}`,
     });
+  });
+
+  // Black-box review (finality, scenario D): a settlement in a block a reorganization then
+  // undid stayed "settled", its charge counted for ever, though the chain never moved the money.
+  it("signs a settled payment again when its settlement's block is undone, still charged until it expires unused", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
+    if (signed.kind !== "signed") return expect.unreachable(signed.kind);
+    const transaction = `0x${"ab".repeat(32)}` as const;
+    const settlement = {
+      status: "confirmed",
+      transaction,
+      blockNumber: "7",
+      checkedAt: NOW,
+    } as const;
+    // Not final yet: the tracker keeps it due, to look again.
+    const settled = await recordSettlement(wdb, signed.payment.id, settlement, { final: false });
+    expect(settled).toMatchObject({ state: "settled", checkAt: NOW });
+
+    const undone = await undoSettlement(wdb, signed.payment.id, NOW + 1);
+    expect(undone).toMatchObject({
+      state: "signed",
+      reason: SETTLEMENT_UNDONE,
+      charge: { micro: "3000" },
+      checkAt: NOW,
+    });
+    expect(undone?.settlement).toBeUndefined();
+    expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 3_000n)).toBe(true);
+    // Once: a signed payment has nothing to undo.
+    expect(await undoSettlement(wdb, signed.payment.id, NOW + 2)).toBeUndefined();
+    // Given back only by the chain's word that it expired unused, as any signed payment.
+    expect(await releaseUncollectable(wdb, signed.payment.id, NOW + 3)).toMatchObject({
+      state: "expired",
+    });
+    expect([...(await readAllSums(wdb)).values()].every((sum) => sum === 0n)).toBe(true);
+  });
+
+  it("says a refused payment collected, undone and collected again was collected all the same", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
+    if (signed.kind !== "signed") return expect.unreachable(signed.kind);
+    const refusal = "The receiver refused the payment: settlement failed.";
+    const { id } = signed.payment;
+    await advancePayment(wdb, id, { state: "failed", reason: `${refusal} ${STAYS_CHARGED}` }, NOW);
+    const confirmed = { status: "confirmed", blockNumber: "7", checkedAt: NOW + 1 } as const;
+    await recordSettlement(wdb, id, confirmed, { final: false });
+    expect(await undoSettlement(wdb, id, NOW + 2)).toMatchObject({
+      state: "signed",
+      reason: `${refusal} ${COLLECTED_AFTER_ALL} ${SETTLEMENT_UNDONE}`,
+    });
+    const again = await recordSettlement(wdb, id, { ...confirmed, blockNumber: "8" });
+    expect(again).toMatchObject({ state: "settled", reason: `${refusal} ${COLLECTED_AFTER_ALL}` });
+    // Final: not looked at again.
+    expect(again.checkAt).toBeUndefined();
+  });
+
+  it("undoes only a settlement the chain confirmed, never a signed or an expired payment", async () => {
+    const wdb = freshDb();
+    const signed = await auto(wdb, 3_000n, { quoteId: "q1" });
+    const used = await auto(wdb, 3_000n, { quoteId: "q2" });
+    if (signed.kind !== "signed" || used.kind !== "signed") return expect.unreachable("unsigned");
+    expect(await undoSettlement(wdb, signed.payment.id, NOW)).toBeUndefined();
+    await recordSettlement(wdb, used.payment.id, { status: "used", checkedAt: NOW });
+    expect(await undoSettlement(wdb, used.payment.id, NOW)).toBeUndefined();
+    await releaseUncollectable(wdb, signed.payment.id, NOW);
+    expect(await undoSettlement(wdb, signed.payment.id, NOW)).toBeUndefined();
+    expect((await wdb.payments.get(signed.payment.id))?.state).toBe("expired");
+    expect((await wdb.payments.get(used.payment.id))?.state).toBe("settled");
   });
 
   it("releases a payment the receiver refused after signing, and nothing that was never charged", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PAYMENT_STATES, type PaymentState } from "../payment-states";
-import { assertTransition, canTransition } from "./payment-state";
+import { assertSettlementUndone, assertTransition, canTransition } from "./payment-state";
 
 const ALL: readonly PaymentState[] = PAYMENT_STATES;
 
@@ -48,5 +48,17 @@ describe("assertTransition", () => {
     expect(() => assertTransition("p1", "settled", "failed")).toThrow(
       'payment p1 cannot go from "settled" to "failed"',
     );
+  });
+});
+
+describe("assertSettlementUndone", () => {
+  it("takes back only a settled payment, and no state machine move allows it", () => {
+    expect(() => assertSettlementUndone("p1", "settled")).not.toThrow();
+    for (const from of ALL.filter((state) => state !== "settled")) {
+      expect(() => assertSettlementUndone("p1", from)).toThrow(
+        expect.objectContaining({ name: "WalletError", code: "invalid-transition" }),
+      );
+    }
+    expect(canTransition("settled", "signed")).toBe(false);
   });
 });
