@@ -16,6 +16,7 @@ import { makeReceiver } from "../../tests/unit-support/protocol/envelope/test-fi
 import { BASE_SEPOLIA_USDC } from "../../tests/unit-support/protocol/x402/test-fixtures";
 import { AWAITS_UNLOCK } from "../db/settlement-due";
 import { canonicalize, sha256Base64url } from "../protocol/canonical-json";
+import { signEnvelope } from "../protocol/envelope/envelope-jwt";
 import { toJsonForm } from "../protocol/envelope/json-form";
 import { signReceipt } from "../protocol/envelope/receipt";
 import { encodeBase64Json } from "../protocol/x402/wire";
@@ -162,6 +163,24 @@ describe("fileReceipt, Stipendex", () => {
     expect(shown?.problem).toBe(
       `the Receipt's resultHash ${served} is not the hash of the result served (${otherServed})`,
     );
+  });
+
+  it("keeps an 'accepted' Receipt that names no settlement at all, without settling", async () => {
+    const { h, payment, claims } = await paidStipendex();
+    const { settlement: _pending, ...rest } = claims;
+    const jws = await signEnvelope(
+      "receipt",
+      { ...rest, status: "accepted" },
+      { alg: h.receiver.key.alg, kid: h.receiver.key.kid },
+      h.receiver.key.key,
+    );
+    const filed = await fileReceipt(
+      deps(h),
+      { paymentId: payment.id, status: 200, receipt: jws },
+      AGENT,
+    );
+    expect(filed).toEqual({ state: "signed" });
+    expect((await h.db.payments.get(payment.id))?.receipt).toBe(jws);
   });
 
   it("keeps an 'accepted' Receipt without settling", async () => {

@@ -204,23 +204,31 @@ export const receiptClaimsSchema = z
     qh: b64urlSha256,
     ph: b64urlSha256,
     status: z.enum(["settled", "accepted"]),
-    settlement: z.object({
-      network: evmNetworkSchema,
-      // A settlement still pending has no hash to give: left out or null, read as "" (none yet).
-      transaction: z
-        .string()
-        .regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash")
-        .nullish()
-        .transform((hash) => hash ?? ""),
-      amount: atomicAmountSchema,
-      asset: addressSchema,
-      payer: addressSchema,
-    }),
+    // An "accepted" Receipt's settlement is pending: it may name no transaction, or none at all.
+    settlement: z
+      .object({
+        network: evmNetworkSchema,
+        // A settlement still pending has no hash to give: left out or null, read as "" (none yet).
+        transaction: z
+          .string()
+          .regex(/^(0x[0-9a-fA-F]{64})?$/, "must be a 32-byte tx hash")
+          .nullish()
+          .transform((hash) => hash ?? ""),
+        amount: atomicAmountSchema,
+        asset: addressSchema,
+        payer: addressSchema,
+      })
+      .optional(),
     resultHash: b64urlSha256.optional(),
   })
-  // "accepted" means settlement pending, so only then may the transaction be empty.
-  .refine((claims) => claims.status !== "settled" || claims.settlement.transaction !== "", {
-    message: "a settled Receipt must name its transaction",
-    path: ["settlement", "transaction"],
-  });
+  // "accepted" means settlement pending, so only then may the transaction be empty or missing.
+  .refine(
+    (claims) =>
+      claims.status !== "settled" ||
+      (claims.settlement !== undefined && claims.settlement.transaction !== ""),
+    {
+      message: "a settled Receipt must name its transaction",
+      path: ["settlement", "transaction"],
+    },
+  );
 export type ReceiptClaims = z.infer<typeof receiptClaimsSchema>;

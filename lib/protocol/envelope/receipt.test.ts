@@ -19,7 +19,10 @@ const QH = "q".repeat(43);
 const PH = "p".repeat(43);
 const PAYER = "0x1111111111111111111111111111111111111111";
 
-function receiptInput(sub: string): ReceiptInput {
+/** A settled Receipt's claims: its settlement named in full. */
+function receiptInput(
+  sub: string,
+): ReceiptInput & { settlement: NonNullable<ReceiptInput["settlement"]> } {
   return {
     iss: ORIGIN,
     sub,
@@ -136,6 +139,34 @@ describe("Receipt", () => {
       await expect(verifyReceipt(settled, options)).rejects.toThrow(refused("invalid-claims"));
     },
   );
+
+  // §7: an accepted Receipt is kept as unconfirmed until the wallet sees the settlement; a
+  // receiver whose settlement has not started may name none (black-box settlement review).
+  it("takes an accepted Receipt that names no settlement yet, not a settled one", async () => {
+    const receiver = await makeReceiver();
+    const wallet = await makeWallet("EdDSA");
+    const { settlement, ...claims } = receiptInput(wallet.id);
+    const sign = (status: "accepted" | "settled") =>
+      signEnvelope(
+        "receipt",
+        { ...claims, status },
+        { alg: receiver.key.alg, kid: receiver.key.kid },
+        receiver.key.key,
+      );
+    const options = {
+      descriptor: receiver.descriptor,
+      quoteHash: QH,
+      proofHash: PH,
+      now: NOW,
+      settlement,
+    };
+    const accepted = await verifyReceipt(await sign("accepted"), options);
+    expect(accepted.claims.status).toBe("accepted");
+    expect(accepted.claims.settlement).toBeUndefined();
+    await expect(verifyReceipt(await sign("settled"), options)).rejects.toThrow(
+      refused("invalid-claims"),
+    );
+  });
 
   it("takes a Receipt from a receiver whose clock runs minutes ahead, not one from far ahead", async () => {
     const receiver = await makeReceiver();

@@ -352,7 +352,7 @@ export async function signedStipendex(h: Harness, requestId: string) {
   const answer = await h.engine.pay({ requestId, challenge }, CALLER);
   const payment = await h.db.payments.get(answer.paymentId);
   if (!payment?.proof || !payment.offer.quote) return expect.unreachable("not signed");
-  const claims: ReceiptInput = {
+  const claims = {
     iss: RECEIVER,
     sub: h.unlocked.signingKey.walletId,
     jti: "rcpt-1",
@@ -367,6 +367,6 @@ export async function signedStipendex(h: Harness, requestId: string) {
       asset: RAIL.asset,
       payer: h.unlocked.address,
     },
-  };
+  } satisfies ReceiptInput;
   return { payment, claims };
 }
