@@ -165,29 +165,20 @@ describe("fileReceipt, Stipendex", () => {
     );
   });
 
-  it("keeps an 'accepted' Receipt that names no settlement at all, without settling", async () => {
+  it.each([
+    ["names no transaction yet", false],
+    ["names no settlement at all", true],
+  ])("keeps an 'accepted' Receipt that %s, without settling", async (_how, bare) => {
     const { h, payment, claims } = await paidStipendex();
-    const { settlement: _pending, ...rest } = claims;
+    const { settlement, ...rest } = claims;
+    const accepted = bare
+      ? { ...rest, status: "accepted" }
+      : { ...rest, status: "accepted", settlement: { ...settlement, transaction: "" } };
     const jws = await signEnvelope(
       "receipt",
-      { ...rest, status: "accepted" },
+      accepted,
       { alg: h.receiver.key.alg, kid: h.receiver.key.kid },
       h.receiver.key.key,
-    );
-    const filed = await fileReceipt(
-      deps(h),
-      { paymentId: payment.id, status: 200, receipt: jws },
-      AGENT,
-    );
-    expect(filed).toEqual({ state: "signed" });
-    expect((await h.db.payments.get(payment.id))?.receipt).toBe(jws);
-  });
-
-  it("keeps an 'accepted' Receipt without settling", async () => {
-    const { h, payment, claims } = await paidStipendex();
-    const jws = await signReceipt(
-      { ...claims, status: "accepted", settlement: { ...claims.settlement, transaction: "" } },
-      h.receiver.key,
     );
     const filed = await fileReceipt(
       deps(h),
