@@ -86,13 +86,16 @@ describe("nativeTransaction", () => {
 
   it("rejects, with the transaction aborted, when the work it waited for fails", async () => {
     const db = openWalletDb(`native-${crypto.randomUUID()}`);
-    const failing = new Promise<never>((_resolve, reject) =>
-      setTimeout(() => reject(new Error("the signer is gone")), 10),
-    );
+    // Made where it is awaited: one made before the put could fail first on a busy machine,
+    // unhandled for that moment.
+    const failing = () =>
+      new Promise<never>((_resolve, reject) =>
+        setTimeout(() => reject(new Error("the signer is gone")), 10),
+      );
     await expect(
       nativeTransaction(db, ["counters"], async (stores) => {
         await requested(stores.counters.put(counter(1)));
-        await awaitKeepingOpen(stores.counters, "payments", failing, 5_000);
+        await awaitKeepingOpen(stores.counters, "payments", failing(), 5_000);
       }),
     ).rejects.toThrow("the signer is gone");
     expect(await db.counters.get("payments")).toBeUndefined();
