@@ -129,11 +129,34 @@ describe("callPaying", () => {
     const w = wallet();
     const outcome = await callPaying(SERVER, call, server.send, w.proxyWallet);
     expect(outcome).toMatchObject({
-      error: { code: -32402, message: expect.stringMatching(/server refused the payment/) },
+      error: {
+        code: -32402,
+        message:
+          "The MCP server refused the payment the Stipendex wallet made for web_search: Proof rejected",
+      },
     });
     expect(w.receipts).toEqual([
       { paymentId: "pay-1", status: 200, receipt: null, error: refused },
     ]);
+  });
+
+  // Black-box review (desktop proxy): the host read only "Payment required", the receiver's
+  // reason being in `data.upstream` alone.
+  it("tells the host a Stipendex refusal's reason, as envelope.md's -32402 data gives it", async () => {
+    const refused = {
+      code: -32402,
+      message: "Payment required",
+      data: { error: "insufficient_funds", detail: "balance 0", quote: "eyJ..." },
+    };
+    const server = upstream({ error: QUOTE_ERROR }, { error: refused });
+    const outcome = await callPaying(SERVER, call, server.send, wallet().proxyWallet);
+    expect(outcome).toMatchObject({
+      error: {
+        code: -32402,
+        message:
+          "The MCP server refused the payment the Stipendex wallet made for web_search: insufficient_funds: balance 0",
+      },
+    });
   });
 
   it.each([

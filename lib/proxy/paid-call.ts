@@ -16,6 +16,7 @@ import type {
   PaymentChallenge,
   ReceiptParams,
 } from "../messages";
+import { readRefusal } from "../payments/refusal";
 import { failureText, UpstreamAnswerError } from "./errors";
 
 /** The wallet as the proxy reaches it (over the local channel and native messaging). */
@@ -101,7 +102,8 @@ export async function callPaying(
   // The receipt is the wallet's record; the paid result is the host's whatever becomes of it.
   await wallet.receipt(report).catch(() => undefined);
   if (report.error) {
-    return refusedPayment(params.name, report.error.message, retried);
+    // In the receiver's words, as history files them (-32402 `data.error` and `detail`).
+    return refusedPayment(params.name, readRefusal(report.error).said, retried);
   }
   return retried;
 }
