@@ -44,4 +44,19 @@ describe("Withdrawals", () => {
     expect(await withdrawals.during("k", async () => withdrawals.has("k"))).toBe(false);
     expect(withdrawals.has("k")).toBe(false);
   });
+
+  it("says a request is being worked on while any call for it is in flight, and not after", async () => {
+    const withdrawals = new Withdrawals(1);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = withdrawals.during("k", () => held);
+    await withdrawals.during("k", async () => undefined);
+    expect(withdrawals.working("k")).toBe(true);
+    expect(withdrawals.working("other")).toBe(false);
+    release();
+    await first;
+    expect(withdrawals.working("k")).toBe(false);
+  });
 });
