@@ -199,6 +199,54 @@ describe("startRelay, in a page whose hook is already waiting", () => {
   });
 });
 
+describe("startRelay, a request the page sends again", () => {
+  // Black-box review: a page dispatching RELAY_STARTED over and over had its hook resend its
+  // payments until the site's rate limit refused a copy, and that refusal answered the original
+  // (same id): the fetch got its 402 while the background went on to sign and charge.
+  it("sends on one copy of an id at a time, and the first answer is the background's to it", async () => {
+    const win = freshWindow();
+    const hook = createBridge(win as Window & typeof globalThis);
+    const sent: unknown[] = [];
+    let answer: (response: WireResponse) => void = () => undefined;
+    startRelay(win, (message) => {
+      sent.push(message);
+      return sent.length === 1
+        ? new Promise<WireResponse>((resolve) => {
+            answer = resolve;
+          })
+        : Promise.resolve({ ok: false, error: { code: 4930, message: "Too many requests" } });
+    });
+    const status = hook.request({ method: "stipendex_status", params: undefined });
+    for (let i = 0; i < 50; i++) {
+      win.dispatchEvent(new CustomEvent(TO_PAGE, { detail: JSON.stringify(RELAY_STARTED) }));
+    }
+    expect(sent).toHaveLength(1);
+    answer({ ok: true, result: "the background's" });
+    expect(await status).toBe("the background's");
+  });
+
+  it("sends an id on again once its answer is in", async () => {
+    const win = freshWindow();
+    const sent: unknown[] = [];
+    startRelay(win, async (message) => {
+      sent.push(message);
+      return { ok: true, result: sent.length } satisfies WireResponse;
+    });
+    const answers = pageMessages(win);
+    const again = { id: "7", request: { method: "stipendex_status" } };
+    fromHook(win, again);
+    fromHook(win, again);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fromHook(win, again);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toHaveLength(2);
+    expect(answers).toEqual([
+      { id: "7", response: { ok: true, result: 1 } },
+      { id: "7", response: { ok: true, result: 2 } },
+    ]);
+  });
+});
+
 describe("startRelay, a payment not made", () => {
   // The hook hands the page the server's answer as it came (a 402): why is said in the console.
   it("says in the page's console why the wallet did not pay", async () => {

@@ -59,9 +59,15 @@ export function startRelay(
   send: SendToBackground,
   retry: RetryPolicy = DEFAULT_RETRY,
 ): void {
+  // The ids this relay carries now. The page sees the hook's events and can send one again (or
+  // have the hook resend them all, RELAY_STARTED): a copy is not sent on, so no answer to a copy
+  // (a rate limit's refusal, say) can stand for the request the background is still working on.
+  const carrying = new Set<string>();
   win.addEventListener(TO_RELAY, (event) => {
     const data = readDetail(event);
-    if (!isHookMessage(data)) return;
+    if (!isHookMessage(data) || carrying.has(data.id)) return;
+    carrying.add(data.id);
+    const done = () => carrying.delete(data.id);
     const reply = (response: WireResponse) => {
       // The page gets the server's answer unpaid, and no word of why: its developer finds it here.
       if (!response.ok && data.request.method === "stipendex_pay") {
@@ -73,18 +79,22 @@ export function startRelay(
     const message = { channel: "page", method: data.request.method, params: data.request.params };
     if (data.noAnswer) {
       // Still retried until the background takes it; only the answer is not posted back.
-      sendWithRetry(send, message, retry).catch(() => undefined);
+      sendWithRetry(send, message, retry)
+        .catch(() => undefined)
+        .finally(done);
       return;
     }
-    sendWithRetry(send, message, retry).then(reply, (error: unknown) =>
-      reply({
-        ok: false,
-        error: {
-          code: ErrorCode.Internal,
-          message: `Wallet unreachable: ${errorText(error)}`,
-        },
-      }),
-    );
+    sendWithRetry(send, message, retry)
+      .finally(done)
+      .then(reply, (error: unknown) =>
+        reply({
+          ok: false,
+          error: {
+            code: ErrorCode.Internal,
+            message: `Wallet unreachable: ${errorText(error)}`,
+          },
+        }),
+      );
   });
   win.dispatchEvent(new CustomEvent(TO_PAGE, { detail: JSON.stringify(RELAY_STARTED) }));
 }
