@@ -9,7 +9,11 @@ export default defineContentScript({
   main() {
     startRelay(
       window,
-      portSender(() => browser.runtime.connect({ name: PAGE_PORT })),
+      portSender(
+        () => browser.runtime.connect({ name: PAGE_PORT }),
+        // Undefined once the extension that injected this script is reloaded or removed.
+        () => browser.runtime?.id !== undefined,
+      ),
     );
   },
 });

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PortRequest, PortResponse } from "../messages";
-import { PortClosedError, portSender, type RelayPort } from "./port-sender";
+import {
+  EXTENSION_CHECK_MS,
+  ExtensionGoneError,
+  PortClosedError,
+  portSender,
+  type RelayPort,
+} from "./port-sender";
+import { sendWithRetry } from "./relay";
 
 /** A port whose far end the test plays: it sees what was posted and answers or closes. */
 function fakePort() {
@@ -84,5 +91,39 @@ describe("portSender", () => {
     const answered = send({ method: "x" });
     port.answer(0, 1);
     expect(await answered).toEqual({ ok: true, result: 1 });
+  });
+
+  // Black-box review (Chromium, chrome.runtime.reload() during a burst): one request sent as the
+  // extension reloaded got neither an answer nor a closed port, and its page's fetch never ended.
+  it("gives up what waits, for good, once its extension is gone, though the port never closes", async () => {
+    vi.useFakeTimers();
+    try {
+      let alive = true;
+      const port = fakePort();
+      let opened = 0;
+      const send = portSender(
+        () => {
+          opened++;
+          return port.port;
+        },
+        () => alive,
+      );
+      let outcome: unknown;
+      const waiting = sendWithRetry(send, { method: "a" }, { tries: 5, firstDelayMs: 1 }).catch(
+        (error: unknown) => {
+          outcome = error;
+        },
+      );
+      await vi.advanceTimersByTimeAsync(EXTENSION_CHECK_MS * 3);
+      expect(outcome).toBeUndefined();
+      alive = false;
+      await vi.advanceTimersByTimeAsync(EXTENSION_CHECK_MS);
+      await waiting;
+      expect(outcome).toBeInstanceOf(ExtensionGoneError);
+      // Final: not sent again (the relay answers the page "Wallet unreachable" at once).
+      expect(opened).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
