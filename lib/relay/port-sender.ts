@@ -18,7 +18,7 @@ export class ExtensionGoneError extends Error {
   override name = "ExtensionGoneError";
 
   constructor() {
-    // The words Chromium uses, which the relay's retry knows as final.
+    // Chromium's own words for it, as the page's console shows them.
     super("Extension context invalidated: the wallet was reloaded, updated or removed");
   }
 }

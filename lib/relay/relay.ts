@@ -8,7 +8,7 @@ import {
   TO_RELAY,
   type WireResponse,
 } from "../messages";
-import { PortClosedError } from "./port-sender";
+import { ExtensionGoneError, PortClosedError } from "./port-sender";
 
 export type SendToBackground = (message: unknown) => Promise<WireResponse>;
 
@@ -115,7 +115,9 @@ export async function sendWithRetry(
     try {
       return await send(message);
     } catch (error) {
-      const permanent = error instanceof Error && PERMANENT.test(error.message);
+      const permanent =
+        error instanceof ExtensionGoneError ||
+        (error instanceof Error && PERMANENT.test(error.message));
       const held =
         error instanceof PortClosedError &&
         Date.now() - sent >= (retry.heldMs ?? Number.POSITIVE_INFINITY) &&
