@@ -314,6 +314,11 @@ export interface PendingApproval {
    * budget pay this address without asking from then on (lib/wallet/approved-payees.ts).
    */
   approvesPayee?: true;
+  /**
+   * The policy pays it on its own (a budget covers it); it waits only because the wallet is
+   * locked: unlocking pays it, unless by then the budget no longer covers it.
+   */
+  paidOnUnlock?: true;
   protocol: "stipendex" | "x402-v1" | "x402-v2";
   /**
    * Who is paid: the verified Quote issuer, or for an unsigned (x402) price the

@@ -693,6 +693,18 @@ describe("ConfirmApproval", () => {
     expect(onDecide).toHaveBeenCalledWith("decline");
   });
 
+  it("says, while locked, when unlocking pays the request under the site's budget", () => {
+    const { update } = renderApproval({ needsUnlock: true, paidOnUnlock: true });
+    expect(screen.getByTestId("paid-on-unlock").textContent).toBe(
+      "Your budget for this site covers this payment: unlocking the wallet pays it.",
+    );
+    // Unlocked and still asked (the budget no longer covers it): the person decides.
+    update({ needsUnlock: false, paidOnUnlock: true });
+    expect(screen.queryByTestId("paid-on-unlock")).toBeNull();
+    update({ needsUnlock: true, paidOnUnlock: undefined });
+    expect(screen.queryByTestId("paid-on-unlock")).toBeNull();
+  });
+
   // Accessibility review: a wrong password left the focus on the page's start.
   it("puts the focus back in the password field, its text selected, when unlocking failed", () => {
     const { reprops } = renderApproval({ needsUnlock: true });

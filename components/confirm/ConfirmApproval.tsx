@@ -424,6 +424,11 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
           {t("confirm.expired")}
         </p>
       )}
+      {approval.needsUnlock && approval.paidOnUnlock && (
+        <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="paid-on-unlock">
+          {t("confirm.paidOnUnlock")}
+        </p>
+      )}
       {approval.needsUnlock ? (
         <form data-unlock onSubmit={submitUnlock} className="flex items-end gap-2">
           <Field

@@ -267,6 +267,24 @@ describe("ui handlers", () => {
     expect(filed?.state).toBe("signed");
   });
 
+  it("pays at unlock, under its budget, what waited only because the wallet was locked", async () => {
+    const { h, pageApi, uiApi } = await handlers({
+      policy: { origins: { [AGENT]: AUTO_BUDGET } },
+      locked: true,
+    });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = pageApi.stipendex_pay({ requestId: "l", challenge }, page(AGENT));
+    await until(async () => (await h.approvals.pending()).length === 1);
+    const [asked] = await uiApi.ui_listPending(undefined, ui);
+    expect(asked).toMatchObject({ needsUnlock: true, paidOnUnlock: true });
+
+    await uiApi.ui_unlock({ password: PASSWORD }, ui);
+    const { paymentId } = await paid;
+    expect((await h.db.payments.get(paymentId))?.state).toBe("signed");
+    expect(await uiApi.ui_listPending(undefined, ui)).toEqual([]);
+    expect(h.windows.closed).toHaveLength(1);
+  });
+
   it("arms the settlement alarm for when an elicitation charged ahead expires unused", async () => {
     const { h, pageApi } = await handlers({ policy: { origins: { [AGENT]: AUTO_BUDGET } } });
     const { jws } = await stipendexMcpChallenge(h.receiver);

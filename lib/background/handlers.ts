@@ -151,6 +151,8 @@ export function createUiHandlers(s: WalletServices): Omit<UiHandlers, PageOfferM
       const state = await s.wallet.unlock(params.password);
       // Receipts that came while it was locked are checked now, with the opened keys.
       void s.settlements.run().catch(() => undefined);
+      // And what waited only for it to be unlocked is paid, its budget permitting.
+      await s.approvals.unlocked();
       return state;
     },
     ui_lock: () => s.wallet.lock(),

@@ -72,6 +72,8 @@ export function approvalView(input: ApprovalViewInput): ApprovalView {
           alwaysAllowBlocked: `${caller.origin} is not a secure (https) site: it cannot be given an automatic budget`,
         }),
     ...(input.decision.rule === "origin-new-payee" ? { approvesPayee: true as const } : {}),
+    // Asked about what the policy approves only while the wallet cannot sign.
+    ...(input.decision.action === "auto" ? { paidOnUnlock: true as const } : {}),
     protocol: offer.protocol,
     receiver: {
       id: shownReceiverId(offer.receiver),

@@ -5,7 +5,7 @@ import type { PendingApproval } from "../messages";
 import { STORAGE_KEYS } from "../storage-keys";
 import { readItem } from "../wallet/storage-item";
 import {
-  type ApprovalDecision,
+  type ApprovalAnswer,
   ApprovalQueue,
   type ApprovalWindow,
   DECISIONS_ITEM,
@@ -474,9 +474,9 @@ const STILL_WAITING = "still waiting" as const;
 
 /** The decision, or STILL_WAITING when none came within `ms`. */
 function within(
-  asked: Promise<ApprovalDecision>,
+  asked: Promise<ApprovalAnswer>,
   ms = 300,
-): Promise<ApprovalDecision | typeof STILL_WAITING> {
+): Promise<ApprovalAnswer | typeof STILL_WAITING> {
   return Promise.race([
     asked,
     new Promise<typeof STILL_WAITING>((resolve) => setTimeout(() => resolve(STILL_WAITING), ms)),
@@ -594,5 +594,47 @@ describe("the confirmation window across its lifecycle", () => {
     expect(windows.opened).toHaveLength(2);
     await queue.windowClosed(shown);
     expect(await within(second)).toEqual({ approvalId: "b", decision: "decline" });
+  });
+});
+
+describe("a request that waited only because the wallet was locked", () => {
+  it("is woken at unlock, still waiting in the window; one the person must decide is not", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const covered = queue.ask({ ...approval("a"), paidOnUnlock: true });
+    const asked = queue.ask(approval("b"));
+    await until(async () => (await queue.pending()).length === 2);
+
+    await queue.unlocked();
+    expect(await within(covered)).toEqual({ approvalId: "a", unlocked: true });
+    expect(await within(asked)).toBe(STILL_WAITING);
+    expect((await queue.pending()).map((p) => p.id)).toEqual(["a", "b"]);
+  });
+
+  it("leaves the window undecided, which closes once empty", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    void queue.ask({ ...approval("a"), paidOnUnlock: true });
+    await until(() => windows.opened.length === 1);
+
+    expect(await queue.leave("a")).toBe(true);
+    expect(await queue.pending()).toEqual([]);
+    expect(windows.closed).toEqual(windows.opened);
+  });
+
+  it("stays decided when the person decided it before it could leave", async () => {
+    const windows = recordingWindow();
+    const queue = new ApprovalQueue(memoryStore(), windows.window);
+    const asked = queue.ask({ ...approval("a"), paidOnUnlock: true });
+    await until(async () => (await queue.pending()).length === 1);
+    await queue.decide({ approvalId: "a", decision: "decline" });
+
+    expect(await queue.leave("a")).toBe(false);
+    expect(await asked).toEqual({ approvalId: "a", decision: "decline" });
+    // Asked again, as its caller does when it may not leave: the person's decision.
+    expect(await queue.ask({ ...approval("a"), paidOnUnlock: true })).toEqual({
+      approvalId: "a",
+      decision: "decline",
+    });
   });
 });

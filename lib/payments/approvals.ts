@@ -56,6 +56,13 @@ export const decideParamsSchema = z.object({
 /** `withdrawn`: its page gave it up; `expired`: its price did, before the person decided. */
 export type ApprovalDecision = DecideParams & { withdrawn?: true; expired?: true };
 
+/**
+ * What a waiting request is woken with: a decision, or word that the wallet
+ * was unlocked, for a request asked only because it was locked (`paidOnUnlock`):
+ * its caller looks again whether the policy pays it, and else asks on.
+ */
+export type ApprovalAnswer = ApprovalDecision | { approvalId: string; unlocked: true };
+
 const decisionsSchema = z.record(
   z.string(),
   decideParamsSchema.extend({
@@ -135,7 +142,7 @@ export interface Requester {
  * it when it is not open, and otherwise only queues and updates the count.
  */
 export class ApprovalQueue {
-  private readonly waiters = new Map<string, ((decision: ApprovalDecision) => void)[]>();
+  private readonly waiters = new Map<string, ((answer: ApprovalAnswer) => void)[]>();
   private writes: Promise<unknown> = Promise.resolve();
   /** Approvals withdrawn before they were asked for, by id. */
   private readonly withdrawnEarly = new RecentKeys(EARLY_WITHDRAWALS_KEPT);
@@ -146,11 +153,14 @@ export class ApprovalQueue {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Waits for the person's decision on `approval` (asking once, however often it is called). */
-  async ask(approval: Stored): Promise<ApprovalDecision> {
+  /**
+   * Waits for the person's decision on `approval` (asking once, however often it is called),
+   * or, for one asked only because the wallet was locked, for it to be unlocked.
+   */
+  async ask(approval: Stored): Promise<ApprovalAnswer> {
     const decided = (await this.decisions())[approval.id];
     if (decided) return decided;
-    const waiting = new Promise<ApprovalDecision>((resolve) => {
+    const waiting = new Promise<ApprovalAnswer>((resolve) => {
       this.waiters.set(approval.id, [...(this.waiters.get(approval.id) ?? []), resolve]);
     });
     await this.serial(async () => {
@@ -292,6 +302,34 @@ export class ApprovalQueue {
     });
   }
 
+  /**
+   * The wallet was unlocked: requests asked only because it was locked (a budget covered
+   * them) are woken, undecided and still in the window, for their callers to look again.
+   */
+  async unlocked(): Promise<void> {
+    const woken = await this.serial(async () => {
+      const decisions = await this.decisions();
+      return (await this.pending()).filter((p) => p.paidOnUnlock && !decisions[p.id]);
+    });
+    for (const { id } of woken) this.wake({ approvalId: id, unlocked: true });
+  }
+
+  /**
+   * Takes approval `id` out of the window undecided, as the policy pays it after all; false,
+   * leaving it as it is, when the person decided it first (their decision stands).
+   */
+  async leave(approvalId: string): Promise<boolean> {
+    return this.serial(async () => {
+      if ((await this.decisions())[approvalId]) return false;
+      const pending = await this.pending();
+      const left = pending.filter((p) => p.id !== approvalId);
+      if (left.length === pending.length) return true;
+      await this.savePending(left);
+      if (left.length === 0) await this.closeWindow();
+      return true;
+    });
+  }
+
   /** Forgets a decision once it has been acted on. */
   async consume(approvalId: string): Promise<void> {
     await this.serial(async () => {
@@ -388,9 +426,9 @@ export class ApprovalQueue {
     if (opened !== undefined) await writeItem(this.session, CONFIRM_WINDOW_ITEM, opened);
   }
 
-  private wake(decision: ApprovalDecision): void {
-    for (const resolve of this.waiters.get(decision.approvalId) ?? []) resolve(decision);
-    this.waiters.delete(decision.approvalId);
+  private wake(answer: ApprovalAnswer): void {
+    for (const resolve of this.waiters.get(answer.approvalId) ?? []) resolve(answer);
+    this.waiters.delete(answer.approvalId);
   }
 
   /** Read-modify-write of storage.session, one at a time. */

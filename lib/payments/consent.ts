@@ -67,65 +67,42 @@ export async function obtainConsent(
     };
     const shown = await boundCall(offer, call);
     const expiresAt = offer.quote && offer.quote.expiresAt * 1000;
-    const answer = await askPerson(parts, requester, expiresAt, () =>
+    const describe = () =>
       describeRequest(parts, { id: payment.id, kind }, offer, option, caller, {
         settings,
         decision,
         server,
         ...(shown ? { call: shown } : {}),
-      }),
-    ).catch(async (error: unknown) => {
-      if (isPaymentError(error, "too-many-waiting")) {
-        parts.endedUnpaid(caller.origin);
-        await advancePayment(
-          parts.deps.db,
-          payment.id,
-          { state: "refused", reason: error.message },
-          parts.deps.now(),
-        );
-      }
-      throw error;
-    });
-    if (answer.expired) {
-      parts.endedUnpaid(caller.origin);
-      const reason = "The price expired before you decided";
-      await advancePayment(
-        parts.deps.db,
-        payment.id,
-        { state: "expired", reason },
-        parts.deps.now(),
-      );
-      await parts.deps.approvals.consume(payment.id);
-      return { outcome: "refused", rule: "expired", reason };
+      });
+    // Unlocked: the policy looks again, at what its budgets hold now.
+    const covered = async () => {
+      const now = await parts.deps.settings();
+      const context = await serverContextOf(parts, offer, now, option, caller.origin);
+      const again = await decide(parts, now, offer, option, caller, context, outsideCall);
+      return automaticDecision(parts, again, describeRemaining(again.remaining));
+    };
+    const answer = await askPerson(parts, requester, expiresAt, describe, covered).catch(
+      async (error: unknown) => {
+        if (isPaymentError(error, "too-many-waiting")) {
+          parts.endedUnpaid(caller.origin);
+          await advancePayment(
+            parts.deps.db,
+            payment.id,
+            { state: "refused", reason: error.message },
+            parts.deps.now(),
+          );
+        }
+        throw error;
+      },
+    );
+    if ("covered" in answer) {
+      confirm = answer.covered;
+    } else {
+      const ended = await personsAnswer(parts, payment, caller, answer, { mode, remaining });
+      if (ended) return ended;
+      confirm = { decision: "approve", mode, humanPresent: true, remaining };
+      approvedBy = "person";
     }
-    if (answer.decision === "decline") {
-      parts.endedUnpaid(caller.origin);
-      // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
-      const confirmation = answer.withdrawn
-        ? undefined
-        : await confirmIfUnlocked(parts, offer, option, caller.origin, {
-            decision: "decline",
-            mode,
-            humanPresent: true,
-            remaining,
-          });
-      const reason = answer.withdrawn ? withdrawnReason(caller.origin) : "You declined the payment";
-      await advancePayment(
-        parts.deps.db,
-        payment.id,
-        { state: "declined", reason, ...(confirmation ? { confirmation } : {}) },
-        parts.deps.now(),
-      );
-      await parts.deps.approvals.consume(payment.id);
-      return { outcome: "declined", reason };
-    }
-    if (answer.alwaysAllowPerDay !== undefined) {
-      await allowPerDay(parts, caller.origin, option, BigInt(answer.alwaysAllowPerDay));
-    }
-    confirm = { decision: "approve", mode, humanPresent: true, remaining };
-    approvedBy = "person";
-    const payee = unsignedPayeeOf(offer, option, caller.origin);
-    if (payee !== undefined) await parts.deps.payees.approve(caller.origin, payee);
   }
   const confirmation = await confirmIfUnlocked(parts, offer, option, caller.origin, confirm);
   if (!confirmation) {
@@ -136,6 +113,55 @@ export async function obtainConsent(
   if (approvedBy === "person") await parts.deps.approvals.consume(payment.id);
   else await parts.deps.approvals.drop(payment.id);
   return { outcome: "approved", confirmation, approvedBy };
+}
+
+/**
+ * Acts on the person's answer (or its page's withdrawal, or its price's end): what the
+ * consent step ended in when it ended unpaid, undefined when they approved.
+ */
+async function personsAnswer(
+  parts: EngineParts,
+  payment: PaymentRecord,
+  caller: Caller,
+  answer: ApprovalDecision,
+  { mode, remaining }: { mode: Decision["mode"]; remaining: Record<string, string> },
+): Promise<Consent | undefined> {
+  const { offer } = payment;
+  const option = optionOf(payment);
+  if (answer.expired) {
+    parts.endedUnpaid(caller.origin);
+    const reason = "The price expired before you decided";
+    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason }, parts.deps.now());
+    await parts.deps.approvals.consume(payment.id);
+    return { outcome: "refused", rule: "expired", reason };
+  }
+  if (answer.decision === "decline") {
+    parts.endedUnpaid(caller.origin);
+    // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
+    const confirmation = answer.withdrawn
+      ? undefined
+      : await confirmIfUnlocked(parts, offer, option, caller.origin, {
+          decision: "decline",
+          mode,
+          humanPresent: true,
+          remaining,
+        });
+    const reason = answer.withdrawn ? withdrawnReason(caller.origin) : "You declined the payment";
+    await advancePayment(
+      parts.deps.db,
+      payment.id,
+      { state: "declined", reason, ...(confirmation ? { confirmation } : {}) },
+      parts.deps.now(),
+    );
+    await parts.deps.approvals.consume(payment.id);
+    return { outcome: "declined", reason };
+  }
+  if (answer.alwaysAllowPerDay !== undefined) {
+    await allowPerDay(parts, caller.origin, option, BigInt(answer.alwaysAllowPerDay));
+  }
+  const payee = unsignedPayeeOf(offer, option, caller.origin);
+  if (payee !== undefined) await parts.deps.payees.approve(caller.origin, payee);
+  return undefined;
 }
 
 /** Refusals of the chosen option itself, which another option of the price might have avoided. */
@@ -158,14 +184,18 @@ function withUnreadOptions(decision: PolicyDecision, offer: Offer): string {
 /**
  * Asks the person about approval `id` of `origin`; the window opens while `describe` puts
  * together what it shows. At `expiresAt` (ms), its price's end, the question is taken back:
- * nothing can be paid after it, and the page waits for an answer.
+ * nothing can be paid after it, and the page waits for an answer. Asked only because the
+ * wallet was locked, it is looked at again at unlock: `covered` gives the policy's own
+ * approval if its budget still covers it, and the request then leaves the window unless
+ * the person decided it first.
  */
 async function askPerson(
   parts: EngineParts,
   requester: Requester,
   expiresAt: number | undefined,
   describe: () => Promise<ApprovalView>,
-): Promise<ApprovalDecision> {
+  covered: () => Promise<Decision | undefined>,
+): Promise<ApprovalDecision | { covered: Decision }> {
   const { approvals } = parts.deps;
   void approvals.prepareWindow(requester).catch(() => undefined);
   let view: ApprovalView;
@@ -176,13 +206,23 @@ async function askPerson(
     throw error;
   }
   const { id: _id, origin: _origin, ...asked } = requester;
-  const answer = approvals.ask({ ...view, ...asked });
-  if (expiresAt === undefined) return answer;
-  const expiry = setTimeout(
-    () => void approvals.withdraw(requester.id, "expired").catch(() => undefined),
-    Math.max(expiresAt - parts.deps.now(), 0),
-  );
-  return answer.finally(() => clearTimeout(expiry));
+  const expiry =
+    expiresAt === undefined
+      ? undefined
+      : setTimeout(
+          () => void approvals.withdraw(requester.id, "expired").catch(() => undefined),
+          Math.max(expiresAt - parts.deps.now(), 0),
+        );
+  try {
+    for (;;) {
+      const answer = await approvals.ask({ ...view, ...asked });
+      if (!("unlocked" in answer)) return answer;
+      const decision = await covered();
+      if (decision && (await approvals.leave(requester.id))) return { covered: decision };
+    }
+  } finally {
+    clearTimeout(expiry);
+  }
 }
 
 /** What the confirmation window shows of a request (its history, the balance, the registry). */

@@ -572,6 +572,58 @@ describe("PaymentEngine.pay, asking the person", () => {
     expect((await onlyPayment(h)).state).toBe("signed");
   });
 
+  it("pays at unlock, as the policy, what its budget covers and waited only for the wallet", async () => {
+    const h = await makeHarness({ ...autoPolicy, locked: true });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "l", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    expect((await h.approvals.pending())[0]?.paidOnUnlock).toBe(true);
+
+    await h.wallet.unlock(PASSWORD);
+    await h.approvals.unlocked();
+    const payment = await h.db.payments.get((await paid).paymentId);
+    expect(payment).toMatchObject({ state: "signed", approvedBy: "policy" });
+    const confirmation = await verifyConfirmation(payment?.confirmation, {
+      receiverId: RECEIVER,
+      now: at(h),
+    });
+    expect(confirmation.claims.mode).toBe("policy");
+    expect(await pendingIds(h)).toEqual([]);
+    expect(h.windows.closed).toEqual(h.windows.opened);
+  });
+
+  it("keeps asking at unlock when the budget no longer covers it, and pays once approved", async () => {
+    const h = await makeHarness({ ...autoPolicy, locked: true });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "l", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    await h.policy.save({ ...(await h.policy.view()), origins: {} });
+
+    await h.wallet.unlock(PASSWORD);
+    await h.approvals.unlocked();
+    const [id] = await pendingIds(h);
+    expect(id).toBeDefined();
+    expect(h.windows.closed).toEqual([]);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "approve" });
+    const payment = await h.db.payments.get((await paid).paymentId);
+    expect(payment).toMatchObject({ state: "signed", approvedBy: "person" });
+  });
+
+  it("leaves a locked wallet's request the person declined declined, though its budget covers it", async () => {
+    const h = await makeHarness({ ...autoPolicy, locked: true });
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const paid = h.engine.pay({ requestId: "l", challenge }, CALLER);
+    await until(async () => (await pendingIds(h)).length === 1);
+    const [id] = await pendingIds(h);
+    await h.approvals.decide({ approvalId: id ?? "", decision: "decline" });
+    await expect(paid).rejects.toMatchObject({ name: "PaymentError", code: "user-declined" });
+    await h.wallet.unlock(PASSWORD);
+    await h.approvals.unlocked();
+    const payment = await onlyPayment(h);
+    expect(payment.state).toBe("declined");
+    expect(payment.proof).toBeUndefined();
+  });
+
   it("marks a Quote that expired while the person decided as expired, unsigned", async () => {
     const h = await makeHarness();
     const { challenge } = await stipendexHttpChallenge(h.receiver, { exp: T + 60 });

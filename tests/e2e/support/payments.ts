@@ -6,7 +6,7 @@ import { type Demo, startDemo } from "../../../demo/server";
 import type { PaymentRow, SpendSummary } from "../../../lib/messages";
 import { testCurrency } from "../../../lib/wallet/test-money";
 import { waitUntil } from "./wait";
-import { grantOriginBudget, useDemoChain, type WalletCall } from "./wallet-setup";
+import { DEFAULT_PASSWORD, grantOriginBudget, useDemoChain, type WalletCall } from "./wallet-setup";
 
 /**
  * The payment checks both browsers run: each file builds a PaymentRig from its
@@ -388,6 +388,27 @@ export async function payAutoApproved(rig: PaymentRig, origin: string, path: Pai
   assert.equal(siteSpent(after) - siteSpent(before.spend), path.price);
 }
 
+/**
+ * Under a budget with the wallet locked: the window asks to unlock, saying the budget pays
+ * it, and unlocking pays it with no Approve (as the window's password field does).
+ */
+export async function payOnUnlock(rig: PaymentRig, origin: string, path: PaidPath) {
+  const before = await snapshot(rig, origin);
+  await rig.wallet({ method: "ui_lock", params: undefined });
+  const confirm = rig.nextConfirmWindow();
+  const paying = runAgentButton(rig.agent, path);
+  const window = await confirm;
+  assert.match((await window.text("paid-on-unlock")) ?? "", /unlocking the wallet pays it/);
+  await rig.wallet({ method: "ui_unlock", params: { password: DEFAULT_PASSWORD } });
+  path.assertPaid(await paying);
+  await assertSettled(rig, origin, before, [path.price]);
+  const [row] = await newRows(rig, before, 1, "settled");
+  const detail = await rig.wallet({ method: "ui_getPayment", params: { id: row?.id ?? "" } });
+  const confirmation = detail.objects.find((object) => object.kind === "confirmation");
+  assert.equal(confirmation?.claims.mode, "policy", "approved by the budget, not by a click");
+  assert.deepEqual(await rig.wallet({ method: "ui_listPending", params: undefined }), []);
+}
+
 /** Decline in the window: the page gets the original price, nothing signed, charged or moved. */
 export async function declineThroughWindow(rig: PaymentRig, origin: string, path: PaidPath) {
   const before = await snapshot(rig, origin);
@@ -588,6 +609,9 @@ export function describePayments(
           autoApproveUpTo: "20000",
         }),
       );
+
+      it("Stipendex HTTP, wallet locked: unlocking in the window pays it under the budget", () =>
+        payOnUnlock(get().rig, get().origin, pathNamed("Stipendex HTTP")));
 
       for (const path of PAID_PATHS) {
         if (path.asksUnderBudget) {
