@@ -214,11 +214,15 @@ async function askPerson(
           Math.max(expiresAt - parts.deps.now(), 0),
         );
   try {
+    let answer = approvals.ask({ ...view, ...asked });
+    // Unlocked while the request was put together: it is looked at again, as at the unlock.
+    if (view.paidOnUnlock && (await parts.deps.wallet())) await approvals.unlocked();
     for (;;) {
-      const answer = await approvals.ask({ ...view, ...asked });
-      if (!("unlocked" in answer)) return answer;
+      const answered = await answer;
+      if (!("unlocked" in answered)) return answered;
       const decision = await covered();
       if (decision && (await approvals.leave(requester.id))) return { covered: decision };
+      answer = approvals.ask({ ...view, ...asked });
     }
   } finally {
     clearTimeout(expiry);

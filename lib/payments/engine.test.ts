@@ -592,6 +592,28 @@ describe("PaymentEngine.pay, asking the person", () => {
     expect(h.windows.closed).toEqual(h.windows.opened);
   });
 
+  it("pays under its budget a request the wallet was unlocked for while it was being asked", async () => {
+    const h = await makeHarness(autoPolicy);
+    // Locked when the policy looks, unlocked by the time the request waits for the person.
+    let asked = false;
+    const current = h.wallet.current.bind(h.wallet);
+    h.wallet.current = async () => (asked ? current() : undefined);
+    const ask = h.approvals.ask.bind(h.approvals);
+    h.approvals.ask = (approval) => {
+      asked = true;
+      return ask(approval);
+    };
+    const { challenge } = await stipendexHttpChallenge(h.receiver);
+    const answer = await h.engine.pay({ requestId: "l", challenge }, CALLER);
+    expect(await h.db.payments.get(answer.paymentId)).toMatchObject({
+      state: "signed",
+      approvedBy: "policy",
+    });
+    // It was asked (the window opened for it), and left the window paid.
+    expect(h.windows.opened).toHaveLength(1);
+    expect(await pendingIds(h)).toEqual([]);
+  });
+
   it("keeps asking at unlock when the budget no longer covers it, and pays once approved", async () => {
     const h = await makeHarness({ ...autoPolicy, locked: true });
     const { challenge } = await stipendexHttpChallenge(h.receiver);
