@@ -21,13 +21,16 @@ export interface BareTab {
 
 const START_MS = 15_000;
 
-/** Headless Chromium (with the built wallet, or with no extension at all) and one tab at `url`. */
+/**
+ * Headless Chromium and one tab at `url`: with the built wallet, with the unpacked extension
+ * in directory `extension`, or with no extension at all.
+ */
 export async function openBareTab(
   url: string,
-  { withWallet }: { withWallet: boolean },
+  { withWallet, extension: unpacked }: { withWallet: boolean; extension?: string },
 ): Promise<BareTab> {
   const userDataDir = await mkdtemp(join(tmpdir(), "stipendex-bare-"));
-  const extension = withWallet ? builtExtension("chrome-mv3") : undefined;
+  const extension = withWallet ? builtExtension("chrome-mv3") : unpacked;
   const browser = spawn(
     CHROMIUM_PATH,
     [

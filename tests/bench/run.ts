@@ -2,6 +2,7 @@ import type { BenchSuite, BrowserBench } from "./bench";
 import { bundleSizesBench } from "./bundle-sizes";
 import { confirmWindowBench } from "./confirm-window";
 import { fetchThroughputBench } from "./fetch-throughput";
+import { floorBench } from "./floor/floor-bench";
 import { history100kBench } from "./history-100k";
 import { measure } from "./measure";
 import { paidFetchBench, paidFetchFirefoxBench } from "./paid-fetch";
@@ -16,6 +17,7 @@ const SUITES: (BenchSuite | BrowserBench)[] = [
   stipendexProofSuite,
   paidFetchBench,
   paidFetchFirefoxBench,
+  floorBench,
   confirmWindowBench,
   fetchThroughputBench,
   history100kBench,
