@@ -1,5 +1,10 @@
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { parsePaymentPayload } from "@x402/core/schemas";
+import {
+  declarePaymentIdentifierExtension,
+  extractAndValidatePaymentIdentifier,
+  validatePaymentIdentifierRequirement,
+} from "@x402/extensions/payment-identifier";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { decodePayment } from "x402/schemes";
@@ -52,6 +57,29 @@ describe("buildPaymentPayload + paymentHeader (v2)", () => {
     const { resource: _r, extensions: _e, ...bare } = v2PaymentRequired;
     const { payment } = await pay({ "payment-required": encodeBase64Json(bare) }, "");
     expect(Object.keys(payment).sort()).toEqual(["accepted", "payload", "x402Version"]);
+  });
+
+  // Black-box review: a server requiring a payment identifier refused every payment the wallet
+  // signed ("payment_identifier_required"), each charged until it expired.
+  it("gives a payment identifier a server requires, as @x402/extensions checks it", async () => {
+    const required = {
+      ...v2PaymentRequired,
+      extensions: {
+        ...v2PaymentRequired.extensions,
+        "payment-identifier": declarePaymentIdentifierExtension(true),
+      },
+    };
+    const { signed, payment } = await pay({ "payment-required": encodeBase64Json(required) }, "");
+    const decoded = decodePaymentSignatureHeader(paymentHeader(payment).value);
+    expect(validatePaymentIdentifierRequirement(decoded, true)).toEqual({ valid: true });
+    const { id, validation } = extractAndValidatePaymentIdentifier(decoded);
+    expect(validation).toEqual({ valid: true });
+    expect(id).toBe(`pay_${signed.authorization.nonce.slice(2)}`);
+    // The other extensions as the server sent them.
+    expect({ ...decoded.extensions, "payment-identifier": undefined }).toEqual({
+      ...v2PaymentRequired.extensions,
+      "payment-identifier": undefined,
+    });
   });
 
   it("puts the same object in MCP _meta['x402/payment']", async () => {

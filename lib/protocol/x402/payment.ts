@@ -4,6 +4,7 @@ import type { Offer, PaymentOption } from "../offer";
 import type { ExactEvmPayload } from "../rails/eip3009";
 import { X402_HEADERS } from "./headers";
 import { MCP_PAYMENT_META } from "./mcp";
+import { withPaymentIdentifier } from "./payment-identifier";
 import { jsonObjectSchema } from "./schema";
 import { encodeBase64Json } from "./wire";
 
@@ -39,7 +40,7 @@ function notOffered(detail: string): ProtocolError {
 /**
  * Wrap a signed EIP-3009 payload for the server, the way the official x402 client does: v1
  * names scheme and network; v2 echoes the requirement as `accepted` with the server's
- * `resource` and `extensions`.
+ * `resource` and `extensions`, a payment identifier it declares filled in.
  */
 export function buildPaymentPayload(
   offer: Offer,
@@ -61,7 +62,9 @@ export function buildPaymentPayload(
     ...(resource ? { resource } : {}),
     accepted: option.raw,
     payload,
-    ...(extensions ? { extensions } : {}),
+    ...(extensions
+      ? { extensions: withPaymentIdentifier(extensions, payload.authorization.nonce) }
+      : {}),
   };
 }
 
