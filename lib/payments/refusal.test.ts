@@ -103,4 +103,25 @@ describe("readRefusal", () => {
       expect(readRefusal(error)).toEqual({ said, plain });
     },
   );
+  it.each([
+    ["invalid_network", "it does not take this payment on that network"],
+    ["invalid_exact_evm_network_mismatch", "it does not take this payment on that network"],
+    [
+      "invalid_exact_evm_token_version_mismatch",
+      "the token's signing details did not match the receiver's",
+    ],
+    ["invalid_exact_evm_authorization_value", "the amount was not the one it asked for"],
+    [
+      "invalid_exact_evm_transaction_simulation_failed",
+      "the token's contract would not make the transfer",
+    ],
+    ["payment_identifier_required", "it wanted a payment id the wallet did not send"],
+    ["unsupported_payload_type", "it does not take payments made this way"],
+  ])("reads the x402 code %s plainly", (code, meaning) => {
+    const error = { code: 402, message: "Payment required", data: { x402Version: 2, error: code } };
+    expect(readRefusal(error)).toEqual({
+      said: code,
+      plain: `The receiver refused the payment: ${meaning}.`,
+    });
+  });
 });

@@ -72,6 +72,18 @@ const MEANINGS: [RegExp, string][] = [
   [/expired|valid.?before/i, "the authorization had expired"],
   [/receiver|recipient|pay.?to/i, "the payment was addressed to another account"],
   [/parse|malformed|invalid.?payload/i, "the receiver could not read the payment"],
+  [
+    /invalid.?network|network.?mismatch|unsupported.?network/i,
+    "it does not take this payment on that network",
+  ],
+  [/token.?(name|version)/i, "the token's signing details did not match the receiver's"],
+  [/authorization.?value|value.?mismatch|amount/i, "the amount was not the one it asked for"],
+  [
+    /simulation|transaction.?failed|settle.?failed/i,
+    "the token's contract would not make the transfer",
+  ],
+  [/payment.?identifier/i, "it wanted a payment id the wallet did not send"],
+  [/scheme|unsupported/i, "it does not take payments made this way"],
 ];
 
 function plainly(said: string): string {
