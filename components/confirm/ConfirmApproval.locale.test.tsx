@@ -22,7 +22,7 @@ describe("ConfirmApproval in the person's language", () => {
     const onDecide = vi.fn();
     render(
       <ConfirmApproval
-        approval={{ ...APPROVAL, balance: { available: "1234500000", after: "-2000" } }}
+        approval={{ ...APPROVAL, balance: { available: "1234500000", after: "1234495000" } }}
         position={1}
         count={1}
         busy={false}
@@ -32,7 +32,7 @@ describe("ConfirmApproval in the person's language", () => {
       />,
     );
     expect(screen.getByTestId("balance").textContent).toMatch(
-      /^1\.234,5 \S+, then -0,002 \S+ after this payment$/,
+      /^1\.234,5 \S+, then 1\.234,495 \S+ after this payment$/,
     );
     act(() => vi.advanceTimersByTime(ACTIVATION_DELAY_MS));
     fireEvent.click(screen.getByRole("checkbox", { name: "Always allow up to" }));

@@ -219,17 +219,29 @@ describe("ConfirmApproval", () => {
     );
   });
 
-  it("shows the balance now and after, and flags a payment it cannot cover", () => {
-    renderApproval({
+  it("shows the balance now and after this payment", () => {
+    renderApproval({ ...APPROVAL, balance: { available: "8000", after: "3000" } });
+    expect(screen.getByTestId("balance").textContent).toMatch(
+      /^0\.008 \S+, then 0\.003 \S+ after this payment$/,
+    );
+    expect(within(screen.getByTestId("balance")).getByText(/^0\.003/).tagName).toBe("STRONG");
+  });
+
+  // Black-box review: "Your balance -0.0055 USDC" when signed payments exceeded the chain's.
+  it("flags a payment the balance cannot cover, with no amount below zero", () => {
+    const { update } = renderApproval({
       ...APPROVAL,
       balance: { available: "3000", after: "-2000" },
       warnings: [...APPROVAL.warnings, "insufficient-balance"],
     });
     expect(screen.getByTestId("balance").textContent).toMatch(
-      /^0\.003 \S+, then -0\.002 \S+ after this payment$/,
+      /^0\.003 \S+: not enough for this payment$/,
     );
-    expect(within(screen.getByTestId("balance")).getByText(/^-0\.002/).tagName).toBe("STRONG");
     expect(screen.getByText(/^Not enough funds/)).toBeTruthy();
+    update({ balance: { available: "-8000", after: "-13000" } });
+    expect(screen.getByTestId("balance").textContent).toMatch(
+      /^0 \S+: not enough for this payment$/,
+    );
   });
 
   it("shows in its details each field the price left out and the default the wallet used", () => {

@@ -369,21 +369,31 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
         {approval.balance && (
           <Row term={t("confirm.yourBalance")}>
             <span data-testid="balance">
-              <Sentence
-                text={t("confirm.balanceAfter", ["$1", "$2"])}
-                parts={[
+              {BigInt(approval.balance.after) < 0n ? (
+                // Short of it: no negative amounts (signed payments may exceed what the chain holds).
+                t("confirm.balanceShort", [
                   t("confirm.balanceAmount", [
-                    localeAmount(BigInt(approval.balance.available), approval.amount.decimals),
+                    localeAmount(maxZero(approval.balance.available), approval.amount.decimals),
                     approval.amount.symbol,
                   ]),
-                  <strong key="after">
-                    {t("confirm.balanceAmount", [
-                      localeAmount(BigInt(approval.balance.after), approval.amount.decimals),
+                ])
+              ) : (
+                <Sentence
+                  text={t("confirm.balanceAfter", ["$1", "$2"])}
+                  parts={[
+                    t("confirm.balanceAmount", [
+                      localeAmount(BigInt(approval.balance.available), approval.amount.decimals),
                       approval.amount.symbol,
-                    ])}
-                  </strong>,
-                ]}
-              />
+                    ]),
+                    <strong key="after">
+                      {t("confirm.balanceAmount", [
+                        localeAmount(BigInt(approval.balance.after), approval.amount.decimals),
+                        approval.amount.symbol,
+                      ])}
+                    </strong>,
+                  ]}
+                />
+              )}
             </span>
           </Row>
         )}
@@ -528,4 +538,10 @@ export function ConfirmApproval(props: ConfirmApprovalProps) {
       )}
     </article>
   );
+}
+
+/** A balance as the window shows it: what signed payments already take can leave it below zero. */
+function maxZero(atomic: string): bigint {
+  const amount = BigInt(atomic);
+  return amount < 0n ? 0n : amount;
 }

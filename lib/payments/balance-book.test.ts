@@ -64,4 +64,21 @@ describe("BalanceBook", () => {
     balances.forget();
     expect(await balances.current("eip155:1", USDC, 10)).toBeUndefined();
   });
+
+  // Black-box review: a top-up made since the last read left the window saying "Not enough
+  // funds" with a negative balance for up to a minute.
+  it("reads again for the window a copy too low for the payment, once a few seconds old", async () => {
+    let chain = 1_000n;
+    const { balances, clock, reads } = book(() => chain);
+    await balances.current("eip155:84532", USDC);
+    chain = 50_000n;
+    // Just read: the low copy stands (no read per request a page makes).
+    expect((await balances.current("eip155:84532", USDC, 100, 5_000n))?.available).toBe(1_000n);
+    clock.ms += 6_000;
+    // Enough for the payment: the copy stands until it is old.
+    expect((await balances.current("eip155:84532", USDC, 100, 500n))?.available).toBe(1_000n);
+    expect(reads()).toBe(1);
+    expect((await balances.current("eip155:84532", USDC, 100, 5_000n))?.available).toBe(50_000n);
+    expect(reads()).toBe(2);
+  });
 });

@@ -8,6 +8,12 @@ const FRESH_MS = 60_000;
  * once tried, nothing waits again for a while.
  */
 const WINDOW_WAIT_MS = 100;
+/**
+ * A copy too low for the payment the window shows is asked again once it is this old (the
+ * person may have just topped up), and waited for this long: it decides what the window says.
+ */
+const SHORT_RECHECK_MS = 5_000;
+const SHORT_WAIT_MS = 1_000;
 
 /** What the wallet knows of a token's spendable balance: on chain less what signed payments may take. */
 export interface KnownBalance {
@@ -43,17 +49,27 @@ export class BalanceBook {
 
   /**
    * For the window: what is known, refreshed in the background when old; a
-   * token never tried lately is waited for, at most `waitMs`.
+   * token never tried lately is waited for, at most `waitMs`. With `covering`,
+   * the amount about to be shown, a copy short of it is read again if not
+   * asked in the last SHORT_RECHECK_MS, and waited for up to SHORT_WAIT_MS.
    */
   async current(
     network: Caip2,
     asset: Address,
     waitMs = WINDOW_WAIT_MS,
+    covering?: bigint,
   ): Promise<KnownBalance | undefined> {
     const k = key(network, asset);
+    const known = this.known.get(k);
+    const short =
+      covering !== undefined &&
+      known !== undefined &&
+      known.available < covering &&
+      this.deps.now() - (this.tried.get(k) ?? 0) > SHORT_RECHECK_MS;
     const inFlight = this.reading.get(k);
-    if (!this.due(k) && !inFlight) return this.known.get(k);
-    const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, waitMs));
+    if (!short && !this.due(k) && !inFlight) return known;
+    const wait = short ? Math.max(waitMs, SHORT_WAIT_MS) : waitMs;
+    const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, wait));
     const read = await Promise.race([inFlight ?? this.refresh(network, asset), timeout]);
     return read ?? this.known.get(k);
   }

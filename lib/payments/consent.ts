@@ -251,7 +251,12 @@ async function describeRequest(
     amount: option.amount,
     testnet: network.testnet,
   });
-  const balance = await parts.deps.balances.current(option.network, option.asset);
+  const balance = await parts.deps.balances.current(
+    option.network,
+    option.asset,
+    undefined,
+    option.amount,
+  );
   const registry = offer.quote
     ? await registryListing(
         await parts.deps.challenge.descriptors.get(offer.receiver, {
