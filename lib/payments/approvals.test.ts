@@ -611,6 +611,14 @@ describe("a request that waited only because the wallet was locked", () => {
     expect((await queue.pending()).map((p) => p.id)).toEqual(["a", "b"]);
   });
 
+  // Black-box review: a burst unlocked a few ms after it came left one request waiting.
+  it("is woken by an unlock that comes right after it is asked", async () => {
+    const queue = new ApprovalQueue(memoryStore(), recordingWindow().window);
+    const covered = queue.ask({ ...approval("a"), paidOnUnlock: true });
+    await queue.unlocked();
+    expect(await within(covered)).toEqual({ approvalId: "a", unlocked: true });
+  });
+
   it("leaves the window undecided, which closes once empty", async () => {
     const windows = recordingWindow();
     const queue = new ApprovalQueue(memoryStore(), windows.window);

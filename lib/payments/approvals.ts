@@ -158,12 +158,17 @@ export class ApprovalQueue {
    * or, for one asked only because the wallet was locked, for it to be unlocked.
    */
   async ask(approval: Stored): Promise<ApprovalAnswer> {
-    const decided = (await this.decisions())[approval.id];
-    if (decided) return decided;
+    // Waiting and in line from the call on: an unlock (or a decision) queued after the call
+    // finds the request where it looks (black-box review: a burst unlocked at once, one stuck).
     const waiting = new Promise<ApprovalAnswer>((resolve) => {
       this.waiters.set(approval.id, [...(this.waiters.get(approval.id) ?? []), resolve]);
     });
     await this.serial(async () => {
+      const decided = (await this.decisions())[approval.id];
+      if (decided) {
+        this.wake(decided);
+        return;
+      }
       const pending = await this.pending();
       // Withdrawn while it was being prepared: the person is never asked, and a window
       // opened for it alone (prepareWindow) goes.
