@@ -2,7 +2,6 @@ import type { PaymentRecord } from "../db/schema";
 import type { PendingApproval } from "../messages";
 import type { Offer, PaymentOption } from "../protocol/offer";
 import { canHoldBudget, proxiedOrigin } from "../wallet/budget-origin";
-import { advancePayment } from "../wallet/ledger";
 import { type ChargeRefusalRule, resolveCharge } from "../wallet/limits";
 import { decidePayment, type PolicyDecision, type PolicyRule } from "../wallet/policy";
 import type { PolicySettings } from "../wallet/policy-settings";
@@ -50,8 +49,7 @@ export async function obtainConsent(
   const decision = await decide(parts, settings, offer, option, caller, server, outsideCall);
   if (decision.action === "refuse") {
     const reason = withUnreadOptions(decision, offer);
-    parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason }, parts.deps.now());
+    await parts.endUnpaid(caller.origin, payment.id, { state: "refused", reason });
     return { outcome: "refused", rule: decision.rule, reason };
   }
   const remaining = describeRemaining(decision.remaining);
@@ -84,13 +82,10 @@ export async function obtainConsent(
     const answer = await askPerson(parts, requester, expiresAt, describe, covered).catch(
       async (error: unknown) => {
         if (isPaymentError(error, "too-many-waiting")) {
-          parts.endedUnpaid(caller.origin);
-          await advancePayment(
-            parts.deps.db,
-            payment.id,
-            { state: "refused", reason: error.message },
-            parts.deps.now(),
-          );
+          await parts.endUnpaid(caller.origin, payment.id, {
+            state: "refused",
+            reason: error.message,
+          });
         }
         throw error;
       },
@@ -129,14 +124,12 @@ async function personsAnswer(
   const { offer } = payment;
   const option = optionOf(payment);
   if (answer.expired) {
-    parts.endedUnpaid(caller.origin);
     const reason = "The price expired before you decided";
-    await advancePayment(parts.deps.db, payment.id, { state: "expired", reason }, parts.deps.now());
+    await parts.endUnpaid(caller.origin, payment.id, { state: "expired", reason });
     await parts.deps.approvals.consume(payment.id);
     return { outcome: "refused", rule: "expired", reason };
   }
   if (answer.decision === "decline") {
-    parts.endedUnpaid(caller.origin);
     // A withdrawn request was nobody's decision: no Confirmation says the person declined it.
     const confirmation = answer.withdrawn
       ? undefined
@@ -147,12 +140,11 @@ async function personsAnswer(
           remaining,
         });
     const reason = answer.withdrawn ? withdrawnReason(caller.origin) : "You declined the payment";
-    await advancePayment(
-      parts.deps.db,
-      payment.id,
-      { state: "declined", reason, ...(confirmation ? { confirmation } : {}) },
-      parts.deps.now(),
-    );
+    await parts.endUnpaid(caller.origin, payment.id, {
+      state: "declined",
+      reason,
+      ...(confirmation ? { confirmation } : {}),
+    });
     await parts.deps.approvals.consume(payment.id);
     return { outcome: "declined", reason };
   }

@@ -106,13 +106,7 @@ async function answerOnce(
   );
   if (requestKey !== undefined && withdrawn(requestKey) && payment.state === "quoted") {
     const reason = withdrawnReason(caller.origin);
-    parts.endedUnpaid(caller.origin);
-    await advancePayment(
-      parts.deps.db,
-      payment.id,
-      { state: "declined", reason },
-      parts.deps.now(),
-    );
+    await parts.endUnpaid(caller.origin, payment.id, { state: "declined", reason });
     return { action: "cancel" };
   }
   const schema = params.params.requestedSchema;
@@ -120,13 +114,7 @@ async function answerOnce(
     assertConfirmationSchema(schema);
   } catch (error) {
     if (!isPaymentError(error, "elicitation-schema") || payment.state !== "quoted") throw error;
-    parts.endedUnpaid(caller.origin);
-    await advancePayment(
-      parts.deps.db,
-      payment.id,
-      { state: "refused", reason: error.message },
-      parts.deps.now(),
-    );
+    await parts.endUnpaid(caller.origin, payment.id, { state: "refused", reason: error.message });
     return { action: "decline" };
   }
   return answerElicitation(parts, payment, caller, params);
@@ -172,8 +160,7 @@ async function consentAndCharge(
   const fits = confirmationFits(schema, given.confirmation);
   if (fits !== true) {
     const reason = elicitationSchemaError(fits).message;
-    parts.endedUnpaid(caller.origin);
-    await advancePayment(parts.deps.db, payment.id, { state: "refused", reason }, parts.deps.now());
+    await parts.endUnpaid(caller.origin, payment.id, { state: "refused", reason });
     return { action: "decline" };
   }
   try {
@@ -189,14 +176,7 @@ async function consentAndCharge(
       parts.spend.forget();
       if (again) return consentAndCharge(parts, payment, caller, params, false);
       // Spent again at once, since the second look: refused as any other overrun is.
-      parts.endedUnpaid(caller.origin);
-      const reason = error.message;
-      await advancePayment(
-        parts.deps.db,
-        payment.id,
-        { state: "refused", reason },
-        parts.deps.now(),
-      );
+      await parts.endUnpaid(caller.origin, payment.id, { state: "refused", reason: error.message });
     }
     if (isWalletError(error, "budget-exhausted", "charge-not-allowed")) {
       return { action: "decline" };

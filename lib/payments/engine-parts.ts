@@ -6,6 +6,7 @@ import type { Registry } from "../protocol/rails/registry";
 import { type RateLimit, RateLimiter } from "../rate-limit";
 import type { PayeeApprovals } from "../wallet/approved-payees";
 import type { UnlockedWallet } from "../wallet/keyring";
+import { advancePayment, type PaymentUpdate } from "../wallet/ledger";
 import { resolveCharge } from "../wallet/limits";
 import type { PolicySettings } from "../wallet/policy-settings";
 import { SpendMirror } from "../wallet/spend-mirror";
@@ -94,6 +95,16 @@ export class EngineParts {
   /** One of `origin`'s requests ended refused or declined. */
   endedUnpaid(origin: string): void {
     this.unpaidEnds.take(origin);
+  }
+
+  /** Ends `origin`'s payment `paymentId` unpaid in the ledger (refused, declined, expired), counted so. */
+  async endUnpaid(
+    origin: string,
+    paymentId: string,
+    update: Extract<PaymentUpdate, { state: "refused" | "declined" | "expired" }>,
+  ): Promise<void> {
+    this.endedUnpaid(origin);
+    await advancePayment(this.deps.db, paymentId, update, this.deps.now());
   }
 
   /** The wallet key's JWS signer, built once per unlocked wallet (it exports and hashes the public key). */

@@ -135,13 +135,7 @@ export class PaymentEngine {
     }
     if (payment.requestKey !== undefined && this.withdrawn.has(payment.requestKey)) {
       const reason = withdrawnReason(caller.origin);
-      this.parts.endedUnpaid(caller.origin);
-      await advancePayment(
-        this.deps.db,
-        payment.id,
-        { state: "declined", reason },
-        this.deps.now(),
-      );
+      await this.parts.endUnpaid(caller.origin, payment.id, { state: "declined", reason });
       throw userDeclined(reason);
     }
     const given = await obtainConsent(this.parts, payment, caller, "payment", call);
