@@ -217,6 +217,26 @@ describe("startLocalChain (chain 31337, deployed token)", () => {
     );
   });
 
+  // Black-box review: the demo receiver settling three payments at once refused two of them
+  // ("Nonce provided for the transaction is lower than the current nonce").
+  it("sends an account's transactions in turn: parallel settlements all land", async () => {
+    const signed = await Promise.all(
+      [1n, 2n, 3n, 4n].map(async (value) => {
+        const a = await authorization(chain, payer, payee, value);
+        return { a, signature: await signAuthorization(chain, payer, a) };
+      }),
+    );
+    const receipts = await Promise.all(
+      signed.map(({ a, signature }) => submit(chain, a, signature)),
+    );
+    expect(receipts.map((receipt) => receipt.status)).toEqual([
+      "success",
+      "success",
+      "success",
+      "success",
+    ]);
+  });
+
   it("moves tokens with the (v, r, s) overload", async () => {
     const a = await authorization(chain, payer, payee, 7n);
     const { v, r, s } = parseSignature(await signAuthorization(chain, payer, a));

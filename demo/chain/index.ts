@@ -89,13 +89,42 @@ const POLLING_MS = 50;
 
 export type LocalWalletClient = ReturnType<typeof createLocalWalletClient>;
 
-function createLocalWalletClient(account: DevAccount, chain: Chain, transport: Transport) {
-  return createWalletClient({
+/**
+ * Sends of one account in turn, per chain: sent at once (a receiver settling parallel
+ * payments), two read the same nonce and one failed, its payment refused. Only the sending
+ * waits its turn: each then takes the next nonce, and receipts are awaited side by side.
+ */
+function sendsInTurn() {
+  const sending = new Map<string, Promise<unknown>>();
+  return <T>(address: string, send: () => Promise<T>): Promise<T> => {
+    const sent = (sending.get(address) ?? Promise.resolve()).then(send, send);
+    sending.set(
+      address,
+      sent.catch(() => undefined),
+    );
+    return sent;
+  };
+}
+
+function createLocalWalletClient(
+  account: DevAccount,
+  chain: Chain,
+  transport: Transport,
+  inTurn: ReturnType<typeof sendsInTurn>,
+) {
+  const client = createWalletClient({
     account: privateKeyToAccount(account.privateKey),
     chain,
     transport,
     pollingInterval: POLLING_MS,
   }).extend(publicActions);
+  const { address } = client.account;
+  return client.extend(() => ({
+    writeContract: ((args) =>
+      inTurn(address, () => client.writeContract(args))) as typeof client.writeContract,
+    sendTransaction: ((args) =>
+      inTurn(address, () => client.sendTransaction(args))) as typeof client.sendTransaction,
+  }));
 }
 
 /** Starts anvil, puts an EIP-3009 token on it, and funds the payer accounts with it. */
@@ -129,8 +158,9 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       mode: "anvil",
       pollingInterval: POLLING_MS,
     });
+    const inTurn = sendsInTurn();
     const walletClient = (account: DevAccount) =>
-      createLocalWalletClient(account, chain, transport);
+      createLocalWalletClient(account, chain, transport, inTurn);
 
     const tokenOptions = { ...DEFAULT_TOKEN, ...options.token };
     const fund = options.fund ?? DEFAULT_FUND;
