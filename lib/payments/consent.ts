@@ -74,9 +74,9 @@ export async function obtainConsent(
       });
     // Unlocked: the policy looks again, at what its budgets hold now.
     const covered = async () => {
-      const now = await parts.deps.settings();
-      const context = await serverContextOf(parts, offer, now, option, caller.origin);
-      const again = await decide(parts, now, offer, option, caller, context, outsideCall);
+      const current = await parts.deps.settings();
+      const context = await serverContextOf(parts, offer, current, option, caller.origin);
+      const again = await decide(parts, current, offer, option, caller, context, outsideCall);
       return automaticDecision(parts, again, describeRemaining(again.remaining));
     };
     const answer = await askPerson(parts, requester, expiresAt, describe, covered).catch(
